@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cv_cuda.cuh"
+
+#include <atomic>
+#include <cstdlib>
+
+static std::atomic<size_t> device_bytes_in_use{0};
+
+static size_t
+device_alloc_limit (void)
+{
+  static size_t limit = [] {
+    const char *s = std::getenv (CV_ENV_DEVICE_ALLOC_LIMIT);
+    return s ? (size_t) std::strtoull (s, nullptr, 10) : (size_t) 0;
+  }();
+  return limit;
+}
+
+extern "C" CvStatus
+cv_cuda_error (CvError * err, int code, const char *call)
+{
+  cudaError_t e = (cudaError_t) code;
+  if (err != nullptr && err->status == CV_OK)
+    err->cuda_code = code;
+  return cv_error_set (err, CV_ERROR_CUDA, "%s failed: %s (%s)", call,
+      cudaGetErrorString (e), cudaGetErrorName (e));
+}
+
+extern "C" CvStatus
+cv_device_buffer_ensure (CvDeviceBuffer * buf, size_t bytes, CvError * err)
+{
+  if (buf->ptr != nullptr && buf->size >= bytes)
+    return CV_OK;
+  cv_device_buffer_free (buf);
+  if (bytes == 0)
+    return CV_OK;
+
+  size_t limit = device_alloc_limit ();
+  if (limit != 0 && device_bytes_in_use.load () + bytes > limit)
+    return cv_cuda_error (err, (int) cudaErrorMemoryAllocation,
+        "cudaMalloc (" CV_ENV_DEVICE_ALLOC_LIMIT " reached)");
+
+  CV_CUDA_TRY (err, cudaMalloc (&buf->ptr, bytes));
+  buf->size = bytes;
+  device_bytes_in_use += bytes;
+  return CV_OK;
+}
+
+extern "C" void
+cv_device_buffer_free (CvDeviceBuffer * buf)
+{
+  if (buf->ptr != nullptr) {
+    cudaFree (buf->ptr);
+    device_bytes_in_use -= buf->size;
+  }
+  buf->ptr = nullptr;
+  buf->size = 0;
+}
+
+extern "C" CvStatus
+cv_host_buffer_ensure (CvHostBuffer * buf, size_t bytes, CvError * err)
+{
+  if (buf->ptr != nullptr && buf->size >= bytes)
+    return CV_OK;
+  cv_host_buffer_free (buf);
+  if (bytes == 0)
+    return CV_OK;
+  CV_CUDA_TRY (err, cudaMallocHost (&buf->ptr, bytes));
+  buf->size = bytes;
+  return CV_OK;
+}
+
+extern "C" void
+cv_host_buffer_free (CvHostBuffer * buf)
+{
+  if (buf->ptr != nullptr)
+    cudaFreeHost (buf->ptr);
+  buf->ptr = nullptr;
+  buf->size = 0;
+}
+
+extern "C" size_t
+cv_device_bytes_in_use (void)
+{
+  return device_bytes_in_use.load ();
+}
+
+extern "C" int
+cv_cuda_device_count (void)
+{
+  int n = 0;
+  if (cudaGetDeviceCount (&n) != cudaSuccess) {
+    cudaGetLastError ();        /* clear the sticky "no driver" error */
+    return 0;
+  }
+  return n;
+}

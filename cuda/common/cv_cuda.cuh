@@ -1,0 +1,44 @@
+/* gst-cudavision core: helpers for the .cu implementation files.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CV_CUDA_CUH
+#define CV_CUDA_CUH
+
+#include <cuda_runtime.h>
+
+#include "cv_cuda.h"
+
+/* Runs a CUDA runtime call; on failure records "call failed: text" in the
+ * CvError @err and returns CV_ERROR_CUDA from the enclosing function. */
+#define CV_CUDA_TRY(err, call)                                          \
+  do {                                                                  \
+    cudaError_t cv_try_code_ = (call);                                  \
+    if (cv_try_code_ != cudaSuccess)                                    \
+      return cv_cuda_error ((err), (int) cv_try_code_, #call);          \
+  } while (0)
+
+/* After a kernel launch: checks the launch itself (configuration, missing
+ * kernel image); asynchronous faults surface at the next synchronisation. */
+#define CV_CUDA_CHECK_LAUNCH(err, kernel_name)                          \
+  do {                                                                  \
+    cudaError_t cv_launch_code_ = cudaGetLastError ();                  \
+    if (cv_launch_code_ != cudaSuccess)                                 \
+      return cv_cuda_error ((err), (int) cv_launch_code_,               \
+          "launch of " kernel_name);                                    \
+  } while (0)
+
+static inline __host__ __device__ int
+cv_div_up (int a, int b)
+{
+  return (a + b - 1) / b;
+}
+
+/* Launch geometry: a 2-D grid of @block-sized blocks covering w x h. */
+static inline dim3
+cv_grid_2d (int w, int h, dim3 block)
+{
+  return dim3 (cv_div_up (w, block.x), cv_div_up (h, block.y));
+}
+
+#endif /* CV_CUDA_CUH */

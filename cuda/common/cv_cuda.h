@@ -1,0 +1,61 @@
+/* gst-cudavision core: CUDA resources shared by every algorithm (C API).
+ *
+ * Only built with the CUDA backend (CV_HAVE_CUDA).  Every function here must
+ * be called with the caller's CUDA context current (the GStreamer elements
+ * push their GstCudaContext around all core calls).
+ *
+ * All device memory of the core is taken through CvDeviceBuffer, so that
+ * (1) plans allocate once and reuse across frames (ensure() only grows), and
+ * (2) the debug allocation limit below can simulate device-memory exhaustion.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CV_CUDA_H
+#define CV_CUDA_H
+
+#include "cv_error.h"
+#include "cv_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Environment variable: when set to a number of bytes, device allocations
+ * through CvDeviceBuffer fail with cudaErrorMemoryAllocation once the
+ * process-wide total would exceed it (fault-injection tests). */
+#define CV_ENV_DEVICE_ALLOC_LIMIT "CUDAVISION_DEVICE_ALLOC_LIMIT"
+
+typedef struct
+{
+  void *ptr;
+  size_t size;
+} CvDeviceBuffer;
+
+/* Makes @buf hold at least @bytes of device memory (contents not kept when
+ * it grows).  No-op when it is already large enough. */
+CvStatus cv_device_buffer_ensure (CvDeviceBuffer * buf, size_t bytes, CvError * err);
+void cv_device_buffer_free (CvDeviceBuffer * buf);
+
+/* Page-locked host memory, for asynchronous copies of small result lists. */
+typedef struct
+{
+  void *ptr;
+  size_t size;
+} CvHostBuffer;
+
+CvStatus cv_host_buffer_ensure (CvHostBuffer * buf, size_t bytes, CvError * err);
+void cv_host_buffer_free (CvHostBuffer * buf);
+
+/* Total device bytes currently held through CvDeviceBuffer (all plans). */
+size_t cv_device_bytes_in_use (void);
+
+/* Records a failed CUDA call (cudaError_t @code) in @err; returns CV_ERROR_CUDA. */
+CvStatus cv_cuda_error (CvError * err, int code, const char *call);
+
+/* Number of CUDA devices usable by the runtime (0 when no driver / GPU). */
+int cv_cuda_device_count (void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CV_CUDA_H */

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cv_test.h"
+
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cv_frame.h"
+#ifdef CV_HAVE_CUDA
+#include "cv_cuda.h"
+#endif
+
+gboolean
+cv_test_have_gpu (void)
+{
+#ifdef CV_HAVE_CUDA
+  return cv_cuda_device_count () > 0;
+#else
+  return FALSE;
+#endif
+}
+
+void
+cv_test_require_gpu (void)
+{
+  if (!cv_test_have_gpu ()) {
+    g_print ("no CUDA device: skipping\n");
+    exit (CV_TEST_EXIT_SKIP);
+  }
+}
+
+gchar *
+cv_test_data_path (const gchar * relative)
+{
+  const gchar *root = g_getenv ("CUDAVISION_DATA");
+  return g_build_filename (root ? root : "../shared/data", relative, NULL);
+}
+
+CvImageU8 *
+cv_test_image_new (int width, int height, int bytes_per_pixel, int pad)
+{
+  CvImageU8 *img = g_new0 (CvImageU8, 1);
+  img->width = width;
+  img->height = height;
+  img->stride = (size_t) width * bytes_per_pixel + pad;
+  img->data = g_malloc0 (img->stride * height);
+  return img;
+}
+
+void
+cv_test_image_free (CvImageU8 * img)
+{
+  if (img == NULL)
+    return;
+  g_free (img->data);
+  g_free (img);
+}
+
+CvImageU8 *
+cv_test_load_png (const gchar * path, int channels)
+{
+  png_image png;
+  CvImageU8 *img;
+  guint8 *pixels;
+
+  memset (&png, 0, sizeof (png));
+  png.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file (&png, path)) {
+    fprintf (stderr, "cannot read %s: %s\n", path, png.message);
+    return NULL;
+  }
+  png.format = channels == 4 ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
+  pixels = g_malloc (PNG_IMAGE_SIZE (png));
+  if (!png_image_finish_read (&png, NULL, pixels, 0, NULL)) {
+    fprintf (stderr, "cannot decode %s: %s\n", path, png.message);
+    g_free (pixels);
+    return NULL;
+  }
+
+  img = cv_test_image_new (png.width, png.height, channels, 0);
+  if (channels == 1) {
+    /* gray PNGs decode to R = G = B, so the luma formula returns the value */
+    for (guint i = 0; i < png.width * png.height; i++)
+      img->data[i] = CV_LUMA_FROM_RGB (pixels[3 * i], pixels[3 * i + 1],
+          pixels[3 * i + 2]);
+  } else {
+    memcpy (img->data, pixels, (size_t) png.width * png.height * channels);
+  }
+  g_free (pixels);
+  return img;
+}
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+double
+cv_test_median (double *values, int n)
+{
+  if (n <= 0)
+    return 0.0;
+  qsort (values, n, sizeof (double), compare_doubles);
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
