@@ -1,0 +1,707 @@
+/* gst-cudavision: the filter base class every element derives from.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:gstcvfilter
+ * @title: GstCvFilter
+ * @short_description: base class of the cudavision elements
+ *
+ * A #GstBaseTransform that works on `video/x-raw(memory:CUDAMemory)` with the
+ * element's CUDA implementation and on system memory with its CPU reference
+ * implementation: the memory of the negotiated input decides.  It handles
+ * the CUDA context (sharing it with neighbours through context queries and
+ * messages, `cuda-device-id`), owns one CUDA stream per element, proposes and
+ * decides #GstCudaBufferPool allocation, snapshots the subclass' properties
+ * once per frame under the object lock, and turns every failure into a
+ * GST_ELEMENT_ERROR that says what failed (for CUDA: the call and the CUDA
+ * error string) - nothing aborts the process.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcvfilter.h"
+
+#include <string.h>
+
+#ifdef CV_HAVE_CUDA
+#include <gst/cuda/gstcudabufferpool.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_cv_filter_debug);
+#define GST_CAT_DEFAULT gst_cv_filter_debug
+
+#define DEFAULT_PROP_CUDA_DEVICE_ID (-1)
+
+/* Buffers a CUDA pool we create keeps ready: one being processed, one
+ * downstream, one in flight upstream of a queue. */
+#define CUDA_POOL_MIN_BUFFERS 3
+
+enum
+{
+  PROP_0,
+  PROP_CUDA_DEVICE_ID,
+  PROP_TRANSFER_BYTES,
+};
+
+#define gst_cv_filter_parent_class parent_class
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCvFilter, gst_cv_filter,
+    GST_TYPE_BASE_TRANSFORM,
+    GST_DEBUG_CATEGORY_INIT (gst_cv_filter_debug, "cvfilter", 0,
+        "cudavision filter base class"));
+
+/* ---- caps helpers ------------------------------------------------------- */
+
+GstCaps *
+gst_cv_filter_make_caps (const gchar * cuda_formats,
+    const gchar * system_formats)
+{
+  GstCaps *caps = gst_caps_new_empty ();
+
+#ifdef CV_HAVE_CUDA
+  if (cuda_formats != NULL) {
+    gchar *s = g_strdup_printf ("video/x-raw(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
+        "), format = (string) %s, width = (int) [ 1, max ], "
+        "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]",
+        cuda_formats);
+    gst_caps_append (caps, gst_caps_from_string (s));
+    g_free (s);
+  }
+#endif
+  if (system_formats != NULL) {
+    gchar *s = g_strdup_printf ("video/x-raw, format = (string) %s, "
+        "width = (int) [ 1, max ], height = (int) [ 1, max ], "
+        "framerate = (fraction) [ 0, max ]", system_formats);
+    gst_caps_append (caps, gst_caps_from_string (s));
+    g_free (s);
+  }
+  return caps;
+}
+
+void
+gst_cv_filter_class_add_pad_templates (GstCvFilterClass * klass,
+    GstCaps * sink_caps, GstCaps * src_caps)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink_caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src_caps));
+  gst_caps_unref (sink_caps);
+  gst_caps_unref (src_caps);
+}
+
+void
+gst_cv_filter_class_set_in_place (GstCvFilterClass * klass)
+{
+  /* GstBaseTransform treats a class without transform() as always in place
+   * and then proxies allocation queries downstream. */
+  GST_BASE_TRANSFORM_CLASS (klass)->transform = NULL;
+}
+
+static gboolean
+caps_are_cuda (GstCaps * caps)
+{
+#ifdef CV_HAVE_CUDA
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+  return features != NULL && gst_caps_features_contains (features,
+      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+#else
+  return FALSE;
+#endif
+}
+
+/* ---- CUDA context and stream ------------------------------------------- */
+
+#ifdef CV_HAVE_CUDA
+static gboolean
+cuda_result (GstCvFilter * filter, CUresult result, const gchar * call)
+{
+  const gchar *name = NULL, *text = NULL;
+
+  if (result == CUDA_SUCCESS)
+    return TRUE;
+  CuGetErrorName (result, &name);
+  CuGetErrorString (result, &text);
+  GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+      ("CUDA call %s failed: %s", call, text ? text : "unknown error"),
+      ("%s returned %d (%s)", call, (gint) result, name ? name : "?"));
+  return FALSE;
+}
+#endif
+
+/* Obtains the CUDA context (shared with neighbours when they have one) and
+ * creates the element's stream. */
+static gboolean
+gst_cv_filter_ensure_cuda (GstCvFilter * filter)
+{
+#ifdef CV_HAVE_CUDA
+  if (filter->cuda_ready)
+    return TRUE;
+
+  if (!gst_cuda_load_library ()) {
+    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
+        ("CUDA memory was negotiated but the CUDA driver library could not "
+            "be loaded"), ("gst_cuda_load_library() failed: is the NVIDIA "
+            "driver installed?"));
+    return FALSE;
+  }
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT_CAST (filter),
+          filter->device_id, &filter->context)) {
+    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
+        ("No CUDA context for device %d", filter->device_id),
+        ("gst_cuda_ensure_element_context() failed: no usable CUDA device"));
+    return FALSE;
+  }
+  if (!gst_cuda_context_push (filter->context)) {
+    GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+        ("Could not make the CUDA context current"),
+        ("gst_cuda_context_push() failed"));
+    return FALSE;
+  }
+  /* Non-blocking: our work does not serialise with the legacy default
+   * stream of other elements; we synchronise before pushing each buffer. */
+  if (!cuda_result (filter, CuStreamCreate (&filter->stream,
+              CU_STREAM_NON_BLOCKING), "cuStreamCreate")) {
+    gst_cuda_context_pop (NULL);
+    return FALSE;
+  }
+  gst_cuda_context_pop (NULL);
+  filter->cuda_ready = TRUE;
+  return TRUE;
+#else
+  GST_ELEMENT_ERROR (filter, CORE, NOT_IMPLEMENTED,
+      ("This build of gst-cudavision has no CUDA backend"),
+      ("configure with -Dcuda=enabled and a CUDA toolkit"));
+  return FALSE;
+#endif
+}
+
+static void
+gst_cv_filter_release_backend (GstCvFilter * filter)
+{
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (filter);
+
+#ifdef CV_HAVE_CUDA
+  if (filter->context != NULL && gst_cuda_context_push (filter->context)) {
+    if (klass->release)
+      klass->release (filter);
+    gst_cuda_context_pop (NULL);
+    return;
+  }
+#endif
+  if (klass->release)
+    klass->release (filter);
+}
+
+static void
+gst_cv_filter_free_cuda (GstCvFilter * filter)
+{
+#ifdef CV_HAVE_CUDA
+  if (filter->stream != NULL && gst_cuda_context_push (filter->context)) {
+    CuStreamDestroy (filter->stream);
+    gst_cuda_context_pop (NULL);
+  }
+  filter->stream = NULL;
+  gst_clear_object (&filter->context);
+  filter->cuda_ready = FALSE;
+#endif
+}
+
+/* ---- GObject / GstElement ------------------------------------------------ */
+
+static void
+gst_cv_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCvFilter *filter = GST_CV_FILTER (object);
+
+  switch (prop_id) {
+    case PROP_CUDA_DEVICE_ID:
+      GST_OBJECT_LOCK (filter);
+      filter->device_id = g_value_get_int (value);
+      GST_OBJECT_UNLOCK (filter);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cv_filter_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCvFilter *filter = GST_CV_FILTER (object);
+
+  switch (prop_id) {
+    case PROP_CUDA_DEVICE_ID:
+      GST_OBJECT_LOCK (filter);
+      g_value_set_int (value, filter->device_id);
+      GST_OBJECT_UNLOCK (filter);
+      break;
+    case PROP_TRANSFER_BYTES:
+      GST_OBJECT_LOCK (filter);
+      g_value_set_uint64 (value, filter->transfer_bytes);
+      GST_OBJECT_UNLOCK (filter);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cv_filter_finalize (GObject * object)
+{
+  GstCvFilter *filter = GST_CV_FILTER (object);
+
+  g_free (filter->settings);
+  g_free (filter->frame_settings);
+  gst_cv_filter_free_cuda (filter);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_cv_filter_set_context (GstElement * element, GstContext * context)
+{
+#ifdef CV_HAVE_CUDA
+  GstCvFilter *filter = GST_CV_FILTER (element);
+
+  if (gst_cuda_load_library ())
+    gst_cuda_handle_set_context (element, context, filter->device_id,
+        &filter->context);
+#endif
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+/* ---- GstBaseTransform ----------------------------------------------------- */
+
+static gboolean
+gst_cv_filter_start (GstBaseTransform * trans)
+{
+  GstCvFilter *filter = GST_CV_FILTER (trans);
+  gint device_id;
+
+  GST_OBJECT_LOCK (filter);
+  device_id = filter->device_id;
+  filter->transfer_bytes = 0;
+  GST_OBJECT_UNLOCK (filter);
+
+  /* An explicit device must exist, whatever memory gets negotiated later:
+   * asking for a GPU that is not there is a configuration error. */
+  if (device_id >= 0) {
+#ifdef CV_HAVE_CUDA
+    gint n_devices = 0;
+
+    if (gst_cuda_load_library ())
+      CuDeviceGetCount (&n_devices);
+    if (device_id >= n_devices) {
+      GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
+          ("cuda-device-id=%d, but this system has %d CUDA device(s)",
+              device_id, n_devices),
+          ("valid values are -1 (any) and 0 .. %d", n_devices - 1));
+      return FALSE;
+    }
+#else
+    GST_ELEMENT_ERROR (filter, RESOURCE, NOT_FOUND,
+        ("cuda-device-id=%d, but this build has no CUDA backend", device_id),
+        ("use cuda-device-id=-1 with system memory"));
+    return FALSE;
+#endif
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_cv_filter_stop (GstBaseTransform * trans)
+{
+  GstCvFilter *filter = GST_CV_FILTER (trans);
+
+  gst_cv_filter_release_backend (filter);
+  gst_cv_filter_free_cuda (filter);
+  return TRUE;
+}
+
+static gboolean
+gst_cv_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstCvFilter *filter = GST_CV_FILTER (trans);
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (filter);
+  GstVideoInfo in_info, out_info;
+  GstCvBackend backend;
+
+  if (!gst_video_info_from_caps (&in_info, incaps)
+      || !gst_video_info_from_caps (&out_info, outcaps)) {
+    GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION, ("Invalid caps"),
+        ("in %" GST_PTR_FORMAT ", out %" GST_PTR_FORMAT, incaps, outcaps));
+    return FALSE;
+  }
+
+  backend = caps_are_cuda (incaps) ? GST_CV_BACKEND_CUDA : GST_CV_BACKEND_CPU;
+  if (backend != filter->backend)
+    gst_cv_filter_release_backend (filter);
+  filter->backend = backend;
+  if (backend == GST_CV_BACKEND_CUDA && !gst_cv_filter_ensure_cuda (filter))
+    return FALSE;
+
+  filter->in_info = in_info;
+  filter->out_info = out_info;
+  GST_DEBUG_OBJECT (filter, "%s backend, in %" GST_PTR_FORMAT ", out %"
+      GST_PTR_FORMAT, backend == GST_CV_BACKEND_CUDA ? "CUDA" : "CPU",
+      incaps, outcaps);
+
+  if (klass->set_info && !klass->set_info (filter, incaps, &in_info, outcaps,
+          &out_info))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+gst_cv_filter_get_unit_size (GstBaseTransform * trans, GstCaps * caps,
+    gsize * size)
+{
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  *size = GST_VIDEO_INFO_SIZE (&info);
+  return TRUE;
+}
+
+static gboolean
+gst_cv_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+#ifdef CV_HAVE_CUDA
+  GstCvFilter *filter = GST_CV_FILTER (trans);
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT
+      && gst_cuda_handle_context_query (GST_ELEMENT_CAST (filter), query,
+          filter->context))
+    return TRUE;
+#endif
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+      query);
+}
+
+#ifdef CV_HAVE_CUDA
+/* A CUDA pool for @caps in our context, configured; NULL on failure. */
+static GstBufferPool *
+make_cuda_pool (GstCvFilter * filter, GstCaps * caps, guint * size)
+{
+  GstVideoInfo info;
+  GstBufferPool *pool;
+  GstStructure *config;
+
+  if (!gst_video_info_from_caps (&info, caps))
+    return NULL;
+  pool = gst_cuda_buffer_pool_new (filter->context);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
+      CUDA_POOL_MIN_BUFFERS, 0);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_WARNING_OBJECT (filter, "CUDA pool rejected its configuration");
+    gst_object_unref (pool);
+    return NULL;
+  }
+  /* the pool may have aligned the size */
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
+  gst_structure_free (config);
+  return pool;
+}
+#endif
+
+static gboolean
+gst_cv_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCvFilter *filter = GST_CV_FILTER (trans);
+  GstCaps *caps;
+
+  /* In-place: upstream writes into what we push, so downstream decides
+   * (the parent class proxies the query). */
+  if (decide_query == NULL)
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+        decide_query, query);
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL)
+    return FALSE;
+
+#ifdef CV_HAVE_CUDA
+  if (caps_are_cuda (caps) && gst_query_get_n_allocation_pools (query) == 0) {
+    GstBufferPool *pool;
+    guint size;
+
+    if (!gst_cv_filter_ensure_cuda (filter))
+      return FALSE;
+    pool = make_cuda_pool (filter, caps, &size);
+    if (pool == NULL)
+      return FALSE;
+    gst_query_add_allocation_pool (query, pool, size, CUDA_POOL_MIN_BUFFERS,
+        0);
+    gst_object_unref (pool);
+  }
+#endif
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+static gboolean
+gst_cv_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  GstCvFilter *filter = GST_CV_FILTER (trans);
+  GstCaps *caps;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL)
+    return FALSE;
+
+#ifdef CV_HAVE_CUDA
+  if (caps_are_cuda (caps)) {
+    GstBufferPool *pool = NULL;
+    guint size = 0, min = 0, max = 0;
+    gboolean update = gst_query_get_n_allocation_pools (query) > 0;
+
+    if (!gst_cv_filter_ensure_cuda (filter))
+      return FALSE;
+    if (update) {
+      gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+      /* only a CUDA pool of our own context gives memory our kernels can
+       * write without a copy */
+      if (pool != NULL && (!GST_IS_CUDA_BUFFER_POOL (pool)
+              || GST_CUDA_BUFFER_POOL (pool)->context != filter->context))
+        gst_clear_object (&pool);
+    }
+    if (pool == NULL) {
+      pool = make_cuda_pool (filter, caps, &size);
+      if (pool == NULL)
+        return FALSE;
+      min = MAX (min, CUDA_POOL_MIN_BUFFERS);
+    } else {
+      GstStructure *config = gst_buffer_pool_get_config (pool);
+
+      gst_buffer_pool_config_add_option (config,
+          GST_BUFFER_POOL_OPTION_VIDEO_META);
+      gst_buffer_pool_config_set_params (config, caps, size, min, max);
+      if (!gst_buffer_pool_set_config (pool, config)) {
+        gst_object_unref (pool);
+        pool = make_cuda_pool (filter, caps, &size);
+        if (pool == NULL)
+          return FALSE;
+      }
+    }
+    if (update)
+      gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+    else
+      gst_query_add_allocation_pool (query, pool, size, min, max);
+    gst_object_unref (pool);
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+        query);
+  }
+#endif
+
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
+}
+
+static void
+gst_cv_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  GstClockTime ts = GST_BUFFER_TIMESTAMP (buffer);
+  GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, ts);
+
+  /* controlled properties follow the stream */
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (trans), stream_time);
+}
+
+static GstFlowReturn
+gst_cv_filter_dispatch (GstCvFilter * filter, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (filter);
+  GstFlowReturn ret;
+
+  if (klass->settings_size > 0) {
+    GST_OBJECT_LOCK (filter);
+    memcpy (filter->frame_settings, filter->settings, klass->settings_size);
+    GST_OBJECT_UNLOCK (filter);
+  }
+
+  if (filter->backend == GST_CV_BACKEND_CPU)
+    return klass->process_cpu (filter, filter->frame_settings, inbuf, outbuf);
+
+#ifdef CV_HAVE_CUDA
+  {
+    GstMemory *mem = gst_buffer_peek_memory (inbuf, 0);
+    CUresult sync;
+
+    if (!gst_is_cuda_memory (mem)) {
+      GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
+          ("Input buffer is not in CUDA memory"),
+          ("caps say memory:CUDAMemory, the buffer holds %s memory",
+              mem->allocator ? mem->allocator->mem_type : "unknown"));
+      return GST_FLOW_ERROR;
+    }
+    if (GST_CUDA_MEMORY_CAST (mem)->context != filter->context
+        && !gst_cuda_context_can_access_peer (filter->context,
+            GST_CUDA_MEMORY_CAST (mem)->context)) {
+      GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
+          ("Input CUDA memory belongs to another CUDA device"),
+          ("share one CUDA context (cuda-device-id) along the pipeline"));
+      return GST_FLOW_ERROR;
+    }
+    if (!gst_cuda_context_push (filter->context)) {
+      GST_ELEMENT_ERROR (filter, LIBRARY, FAILED,
+          ("Could not make the CUDA context current"),
+          ("gst_cuda_context_push() failed"));
+      return GST_FLOW_ERROR;
+    }
+    ret = klass->process_cuda (filter, filter->frame_settings, inbuf, outbuf);
+    /* asynchronous faults of this frame's kernels surface here */
+    sync = CuStreamSynchronize (filter->stream);
+    gst_cuda_context_pop (NULL);
+    if (ret == GST_FLOW_OK && !cuda_result (filter, sync,
+            "cuStreamSynchronize"))
+      ret = GST_FLOW_ERROR;
+  }
+#else
+  /* without CUDA the caps never select the CUDA backend */
+  ret = GST_FLOW_NOT_NEGOTIATED;
+#endif
+  return ret;
+}
+
+static GstFlowReturn
+gst_cv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  return gst_cv_filter_dispatch (GST_CV_FILTER (trans), inbuf, outbuf);
+}
+
+static GstFlowReturn
+gst_cv_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  return gst_cv_filter_dispatch (GST_CV_FILTER (trans), buf, buf);
+}
+
+/* ---- helpers for subclasses --------------------------------------------- */
+
+gboolean
+gst_cv_filter_map_frame (GstCvFilter * filter, GstBuffer * buffer,
+    const GstVideoInfo * info, GstMapFlags flags, GstVideoFrame * frame)
+{
+#ifdef CV_HAVE_CUDA
+  if (filter->backend == GST_CV_BACKEND_CUDA)
+    flags |= GST_MAP_CUDA;
+#endif
+  if (!gst_video_frame_map (frame, (GstVideoInfo *) info, buffer, flags)) {
+    GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
+        ("Could not map a %s frame for %s",
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),
+            (flags & GST_MAP_WRITE) ? "writing" : "reading"),
+        ("gst_video_frame_map() failed on %" GST_PTR_FORMAT, buffer));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+GstFlowReturn
+gst_cv_filter_core_error (GstCvFilter * filter, const gchar * what,
+    const CvError * err)
+{
+  switch (err->status) {
+    case CV_ERROR_CUDA:
+      GST_ELEMENT_ERROR (filter, LIBRARY, FAILED, ("%s: %s", what,
+              err->message), ("CUDA error %d", err->cuda_code));
+      break;
+    case CV_ERROR_INVALID_ARGUMENT:
+    case CV_ERROR_UNSUPPORTED:
+      GST_ELEMENT_ERROR (filter, STREAM, FORMAT, ("%s: %s", what,
+              err->message), ("%s", cv_status_name (err->status)));
+      break;
+    default:
+      GST_ELEMENT_ERROR (filter, RESOURCE, FAILED, ("%s: %s", what,
+              err->message), ("%s", cv_status_name (err->status)));
+      break;
+  }
+  return GST_FLOW_ERROR;
+}
+
+void
+gst_cv_filter_count_transfer (GstCvFilter * filter, gsize bytes)
+{
+  GST_OBJECT_LOCK (filter);
+  filter->transfer_bytes += bytes;
+  GST_OBJECT_UNLOCK (filter);
+}
+
+/* ---- class ---------------------------------------------------------------- */
+
+static void
+gst_cv_filter_class_init (GstCvFilterClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_cv_filter_set_property;
+  gobject_class->get_property = gst_cv_filter_get_property;
+  gobject_class->finalize = gst_cv_filter_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device id",
+          "CUDA device to use for CUDA memory; -1 takes the device of the "
+          "neighbouring CUDA elements (or the first one)", -1, G_MAXINT,
+          DEFAULT_PROP_CUDA_DEVICE_ID,
+          G_PARAM_READWRITE | G_PARAM_CONSTRUCT | GST_PARAM_MUTABLE_READY
+          | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_TRANSFER_BYTES,
+      g_param_spec_uint64 ("transfer-bytes", "Host/device transfer bytes",
+          "Bytes this element copied between host and GPU memory since it "
+          "started (frames stay on the GPU; only small result lists move)",
+          0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cv_filter_set_context);
+
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cv_filter_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cv_filter_stop);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cv_filter_set_caps);
+  trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cv_filter_get_unit_size);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cv_filter_query);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cv_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cv_filter_decide_allocation);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cv_filter_before_transform);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cv_filter_transform);
+  trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_cv_filter_transform_ip);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CV_FILTER, 0);
+}
+
+static void
+gst_cv_filter_init (GstCvFilter * filter)
+{
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (filter);
+
+  filter->device_id = DEFAULT_PROP_CUDA_DEVICE_ID;
+  filter->backend = GST_CV_BACKEND_CPU;
+  if (klass->settings_size > 0) {
+    filter->settings = g_malloc0 (klass->settings_size);
+    filter->frame_settings = g_malloc0 (klass->settings_size);
+    if (klass->settings_init)
+      klass->settings_init (filter->settings);
+  }
+}

@@ -1,0 +1,136 @@
+/* gst-cudavision: the filter base class every element derives from.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __GST_CV_FILTER_H__
+#define __GST_CV_FILTER_H__
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#ifdef CV_HAVE_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+#endif
+
+#include "cv_error.h"
+#include "cv_frame.h"
+#include "gstcvframe.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CV_FILTER            (gst_cv_filter_get_type ())
+#define GST_CV_FILTER(obj)            (G_TYPE_CHECK_INSTANCE_CAST ((obj), GST_TYPE_CV_FILTER, GstCvFilter))
+#define GST_CV_FILTER_CLASS(klass)    (G_TYPE_CHECK_CLASS_CAST ((klass), GST_TYPE_CV_FILTER, GstCvFilterClass))
+#define GST_CV_FILTER_GET_CLASS(obj)  (G_TYPE_INSTANCE_GET_CLASS ((obj), GST_TYPE_CV_FILTER, GstCvFilterClass))
+#define GST_IS_CV_FILTER(obj)         (G_TYPE_CHECK_INSTANCE_TYPE ((obj), GST_TYPE_CV_FILTER))
+
+typedef struct _GstCvFilter GstCvFilter;
+typedef struct _GstCvFilterClass GstCvFilterClass;
+
+/**
+ * GstCvBackend:
+ * @GST_CV_BACKEND_CPU: system memory: the CPU reference implementation
+ * @GST_CV_BACKEND_CUDA: CUDA memory: the CUDA implementation
+ *
+ * The memory of the negotiated input caps decides the backend.
+ */
+typedef enum
+{
+  GST_CV_BACKEND_CPU,
+  GST_CV_BACKEND_CUDA,
+} GstCvBackend;
+
+struct _GstCvFilter
+{
+  GstBaseTransform parent;
+
+  /*< protected >*/
+  GstVideoInfo in_info;         /* negotiated input */
+  GstVideoInfo out_info;        /* negotiated output */
+  GstCvBackend backend;         /* from the input caps' memory */
+
+  /* Live property values of the subclass (settings_size bytes), written by
+   * its set_property under the object lock.  process() receives a snapshot
+   * taken once per frame, so properties may change while PLAYING. */
+  gpointer settings;
+
+#ifdef CV_HAVE_CUDA
+  GstCudaContext *context;      /* set when a CUDA context was obtained */
+  CUstream stream;              /* owned; all of this element's GPU work */
+#endif
+
+  /*< private >*/
+  gint device_id;
+  gpointer frame_settings;
+  guint64 transfer_bytes;
+  gboolean cuda_ready;
+};
+
+/**
+ * GstCvFilterClass:
+ * @settings_size: size of the subclass' settings struct (see #GstCvFilter)
+ * @settings_init: sets the defaults into a settings struct
+ * @set_info: called when caps are set; check what the caps cannot tell
+ *   (return %FALSE with a GST_ELEMENT_ERROR saying why) and size state
+ * @process_cpu: processes one frame in system memory; @outbuf == @inbuf for
+ *   in-place elements
+ * @process_cuda: processes one frame in CUDA memory, with the element's
+ *   CUDA context pushed; enqueue work on @filter->stream: the base class
+ *   synchronises it (and reports asynchronous CUDA faults) afterwards
+ * @release: frees backend resources; called at stop (with the CUDA context
+ *   pushed when there is one) and before a backend switch
+ */
+struct _GstCvFilterClass
+{
+  GstBaseTransformClass parent_class;
+
+  gsize settings_size;
+  void (*settings_init) (gpointer settings);
+
+  gboolean (*set_info) (GstCvFilter * filter, GstCaps * incaps,
+      const GstVideoInfo * in_info, GstCaps * outcaps,
+      const GstVideoInfo * out_info);
+  GstFlowReturn (*process_cpu) (GstCvFilter * filter, gconstpointer settings,
+      GstBuffer * inbuf, GstBuffer * outbuf);
+  GstFlowReturn (*process_cuda) (GstCvFilter * filter, gconstpointer settings,
+      GstBuffer * inbuf, GstBuffer * outbuf);
+  void (*release) (GstCvFilter * filter);
+};
+
+GType gst_cv_filter_get_type (void);
+
+/* ---- for subclasses' class_init ---------------------------------------- */
+
+/* Caps of both memory kinds: @cuda_formats in memory:CUDAMemory (ignored
+ * without CUDA) and @system_formats in system memory, e.g. "{ NV12, RGBA }". */
+GstCaps *gst_cv_filter_make_caps (const gchar * cuda_formats,
+    const gchar * system_formats);
+
+void gst_cv_filter_class_add_pad_templates (GstCvFilterClass * klass,
+    GstCaps * sink_caps, GstCaps * src_caps);
+
+/* In-place elements (the frame passes through, results are added as metas
+ * and optionally drawn into it) call this in class_init. */
+void gst_cv_filter_class_set_in_place (GstCvFilterClass * klass);
+
+/* ---- for process() ------------------------------------------------------ */
+
+/* Maps @buffer for the current backend (device addresses for CUDA).
+ * Posts an element error and returns FALSE on failure. */
+gboolean gst_cv_filter_map_frame (GstCvFilter * filter, GstBuffer * buffer,
+    const GstVideoInfo * info, GstMapFlags flags, GstVideoFrame * frame);
+
+/* Reports a failed core call as GST_ELEMENT_ERROR (CUDA failures carry the
+ * call and the CUDA error string) and returns GST_FLOW_ERROR. */
+GstFlowReturn gst_cv_filter_core_error (GstCvFilter * filter,
+    const gchar * what, const CvError * err);
+
+/* Counts bytes copied between host and device (the `transfer-bytes`
+ * property), so the no-host-copies rule of the chain can be measured. */
+void gst_cv_filter_count_transfer (GstCvFilter * filter, gsize bytes);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstCvFilter, gst_object_unref)
+
+G_END_DECLS
+#endif /* __GST_CV_FILTER_H__ */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cvtestutil.h"
+
+#include <gst/check/gstcheck.h>
+#include <string.h>
+
+gchar *
+cv_test_run_pipeline (const gchar * description, guint timeout_s,
+    gchar ** debug_out)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch (description, &error);
+  GstBus *bus;
+  GstMessage *msg;
+  gchar *result = NULL;
+
+  if (pipeline == NULL) {
+    result = g_strdup_printf ("parse error: %s", error->message);
+    g_clear_error (&error);
+    return result;
+  }
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, timeout_s * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg == NULL) {
+    result = g_strdup ("timeout");
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gchar *debug = NULL;
+    gst_message_parse_error (msg, &error, &debug);
+    result = g_strdup (error->message);
+    if (debug_out)
+      *debug_out = debug;
+    else
+      g_free (debug);
+    g_clear_error (&error);
+  }
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  return result;
+}
+
+void
+cv_test_expect_error (const gchar * description, const gchar * expected)
+{
+  gchar *debug = NULL;
+  gchar *message = cv_test_run_pipeline (description, 30, &debug);
+  gchar *all, *all_lower, *expected_lower;
+
+  fail_unless (message != NULL, "'%s' ran without error, expected '%s'",
+      description, expected);
+  all = g_strdup_printf ("%s | %s", message, debug ? debug : "");
+  all_lower = g_ascii_strdown (all, -1);
+  expected_lower = g_ascii_strdown (expected, -1);
+  fail_unless (strstr (all_lower, expected_lower) != NULL,
+      "'%s': error '%s' does not mention '%s'", description, all, expected);
+  GST_INFO ("expected error: %s", all);
+  g_free (all);
+  g_free (all_lower);
+  g_free (expected_lower);
+  g_free (message);
+  g_free (debug);
+}
+
+void
+cv_test_expect_eos (const gchar * description)
+{
+  gchar *debug = NULL;
+  gchar *message = cv_test_run_pipeline (description, 120, &debug);
+
+  fail_unless (message == NULL, "'%s' failed: %s (%s)", description, message,
+      debug ? debug : "");
+  g_free (debug);
+}

@@ -1,0 +1,204 @@
+/* The filter base class on system memory: negotiation, dispatch, property
+ * snapshots, in-place writes, and clear errors for impossible requests.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+#include <gst/cudavision/cudavision.h>
+
+#include "cv_frame.h"
+#include "cv_test.h"
+#include "cvtestfilter.h"
+#include "cvtestutil.h"
+
+#define W 33
+#define H 17
+
+/* A frame of @format whose luma is a known ramp (from an RGBA ramp). */
+static GstBuffer *
+make_frame (GstVideoFormat format, guint8 * expected_luma)
+{
+  GstVideoInfo info;
+  GstBuffer *buf;
+  GstVideoFrame vframe;
+  CvImageU8 rgba = { g_malloc (W * H * 4), W, H, W * 4 };
+  CvImageU8 luma = { expected_luma, W, H, W };
+  CvFrame frame;
+  CvError err = { 0 };
+
+  for (gint i = 0; i < W * H; i++) {
+    rgba.data[4 * i + 0] = (guint8) (i * 7);
+    rgba.data[4 * i + 1] = (guint8) (i * 3);
+    rgba.data[4 * i + 2] = (guint8) (255 - i);
+    rgba.data[4 * i + 3] = 255;
+  }
+  gst_video_info_set_format (&info, format, W, H);
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  gst_video_frame_map (&vframe, &info, buf, GST_MAP_READWRITE);
+  gst_cv_frame_from_video_frame (&vframe, &frame);
+  fail_unless (cv_frame_from_rgba_cpu (&rgba, &frame, &err) == CV_OK, "%s",
+      err.message);
+  fail_unless (cv_frame_luma_cpu (&frame, &luma, &err) == CV_OK);
+  gst_video_frame_unmap (&vframe);
+  g_free (rgba.data);
+  return buf;
+}
+
+static void
+check_luma_disparity (GstBuffer * out, const guint8 * luma)
+{
+  GstCvDisparityMeta *meta = gst_buffer_get_cv_disparity_meta (out);
+  GstCvDisparityMapping m;
+
+  fail_unless (meta != NULL);
+  fail_unless_equals_int (meta->width, W);
+  fail_unless_equals_int (meta->height, H);
+  fail_unless (gst_cv_disparity_meta_map (meta, GST_MAP_READ, &m));
+  for (gint y = 0; y < H; y++)
+    for (gint x = 0; x < W; x++)
+      fail_unless_equals_int (((gint16 *) ((guint8 *) m.disparity +
+                  y * m.disparity_stride))[x], luma[y * W + x] * 16);
+  gst_cv_disparity_meta_unmap (meta, &m);
+}
+
+GST_START_TEST (test_system_memory_formats)
+{
+  const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_GRAY8
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+    GstHarness *h = gst_harness_new ("cvtestfilter");
+    guint8 luma[W * H];
+    gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+        "framerate=30/1", gst_video_format_to_string (formats[i]), W, H);
+    GstBuffer *out;
+
+    gst_harness_set_src_caps_str (h, caps);
+    out = gst_harness_push_and_pull (h, make_frame (formats[i], luma));
+    fail_unless (out != NULL);
+    check_luma_disparity (out, luma);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+    g_free (caps);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_property_snapshot_and_in_place_write)
+{
+  GstHarness *h = gst_harness_new ("cvtestfilter");
+  guint8 luma[W * H];
+  GstBuffer *in, *out;
+  GstMapInfo map;
+
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=33,"
+      "height=17,framerate=30/1");
+
+  in = make_frame (GST_VIDEO_FORMAT_GRAY8, luma);
+  out = gst_harness_push_and_pull (h, in);
+  gst_buffer_map (out, &map, GST_MAP_READ);
+  fail_unless_equals_int (map.data[2 * W + 2], luma[2 * W + 2]);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+
+  /* changed while PLAYING: the next frame uses it */
+  g_object_set (h->element, "overlay", TRUE, NULL);
+  in = make_frame (GST_VIDEO_FORMAT_GRAY8, luma);
+  out = gst_harness_push_and_pull (h, in);
+  gst_buffer_map (out, &map, GST_MAP_READ);
+  fail_unless_equals_int (map.data[2 * W + 2], 255);       /* inside the marker */
+  fail_unless_equals_int (map.data[10 * W + 20], luma[10 * W + 20]);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_unsupported_format_fails_negotiation)
+{
+  cv_test_expect_error ("videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=YUY2,width=64,height=48 ! cvtestfilter ! fakesink",
+      "not-negotiated");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_device_id_out_of_range)
+{
+  cv_test_expect_error ("videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=RGBA,width=64,height=48 ! "
+      "cvtestfilter cuda-device-id=99 ! fakesink", "cuda-device-id=99");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_cuda_caps_without_gpu)
+{
+  GstHarness *h;
+  GstFlowReturn ret;
+  GstMessage *msg;
+  GstBus *bus;
+
+  if (cv_test_have_gpu ())
+    return;                     /* covered by the GPU tests */
+
+  h = gst_harness_new ("cvtestfilter");
+  bus = gst_bus_new ();
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps_str (h, "video/x-raw(memory:CUDAMemory),"
+      "format=RGBA,width=33,height=17,framerate=30/1");
+  ret = gst_harness_push (h, gst_buffer_new_allocate (NULL, W * H * 4, NULL));
+  fail_unless (ret == GST_FLOW_NOT_NEGOTIATED || ret == GST_FLOW_ERROR);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+#ifdef CV_HAVE_CUDA
+  /* a clear error names what is missing */
+  fail_unless (msg != NULL);
+  {
+    GError *err = NULL;
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (strstr (err->message, "CUDA") != NULL, "%s", err->message);
+    g_error_free (err);
+  }
+#endif
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_transfer_bytes_property)
+{
+  GstElement *e = gst_element_factory_make ("cvtestfilter", NULL);
+  guint64 bytes = 1;
+
+  g_object_get (e, "transfer-bytes", &bytes, NULL);
+  fail_unless_equals_uint64 (bytes, 0);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+static Suite *
+filter_suite (void)
+{
+  Suite *s = suite_create ("cudavision-filter");
+  TCase *tc = tcase_create ("general");
+
+  cv_test_filter_register ();
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_system_memory_formats);
+  tcase_add_test (tc, test_property_snapshot_and_in_place_write);
+  tcase_add_test (tc, test_unsupported_format_fails_negotiation);
+  tcase_add_test (tc, test_device_id_out_of_range);
+  tcase_add_test (tc, test_cuda_caps_without_gpu);
+  tcase_add_test (tc, test_transfer_bytes_property);
+  return s;
+}
+
+GST_CHECK_MAIN (filter);

@@ -1,0 +1,277 @@
+/* stereotestsrc: caps, formats, layouts, ground-truth meta, num-buffers,
+ * determinism and seeking back to the start.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+#include <gst/cudavision/cudavision.h>
+#include <math.h>
+
+#include "scene/cv_scene.h"
+
+#define VW 160
+#define VH 120
+
+typedef struct
+{
+  GstElement *pipeline, *sink;
+} Run;
+
+static Run
+start (const gchar * src_props, const gchar * caps)
+{
+  Run r;
+  GError *error = NULL;
+  gchar *desc = g_strdup_printf ("stereotestsrc %s ! %s ! appsink name=sink "
+      "sync=false", src_props, caps);
+
+  r.pipeline = gst_parse_launch (desc, &error);
+  fail_unless (r.pipeline != NULL, "%s", error ? error->message : "");
+  r.sink = gst_bin_get_by_name (GST_BIN (r.pipeline), "sink");
+  fail_unless (gst_element_set_state (r.pipeline, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (r.pipeline, NULL, NULL,
+          10 * GST_SECOND) == GST_STATE_CHANGE_SUCCESS);
+  gst_element_set_state (r.pipeline, GST_STATE_PLAYING);
+  g_free (desc);
+  return r;
+}
+
+static void
+stop (Run * r)
+{
+  gst_element_set_state (r->pipeline, GST_STATE_NULL);
+  gst_object_unref (r->sink);
+  gst_object_unref (r->pipeline);
+}
+
+GST_START_TEST (test_default_caps)
+{
+  Run r = start ("num-buffers=1", "video/x-raw,width=320,height=120");
+  GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (r.sink));
+  GstStructure *s = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
+
+  fail_unless_equals_string (gst_structure_get_string (s, "multiview-mode"),
+      "side-by-side");
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), "RGBA");
+  gst_sample_unref (sample);
+  stop (&r);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_default_size)
+{
+  Run r = start ("num-buffers=1 supersample=1", "video/x-raw,format=GRAY8");
+  GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (r.sink));
+  GstVideoInfo info;
+
+  gst_video_info_from_caps (&info, gst_sample_get_caps (sample));
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), 1280);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info), 480);
+  gst_sample_unref (sample);
+  stop (&r);
+}
+
+GST_END_TEST;
+
+/* The left view of every format and layout is the scene's left image. */
+GST_START_TEST (test_formats_and_layouts)
+{
+  const gchar *formats[] = { "RGBA", "NV12", "I420", "GRAY8" };
+  CvSceneParams params;
+  guint8 *left = g_malloc (VW * VH * 4), *right = g_malloc (VW * VH * 4);
+  CvSceneViews views = { {left, VW, VH, VW * 4}, {right, VW, VH, VW * 4} };
+  CvError err = { 0 };
+
+  cv_scene_params_init (&params, VW, VH, 8, 1);
+  params.supersample = 2;
+  params.travel = 0.0f;
+  fail_unless (cv_scene_render (&params, &views, &err) == CV_OK);
+
+  for (gint tb = 0; tb < 2; tb++) {
+    for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+      gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d",
+          formats[f], tb ? VW : 2 * VW, tb ? 2 * VH : VH);
+      Run r = start (tb ? "num-buffers=1 layout=top-bottom" : "num-buffers=1",
+          caps);
+      GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (r.sink));
+      GstStructure *s;
+      GstVideoInfo info;
+      GstVideoFrame frame;
+      const guint8 *y;
+      gint stride;
+      gdouble diff = 0;
+
+      fail_unless (sample != NULL);
+      s = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
+      fail_unless_equals_string (gst_structure_get_string (s,
+              "multiview-mode"), tb ? "top-bottom" : "side-by-side");
+      gst_video_info_from_caps (&info, gst_sample_get_caps (sample));
+      gst_video_frame_map (&frame, &info, gst_sample_get_buffer (sample),
+          GST_MAP_READ);
+      y = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+      stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+      /* compare luma (or R for RGBA) of both views with the scene */
+      for (gint v = 0; v < 2; v++) {
+        const guint8 *ref = v ? right : left;
+        for (gint row = 0; row < VH; row++) {
+          for (gint col = 0; col < VW; col++) {
+            const guint8 *p = ref + 4 * (row * VW + col);
+            gint expect = f == 0 ? p[0] : CV_LUMA_FROM_RGB (p[0], p[1], p[2]);
+            gint fx = col + (tb ? 0 : v * VW), fy = row + (tb ? v * VH : 0);
+            gint got = y[fy * stride + fx * (f == 0 ? 4 : 1)];
+            diff += abs (got - expect);
+          }
+        }
+      }
+      /* Y of YUV is exact; tolerance only for rounding */
+      fail_unless (diff / (2.0 * VW * VH) < 0.51, "%s tb=%d mean diff %f",
+          formats[f], tb, diff / (2.0 * VW * VH));
+      gst_video_frame_unmap (&frame);
+      fail_if (gst_buffer_get_cv_disparity_meta (gst_sample_get_buffer
+              (sample)) != NULL);
+      gst_sample_unref (sample);
+      stop (&r);
+      g_free (caps);
+    }
+  }
+  g_free (left);
+  g_free (right);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_ground_truth_meta)
+{
+  Run r = start ("num-buffers=1 attach-disparity=true boxes=0",
+      "video/x-raw,format=GRAY8,width=320,height=120");
+  GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (r.sink));
+  GstCvDisparityMeta *meta =
+      gst_buffer_get_cv_disparity_meta (gst_sample_get_buffer (sample));
+  CvSceneParams params;
+  gdouble d;
+
+  fail_unless (meta != NULL);
+  fail_unless_equals_int (meta->width, VW);
+  fail_unless_equals_int (meta->height, VH);
+  fail_if (meta->on_device);
+  cv_scene_params_init (&params, VW, VH, 0, 1);
+  fail_unless_equals_float (meta->calibration.focal_length,
+      params.calib.focal_length);
+  fail_unless_equals_float (meta->calibration.baseline, params.calib.baseline);
+  /* the bottom rows see the road: their disparity is the ground plane's */
+  for (gint row = VH - 10; row < VH; row++) {
+    fail_unless (gst_cv_disparity_meta_get_pixel (meta, VW / 2, row, &d));
+    fail_unless (fabs (d - cv_scene_ground_disparity (&params, row)) <= 1.0 /
+        16, "row %d: %f vs %f", row, d,
+        cv_scene_ground_disparity (&params, row));
+  }
+  /* the top row is sky: disparity 0 */
+  fail_unless (gst_cv_disparity_meta_get_pixel (meta, VW / 2, 0, &d));
+  fail_unless_equals_float (d, 0.0);
+  gst_sample_unref (sample);
+  stop (&r);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_num_buffers_and_timestamps)
+{
+  Run r = start ("num-buffers=3 supersample=1",
+      "video/x-raw,format=GRAY8,width=64,height=32,framerate=10/1");
+  gint n = 0;
+  GstSample *sample;
+
+  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (r.sink)))) {
+    GstBuffer *buf = gst_sample_get_buffer (sample);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (buf), n * GST_SECOND / 10);
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (buf), GST_SECOND / 10);
+    n++;
+    gst_sample_unref (sample);
+  }
+  fail_unless_equals_int (n, 3);
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (r.sink)));
+  stop (&r);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_seek_to_start)
+{
+  Run r = start ("supersample=1 speed=2",
+      "video/x-raw,format=GRAY8,width=128,height=48,framerate=30/1");
+  GstSample *first = gst_app_sink_pull_sample (GST_APP_SINK (r.sink));
+  GstSample *second = gst_app_sink_pull_sample (GST_APP_SINK (r.sink));
+  GstSample *again;
+  GstMapInfo a, b, c;
+
+  /* the camera moves: consecutive frames differ */
+  gst_buffer_map (gst_sample_get_buffer (first), &a, GST_MAP_READ);
+  gst_buffer_map (gst_sample_get_buffer (second), &b, GST_MAP_READ);
+  fail_if (memcmp (a.data, b.data, a.size) == 0);
+  gst_buffer_unmap (gst_sample_get_buffer (second), &b);
+
+  fail_unless (gst_element_seek_simple (r.pipeline, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH, 0));
+  again = gst_app_sink_pull_sample (GST_APP_SINK (r.sink));
+  fail_unless (again != NULL);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (again)),
+      0);
+  gst_buffer_map (gst_sample_get_buffer (again), &c, GST_MAP_READ);
+  fail_unless (a.size == c.size && memcmp (a.data, c.data, a.size) == 0,
+      "frame after seeking to 0 differs from the first frame");
+  gst_buffer_unmap (gst_sample_get_buffer (again), &c);
+  gst_buffer_unmap (gst_sample_get_buffer (first), &a);
+  gst_sample_unref (first);
+  gst_sample_unref (second);
+  gst_sample_unref (again);
+  stop (&r);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_odd_width_rejected)
+{
+  GError *error = NULL;
+  GstElement *p = gst_parse_launch ("stereotestsrc num-buffers=1 ! "
+      "video/x-raw,format=NV12,width=322,height=120 ! fakesink", &error);
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *msg;
+
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR);
+  gst_message_parse_error (msg, &error, NULL);
+  fail_unless (strstr (error->message, "divisible by 4") != NULL, "%s",
+      error->message);
+  g_error_free (error);
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
+static Suite *
+stereotestsrc_suite (void)
+{
+  Suite *s = suite_create ("stereotestsrc");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 120);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_default_caps);
+  tcase_add_test (tc, test_default_size);
+  tcase_add_test (tc, test_formats_and_layouts);
+  tcase_add_test (tc, test_ground_truth_meta);
+  tcase_add_test (tc, test_num_buffers_and_timestamps);
+  tcase_add_test (tc, test_seek_to_start);
+  tcase_add_test (tc, test_odd_width_rejected);
+  return s;
+}
+
+GST_CHECK_MAIN (stereotestsrc);
