@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""One GPU-host session: tests, compute-sanitizer, benchmarks, in one go.
+
+Run from the repository root on the GPU host, after packing the build with
+`../shared/gpu/bundle build .gpu` here and carrying `.gpu` there:
+
+    tools/gpu-session.py [--tests SUBSTR ...] [--sanitize SUBSTR ...]
+                         [--bench SUBSTR ...] [--budget SECONDS]
+
+--tests     run the bundled meson tests whose name contains a SUBSTR
+            (default: every test whose name ends in -gpu; 'all' = all tests)
+--sanitize  run compute-sanitizer memcheck, racecheck and synccheck over the
+            GPU tests whose name contains a SUBSTR
+--bench     run the benchmarks .gpu/build/tests/bench/*/<name> whose name
+            contains a SUBSTR ('all' = every benchmark)
+--budget    stop starting new steps after this many seconds
+
+Logs go to $OUT (or ./gpu-logs): tests.log, sanitize.log, bench.log,
+device.txt and summary.txt; the summary is printed last.
+"""
+import argparse, json, os, shlex, subprocess, sys, time
+
+ROOT = os.getcwd()
+GPU = os.path.join(ROOT, ".gpu")
+OUT = os.environ.get("OUT") or os.path.join(ROOT, "gpu-logs")
+os.makedirs(OUT, exist_ok=True)
+START = time.time()
+summary = []
+
+
+def bundle_env():
+    r = subprocess.run(["bash", "-c", f"source '{GPU}/env.sh' && env -0"],
+                       capture_output=True)
+    env = dict(os.environ)
+    env.update(dict(kv.split("=", 1) for kv in r.stdout.decode().split("\0") if "=" in kv))
+    return env
+
+
+def load_tests():
+    text = open(os.path.join(GPU, "tests.json")).read().replace("@BUNDLE@", GPU)
+    return json.loads(text)
+
+
+def test_env(base, t):
+    e = dict(base)
+    e.update(t.get("env") or {})
+    if "GST_PLUGIN_PATH" in (t.get("env") or {}):
+        e["GST_PLUGIN_PATH"] = t["env"]["GST_PLUGIN_PATH"] + ":" + base.get("GST_PLUGIN_PATH", "")
+    # the bundle has no ../shared: the data travels in .gpu/data when carried
+    data = os.path.join(GPU, "data")
+    if os.path.isdir(data):
+        e["CUDAVISION_DATA"] = data
+    return e
+
+
+def run(cmd, env, log, timeout, cwd=None):
+    t0 = time.time()
+    log.write(f"\n$ {' '.join(shlex.quote(c) for c in cmd)}\n")
+    log.flush()
+    try:
+        p = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=timeout)
+        out, rc = p.stdout, p.returncode
+    except subprocess.TimeoutExpired as x:
+        out, rc = (x.stdout or "") if isinstance(x.stdout, str) else "", -999
+    log.write(out)
+    log.write(f"[exit {rc}, {time.time() - t0:.1f}s]\n")
+    log.flush()
+    return rc, out
+
+
+def over_budget(args):
+    return args.budget and time.time() - START > args.budget
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tests", nargs="*")
+    ap.add_argument("--sanitize", nargs="*")
+    ap.add_argument("--bench", nargs="*")
+    ap.add_argument("--budget", type=float, default=0)
+    args = ap.parse_args()
+
+    env = bundle_env()
+    with open(os.path.join(OUT, "device.txt"), "w") as f:
+        f.write(subprocess.run(["nvidia-smi"], capture_output=True, text=True).stdout)
+    tests = load_tests()
+
+    if args.tests is not None:
+        want = args.tests or ["-gpu"]
+        sel = [t for t in tests if "all" in want or any(w in t["name"] for w in want)]
+        with open(os.path.join(OUT, "tests.log"), "w") as log:
+            for t in sel:
+                if over_budget(args):
+                    summary.append(f"test  {t['name']}: not run (budget)")
+                    continue
+                rc, out = run(t["cmd"], test_env(env, t), log,
+                              (t.get("timeout") or 30) * 3, t.get("workdir"))
+                status = {0: "PASS", 77: "SKIP"}.get(rc, "FAIL")
+                summary.append(f"test  {status} {t['name']}")
+                if status == "FAIL":
+                    tail = "\n".join(out.splitlines()[-15:])
+                    summary.append("      " + tail.replace("\n", "\n      "))
+
+    if args.sanitize is not None:
+        want = args.sanitize or ["-gpu"]
+        sel = [t for t in tests if t["name"].endswith("-gpu")
+               and any(w in t["name"] for w in want)]
+        with open(os.path.join(OUT, "sanitize.log"), "w") as log:
+            for tool in ("memcheck", "racecheck", "synccheck"):
+                for t in sel:
+                    if over_budget(args):
+                        summary.append(f"{tool} {t['name']}: not run (budget)")
+                        continue
+                    cmd = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "99",
+                           "--print-limit", "20"] + t["cmd"]
+                    rc, out = run(cmd, test_env(env, t), log,
+                                  (t.get("timeout") or 30) * 20, t.get("workdir"))
+                    errs = [l for l in out.splitlines() if "ERROR SUMMARY" in l]
+                    summary.append(f"{tool:9s} {t['name']}: exit {rc}; "
+                                   f"{errs[-1].strip() if errs else 'no summary'}")
+
+    if args.bench is not None:
+        want = args.bench or ["all"]
+        bench_root = os.path.join(GPU, "build", "tests", "bench")
+        benches = []
+        for d, _, files in sorted(os.walk(bench_root)):
+            for f in sorted(files):
+                p = os.path.join(d, f)
+                if f.startswith("bench") and os.access(p, os.X_OK):
+                    benches.append(p)
+        with open(os.path.join(OUT, "bench.log"), "w") as log:
+            for b in benches:
+                name = os.path.basename(b)
+                if not ("all" in want or any(w in name for w in want)):
+                    continue
+                if over_budget(args):
+                    summary.append(f"bench {name}: not run (budget)")
+                    continue
+                rc, out = run([b], test_env(env, {}), log, 300)
+                summary.append(f"bench {name}: exit {rc}")
+
+    text = "\n".join(summary) + f"\n[{time.time() - START:.0f}s]\n"
+    with open(os.path.join(OUT, "summary.txt"), "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
