@@ -46,11 +46,31 @@ enum
   PROP_TRANSFER_BYTES,
 };
 
-#define gst_cv_filter_parent_class parent_class
-G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCvFilter, gst_cv_filter,
-    GST_TYPE_BASE_TRANSFORM,
+static GstBaseTransformClass *parent_class = NULL;
+static void gst_cv_filter_class_init (gpointer g_class, gpointer data);
+static void gst_cv_filter_init (GTypeInstance * instance, gpointer g_class);
+
+/* Written out (not G_DEFINE_TYPE) because instance init needs the class of
+ * the object being created, to size the subclass' settings: during a parent
+ * instance_init, G_TYPE_INSTANCE_GET_CLASS still gives the parent class. */
+GType
+gst_cv_filter_get_type (void)
+{
+  static GType type = 0;
+
+  if (g_once_init_enter (&type)) {
+    static const GTypeInfo info = {
+      sizeof (GstCvFilterClass), NULL, NULL, gst_cv_filter_class_init, NULL,
+      NULL, sizeof (GstCvFilter), 0, gst_cv_filter_init, NULL
+    };
+    GType t = g_type_register_static (GST_TYPE_BASE_TRANSFORM, "GstCvFilter",
+        &info, G_TYPE_FLAG_ABSTRACT);
     GST_DEBUG_CATEGORY_INIT (gst_cv_filter_debug, "cvfilter", 0,
-        "cudavision filter base class"));
+        "cudavision filter base class");
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 /* ---- caps helpers ------------------------------------------------------- */
 
@@ -648,12 +668,14 @@ gst_cv_filter_count_transfer (GstCvFilter * filter, gsize bytes)
 /* ---- class ---------------------------------------------------------------- */
 
 static void
-gst_cv_filter_class_init (GstCvFilterClass * klass)
+gst_cv_filter_class_init (gpointer g_class, gpointer data)
 {
+  GstCvFilterClass *klass = g_class;
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
+  parent_class = g_type_class_peek_parent (klass);
   gobject_class->set_property = gst_cv_filter_set_property;
   gobject_class->get_property = gst_cv_filter_get_property;
   gobject_class->finalize = gst_cv_filter_finalize;
@@ -692,9 +714,11 @@ gst_cv_filter_class_init (GstCvFilterClass * klass)
 }
 
 static void
-gst_cv_filter_init (GstCvFilter * filter)
+gst_cv_filter_init (GTypeInstance * instance, gpointer g_class)
 {
-  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (filter);
+  GstCvFilter *filter = GST_CV_FILTER (instance);
+  /* the class of the object being created (a subclass), not GstCvFilter */
+  GstCvFilterClass *klass = g_class;
 
   filter->device_id = DEFAULT_PROP_CUDA_DEVICE_ID;
   filter->backend = GST_CV_BACKEND_CPU;

@@ -8,6 +8,7 @@
 #include <gst/cudavision/cudavision.h>
 #include <math.h>
 
+#include "cv_frame.h"
 #include "scene/cv_scene.h"
 
 #define VW 160
