@@ -442,7 +442,6 @@ static gboolean
 gst_cv_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
-  GstCvFilter *filter = GST_CV_FILTER (trans);
   GstCaps *caps;
 
   /* In-place: upstream writes into what we push, so downstream decides
@@ -457,6 +456,7 @@ gst_cv_filter_propose_allocation (GstBaseTransform * trans,
 
 #ifdef CV_HAVE_CUDA
   if (caps_are_cuda (caps) && gst_query_get_n_allocation_pools (query) == 0) {
+    GstCvFilter *filter = GST_CV_FILTER (trans);
     GstBufferPool *pool;
     guint size;
 
@@ -477,7 +477,6 @@ gst_cv_filter_propose_allocation (GstBaseTransform * trans,
 static gboolean
 gst_cv_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
-  GstCvFilter *filter = GST_CV_FILTER (trans);
   GstCaps *caps;
 
   gst_query_parse_allocation (query, &caps, NULL);
@@ -486,6 +485,7 @@ gst_cv_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 
 #ifdef CV_HAVE_CUDA
   if (caps_are_cuda (caps)) {
+    GstCvFilter *filter = GST_CV_FILTER (trans);
     GstBufferPool *pool = NULL;
     guint size = 0, min = 0, max = 0;
     gboolean update = gst_query_get_n_allocation_pools (query) > 0;
