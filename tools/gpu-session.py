@@ -33,6 +33,9 @@ def bundle_env():
                        capture_output=True)
     env = dict(os.environ)
     env.update(dict(kv.split("=", 1) for kv in r.stdout.decode().split("\0") if "=" in kv))
+    # a fresh registry: a warm host may keep one that blacklisted an
+    # earlier, broken build of the plugin
+    env["GST_REGISTRY"] = f"/tmp/gst-registry-{os.getpid()}.bin"
     return env
 
 
@@ -44,8 +47,12 @@ def load_tests():
 def test_env(base, t):
     e = dict(base)
     e.update(t.get("env") or {})
-    if "GST_PLUGIN_PATH" in (t.get("env") or {}):
-        e["GST_PLUGIN_PATH"] = t["env"]["GST_PLUGIN_PATH"] + ":" + base.get("GST_PLUGIN_PATH", "")
+    # path-like variables of the test extend the bundle's instead of
+    # replacing them (meson sets LD_LIBRARY_PATH to the project's libraries)
+    for var in ("GST_PLUGIN_PATH", "LD_LIBRARY_PATH"):
+        if var in (t.get("env") or {}) and base.get(var):
+            e[var] = t["env"][var] + ":" + base[var]
+    e["GST_REGISTRY"] = base["GST_REGISTRY"]
     # the bundle has no ../shared: the data travels in .gpu/data when carried
     data = os.path.join(GPU, "data")
     if os.path.isdir(data):

@@ -7,8 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tools/build.sh
+[ -d .gpu ] && chmod -R u+w .gpu
 ../shared/gpu/bundle build .gpu
+# the bundle copies ELF files, not symlinks: give versioned libraries their
+# SONAME (e.g. libgstcudavision-1.0.so.0) so the tests load them there
+(cd build && find . -type l -name '*.so*' -not -path '*/meson-*' | while read -r l; do
+  [ -e "../.gpu/build/$l" ] || cp -L "$l" "../.gpu/build/$l"
+done)
 if [ -d ../shared/data ]; then
-  cp -r ../shared/data .gpu/data
+  cp -r --no-preserve=mode ../shared/data .gpu/data
 fi
 du -sh .gpu

@@ -134,6 +134,31 @@ caps_are_cuda (GstCaps * caps)
 #endif
 }
 
+/* @caps with its memory:CUDAMemory structures first (order kept otherwise).
+ * Upstream elements such as cudaupload list system memory first and
+ * fixate the first structure both sides accept; without this a pipeline
+ * `cudaupload ! cudasgm` would silently run the CPU backend. */
+static GstCaps *
+prefer_cuda_memory (GstCaps * caps)
+{
+  GstCaps *result = gst_caps_new_empty ();
+
+  for (gint pass = 0; pass < 2; pass++) {
+    for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+      gboolean cuda = f && !gst_caps_features_is_any (f)
+          && gst_caps_features_contains (f, "memory:CUDAMemory");
+
+      if (cuda == (pass == 0))
+        gst_caps_append_structure_full (result,
+            gst_structure_copy (gst_caps_get_structure (caps, i)),
+            f ? gst_caps_features_copy (f) : NULL);
+    }
+  }
+  gst_caps_unref (caps);
+  return result;
+}
+
 /* ---- CUDA context and stream ------------------------------------------- */
 
 #ifdef CV_HAVE_CUDA
@@ -379,6 +404,33 @@ gst_cv_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
           &out_info))
     return FALSE;
   return TRUE;
+}
+
+static GstCaps *
+gst_cv_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCvFilter *self = GST_CV_FILTER (trans);
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
+  GstPad *other = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
+  GstCaps *templ = gst_pad_get_pad_template_caps (other);
+  GstCaps *result, *tmp;
+
+  result = klass->transform_caps ? klass->transform_caps (self, direction,
+      caps) : gst_caps_ref (caps);
+  tmp = gst_caps_intersect_full (result, templ, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (result);
+  gst_caps_unref (templ);
+  result = prefer_cuda_memory (tmp);
+  if (filter) {
+    /* our order first: it is the preference we announce */
+    tmp = gst_caps_intersect_full (result, filter, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_TRACE_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, result);
+  return result;
 }
 
 static gboolean
@@ -699,6 +751,8 @@ gst_cv_filter_class_init (gpointer g_class, gpointer data)
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cv_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cv_filter_stop);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cv_filter_set_caps);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cv_filter_transform_caps);
   trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cv_filter_get_unit_size);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cv_filter_query);
   trans_class->propose_allocation =

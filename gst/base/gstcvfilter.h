@@ -71,6 +71,10 @@ struct _GstCvFilter
  * GstCvFilterClass:
  * @settings_size: size of the subclass' settings struct (see #GstCvFilter)
  * @settings_init: sets the defaults into a settings struct
+ * @transform_caps: caps on the other pad for @caps on the @direction pad
+ *   (no filter; the base class intersects with the templates and the
+ *   filter and puts CUDA memory first); %NULL: the same caps (in-place
+ *   elements)
  * @set_info: called when caps are set; check what the caps cannot tell
  *   (return %FALSE with a GST_ELEMENT_ERROR saying why) and size state
  * @process_cpu: processes one frame in system memory; @outbuf == @inbuf for
@@ -87,6 +91,9 @@ struct _GstCvFilterClass
 
   gsize settings_size;
   void (*settings_init) (gpointer settings);
+
+  GstCaps *(*transform_caps) (GstCvFilter * filter, GstPadDirection direction,
+      GstCaps * caps);
 
   gboolean (*set_info) (GstCvFilter * filter, GstCaps * incaps,
       const GstVideoInfo * in_info, GstCaps * outcaps,

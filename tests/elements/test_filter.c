@@ -195,6 +195,29 @@ GST_START_TEST (test_cuda_caps_without_gpu)
 
 GST_END_TEST;
 
+GST_START_TEST (test_cuda_memory_preferred)
+{
+#ifdef CV_HAVE_CUDA
+  GstHarness *h = gst_harness_new ("cvtestfilter");
+  /* what cudaupload offers: system memory first, CUDA memory second */
+  GstCaps *offer = gst_caps_from_string ("video/x-raw,format=RGBA; "
+      "video/x-raw(memory:CUDAMemory),format=RGBA");
+  GstPad *sink = gst_element_get_static_pad (h->element, "sink");
+  GstCaps *caps = gst_pad_query_caps (sink, offer);
+
+  fail_unless (gst_caps_get_size (caps) == 2, "%" GST_PTR_FORMAT, caps);
+  fail_unless (gst_caps_features_contains (gst_caps_get_features (caps, 0),
+          "memory:CUDAMemory"), "CUDA memory not preferred: %" GST_PTR_FORMAT,
+      caps);
+  gst_caps_unref (caps);
+  gst_caps_unref (offer);
+  gst_object_unref (sink);
+  gst_harness_teardown (h);
+#endif
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_transfer_bytes_property)
 {
   GstElement *e = gst_element_factory_make ("cvtestfilter", NULL);
@@ -220,6 +243,7 @@ filter_suite (void)
   tcase_add_test (tc, test_unsupported_format_fails_negotiation);
   tcase_add_test (tc, test_device_id_out_of_range);
   tcase_add_test (tc, test_cuda_caps_without_gpu);
+  tcase_add_test (tc, test_cuda_memory_preferred);
   tcase_add_test (tc, test_transfer_bytes_property);
   return s;
 }
