@@ -775,6 +775,11 @@ gst_cv_filter_init (GTypeInstance * instance, gpointer g_class)
   GstCvFilterClass *klass = g_class;
 
   filter->device_id = DEFAULT_PROP_CUDA_DEVICE_ID;
+  /* GstBaseTransform would otherwise answer caps queries in downstream's
+   * order (system memory first behind cudadownload), undoing the CUDA
+   * preference of our transform_caps */
+  gst_base_transform_set_prefer_passthrough (GST_BASE_TRANSFORM (filter),
+      FALSE);
   filter->backend = GST_CV_BACKEND_CPU;
   if (klass->settings_size > 0) {
     filter->settings = g_malloc0 (klass->settings_size);
