@@ -34,6 +34,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cv_filter_debug);
 #define GST_CAT_DEFAULT gst_cv_filter_debug
 
 #define DEFAULT_PROP_CUDA_DEVICE_ID (-1)
+#define DEFAULT_PROP_POST_MESSAGES FALSE
 
 /* Buffers a CUDA pool we create keeps ready: one being processed, one
  * downstream, one in flight upstream of a queue. */
@@ -44,6 +45,7 @@ enum
   PROP_0,
   PROP_CUDA_DEVICE_ID,
   PROP_TRANSFER_BYTES,
+  PROP_POST_MESSAGES,
 };
 
 static GstBaseTransformClass *parent_class = NULL;
@@ -270,6 +272,11 @@ gst_cv_filter_set_property (GObject * object, guint prop_id,
       filter->device_id = g_value_get_int (value);
       GST_OBJECT_UNLOCK (filter);
       break;
+    case PROP_POST_MESSAGES:
+      GST_OBJECT_LOCK (filter);
+      filter->post_messages = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (filter);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -291,6 +298,11 @@ gst_cv_filter_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_TRANSFER_BYTES:
       GST_OBJECT_LOCK (filter);
       g_value_set_uint64 (value, filter->transfer_bytes);
+      GST_OBJECT_UNLOCK (filter);
+      break;
+    case PROP_POST_MESSAGES:
+      GST_OBJECT_LOCK (filter);
+      g_value_set_boolean (value, filter->post_messages);
       GST_OBJECT_UNLOCK (filter);
       break;
     default:
@@ -709,6 +721,32 @@ gst_cv_filter_core_error (GstCvFilter * filter, const gchar * what,
   return GST_FLOW_ERROR;
 }
 
+gboolean
+gst_cv_filter_wants_summary (GstCvFilter * filter)
+{
+  gboolean post;
+
+  GST_OBJECT_LOCK (filter);
+  post = filter->post_messages;
+  GST_OBJECT_UNLOCK (filter);
+  return post;
+}
+
+void
+gst_cv_filter_post_summary (GstCvFilter * filter, GstBuffer * buffer,
+    GstStructure * summary)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
+  GstClockTime ts = GST_BUFFER_PTS (buffer);
+
+  gst_structure_set (summary,
+      "timestamp", G_TYPE_UINT64, ts,
+      "stream-time", G_TYPE_UINT64, gst_segment_to_stream_time (&trans->segment,
+          GST_FORMAT_TIME, ts), NULL);
+  gst_element_post_message (GST_ELEMENT_CAST (filter),
+      gst_message_new_element (GST_OBJECT_CAST (filter), summary));
+}
+
 void
 gst_cv_filter_count_transfer (GstCvFilter * filter, gsize bytes)
 {
@@ -744,6 +782,13 @@ gst_cv_filter_class_init (gpointer g_class, gpointer data)
           "Bytes this element copied between host and GPU memory since it "
           "started (frames stay on the GPU; only small result lists move)",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post a compact summary of each frame's result as an element "
+          "message on the bus (see gst-launch-1.0 -m)",
+          DEFAULT_PROP_POST_MESSAGES, G_PARAM_READWRITE |
+          GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cv_filter_set_context);
 

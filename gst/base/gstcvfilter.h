@@ -62,6 +62,7 @@ struct _GstCvFilter
 
   /*< private >*/
   gint device_id;
+  gboolean post_messages;
   gpointer frame_settings;
   guint64 transfer_bytes;
   gboolean cuda_ready;
@@ -132,6 +133,15 @@ gboolean gst_cv_filter_map_frame (GstCvFilter * filter, GstBuffer * buffer,
  * call and the CUDA error string) and returns GST_FLOW_ERROR. */
 GstFlowReturn gst_cv_filter_core_error (GstCvFilter * filter,
     const gchar * what, const CvError * err);
+
+/* TRUE when `post-messages` is on: build the frame's summary only then. */
+gboolean gst_cv_filter_wants_summary (GstCvFilter * filter);
+
+/* Posts @summary (taken) as an element message, adding the buffer's
+ * "timestamp" and "stream-time" (GstClockTime) fields; see
+ * docs/messages.md for each element's structure. */
+void gst_cv_filter_post_summary (GstCvFilter * filter, GstBuffer * buffer,
+    GstStructure * summary);
 
 /* Counts bytes copied between host and device (the `transfer-bytes`
  * property), so the no-host-copies rule of the chain can be measured. */

@@ -174,6 +174,15 @@ process_cpu (GstCvFilter * filter, gconstpointer p, GstBuffer * inbuf,
   gst_buffer_unmap (storage, &map);
   attach (filter, outbuf, storage, NULL);
   gst_buffer_unref (storage);
+
+  if (gst_cv_filter_wants_summary (filter)) {
+    guint64 sum = 0;
+    for (gint i = 0; i < w * h; i++)
+      sum += self->luma[i];
+    gst_cv_filter_post_summary (filter, outbuf,
+        gst_structure_new ("cvtestfilter", "mean-luma", G_TYPE_DOUBLE,
+            (gdouble) sum / (w * h), NULL));
+  }
   return GST_FLOW_OK;
 }
 

@@ -225,6 +225,44 @@ GST_START_TEST (test_cuda_memory_preferred)
 
 GST_END_TEST;
 
+GST_START_TEST (test_post_messages)
+{
+  GError *error = NULL;
+  GstElement *p = gst_parse_launch ("videotestsrc num-buffers=3 "
+      "pattern=white ! video/x-raw,format=GRAY8,width=32,height=16,"
+      "framerate=10/1 ! cvtestfilter post-messages=true ! fakesink", &error);
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *msg;
+  gint n = 0;
+
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  while ((msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+              GST_MESSAGE_ELEMENT | GST_MESSAGE_EOS | GST_MESSAGE_ERROR))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+    if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT) {
+      fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+      gst_message_unref (msg);
+      break;
+    }
+    if (gst_structure_has_name (s, "cvtestfilter")) {
+      gdouble mean;
+      guint64 ts;
+      fail_unless (gst_structure_get_double (s, "mean-luma", &mean));
+      fail_unless_equals_float (mean, 255.0);
+      fail_unless (gst_structure_get_uint64 (s, "timestamp", &ts));
+      fail_unless_equals_uint64 (ts, n * GST_SECOND / 10);
+      n++;
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (n, 3);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_transfer_bytes_property)
 {
   GstElement *e = gst_element_factory_make ("cvtestfilter", NULL);
@@ -251,6 +289,7 @@ filter_suite (void)
   tcase_add_test (tc, test_device_id_out_of_range);
   tcase_add_test (tc, test_cuda_caps_without_gpu);
   tcase_add_test (tc, test_cuda_memory_preferred);
+  tcase_add_test (tc, test_post_messages);
   tcase_add_test (tc, test_transfer_bytes_property);
   return s;
 }
