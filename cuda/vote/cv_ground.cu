@@ -141,7 +141,8 @@ fit_kernel (const uint32_t * __restrict__ locs,
     total += w;
     if (best == 0)
       continue;
-    const int bin = cv_hough_rho_bin (c, s, x, y, g.offset_q);
+    const int bin = cv_hough_rho_bin (c, s, x - g.origin_x, y - g.origin_y,
+        g.offset_q);
     if (bin < r - fit_band || bin > r + fit_band)
       continue;
     const uint64_t d = 2 * (uint64_t) x + 1;
@@ -337,7 +338,7 @@ cv_ground_estimate_cuda (CvGroundCuda * plan, const CvImageS16 * disparity,
       &state->n_cells);
   CV_CUDA_CHECK_LAUNCH (err, "compact_kernel (v-disparity cells)");
   HoughPointsVote<true> hough_fn {locs, weights, &state->n_cells, tables,
-    tables + g->n_theta, g->offset_q};
+    tables + g->n_theta, g->origin_x, g->origin_y, g->offset_q};
   status = launch_vote (hough_fn, plan->hough_layout, acc, s, err);
   if (status != CV_OK)
     return status;

@@ -135,8 +135,8 @@ run_estimate (CvGroundCpu * ctx, const CvImageS16 * disparity,
     e->rho_index = r;
     for (i = 0; i < n_cells; i++) {
       const int x = (int) (ctx->locs[i] & 0xffffu), y = (int) (ctx->locs[i] >> 16);
-      const int bin = cv_hough_rho_bin (g->cos_q[t], g->sin_q[t], x, y,
-          g->offset_q);
+      const int bin = cv_hough_rho_bin (g->cos_q[t], g->sin_q[t],
+          x - g->origin_x, y - g->origin_y, g->offset_q);
       const uint64_t w = ctx->weights[i], d = 2 * (uint64_t) x + 1;
       if (bin < r - params->fit_band || bin > r + params->fit_band)
         continue;

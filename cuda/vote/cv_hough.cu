@@ -355,7 +355,8 @@ cv_hough_cuda_vote (CvHoughCuda * plan, CvStream stream, CvError * err)
   const int32_t *tables = (const int32_t *) plan->tables.ptr;
   HoughCounters *counters = (HoughCounters *) plan->counters.ptr;
   HoughPointsVote<false> fn {(const uint32_t *) plan->points.ptr, nullptr,
-    &counters->n_points, tables, tables + g->n_theta, g->offset_q};
+    &counters->n_points, tables, tables + g->n_theta, g->origin_x, g->origin_y,
+    g->offset_q};
   return launch_vote (fn, plan->layout, (uint32_t *) plan->acc.ptr,
       (cudaStream_t) stream, err);
 }

@@ -14,13 +14,18 @@
  * 2. Votes: every edge pixel votes once for every angle
  *    theta_t = min_theta + t * theta_step (t = 0..n_theta-1, all angles
  *    below max_theta), for the line x cos(theta) + y sin(theta) = rho
- *    through it, x and y measured from the ROI's top-left pixel.  Binning of
+ *    through it, x and y measured from the Hough origin, the ROI pixel
+ *    (roi_w / 2, roi_h / 2) (integer division).  The centred origin keeps
+ *    rho small and the accumulator peak of a segment compact (a segment
+ *    far from the origin smears its votes along a diagonal ridge that a
+ *    square suppression window does not cover).  Binning of
  *    rho is integer fixed point, so that both backends (and any compiler,
  *    FMA or not) give the same bin:
  *       cos_q[t] = llround (cos (theta_t) / rho_step * 2^CV_HOUGH_FRAC_BITS)
  *       sin_q[t] = llround (sin (theta_t) / rho_step * 2^CV_HOUGH_FRAC_BITS)
  *    (computed once on the host in double, uploaded with the CUDA plan) and
  *       bin = floor ((x * cos_q[t] + y * sin_q[t]) / 2^F + 1/2) - rho_bin_min
+ *    (x, y relative to the origin)
  *    i.e. rho / rho_step rounded half up, in 64-bit integer arithmetic
  *    (cv_hough_rho_bin).  rho_bin_min / rho_bin_max are the smallest and
  *    largest such bins over all angles and the four ROI corners (the
@@ -97,7 +102,7 @@ void cv_hough_params_init (CvHoughParams * params);
 typedef struct
 {
   float rho;                    /* px: x cos(theta) + y sin(theta) = rho in frame coordinates
-                                 * (origin at the centre of the top-left pixel) */
+                                 * (origin at the centre of the frame's top-left pixel) */
   float theta;                  /* rad */
   uint32_t votes;
   int theta_index, rho_index;   /* the accumulator bin (exact on both backends) */
@@ -109,6 +114,7 @@ typedef struct
 {
   int width, height;            /* frame */
   int roi_x, roi_y, roi_w, roi_h; /* clipped ROI */
+  int origin_x, origin_y;       /* Hough origin in ROI pixels: (roi_w / 2, roi_h / 2) */
   int n_theta, n_rho;
   int rho_bin_min;              /* rho / rho_step of accumulator column 0 */
   int64_t offset_q;             /* 2^(F-1) - rho_bin_min * 2^F, see cv_hough_rho_bin */
@@ -130,8 +136,9 @@ CvStatus cv_hough_geometry_init (CvHoughGeometry * geom, int width, int height,
     const CvHoughParams * params, CvError * err);
 void cv_hough_geometry_clear (CvHoughGeometry * geom);
 
-/* The rho bin of ROI pixel (x, y) at the angle with tables (@cos_q, @sin_q);
- * see the header comment.  The sum is >= 0 for every ROI pixel. */
+/* The rho bin at the angle with tables (@cos_q, @sin_q) of the ROI pixel
+ * at (@x, @y) from the Hough origin (see the header comment).  The sum is
+ * >= 0 for every ROI pixel. */
 #if defined(__CUDACC__)
 __host__ __device__ __forceinline__
 #else

@@ -82,7 +82,8 @@ cv_hough_vote_cpu (const CvHoughGeometry * g, const uint32_t * locs,
     const int32_t c = g->cos_q[t], s = g->sin_q[t];
     for (i = 0; i < n; i++) {
       const int x = (int) (locs[i] & 0xffffu), y = (int) (locs[i] >> 16);
-      row[cv_hough_rho_bin (c, s, x, y, g->offset_q)] += weights ? weights[i] : 1u;
+      row[cv_hough_rho_bin (c, s, x - g->origin_x, y - g->origin_y,
+              g->offset_q)] += weights ? weights[i] : 1u;
     }
   }
 }

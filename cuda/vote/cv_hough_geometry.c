@@ -104,7 +104,7 @@ cv_hough_geometry_init (CvHoughGeometry * g, int width, int height,
 {
   const double deg = M_PI / HALF_TURN_DEG;
   const double scale = (double) ((int64_t) 1 << CV_HOUGH_FRAC_BITS) / p->rho_step;
-  int64_t x0, y0, x1, y1, bin_min = INT64_MAX, bin_max = INT64_MIN;
+  int64_t x0, y0, x1, y1, ox, oy, bin_min = INT64_MAX, bin_max = INT64_MIN;
   double span;
   int n_theta, t, k;
   CvStatus status;
@@ -166,10 +166,12 @@ cv_hough_geometry_init (CvHoughGeometry * g, int width, int height,
   }
 
   /* rho range: the extreme bins are at the ROI corners */
+  ox = (x1 - x0) / 2;
+  oy = (y1 - y0) / 2;
   for (t = 0; t < n_theta; t++) {
     for (k = 0; k < 4; k++) {
-      const int64_t x = (k & 1) ? x1 - x0 - 1 : 0;
-      const int64_t y = (k & 2) ? y1 - y0 - 1 : 0;
+      const int64_t x = ((k & 1) ? x1 - x0 - 1 : 0) - ox;
+      const int64_t y = ((k & 2) ? y1 - y0 - 1 : 0) - oy;
       const int64_t raw = x * g->cos_q[t] + y * g->sin_q[t]
           + ((int64_t) 1 << (CV_HOUGH_FRAC_BITS - 1));
       const int64_t bin = floor_shift (raw, CV_HOUGH_FRAC_BITS);
@@ -191,6 +193,8 @@ cv_hough_geometry_init (CvHoughGeometry * g, int width, int height,
   g->roi_y = (int) y0;
   g->roi_w = (int) (x1 - x0);
   g->roi_h = (int) (y1 - y0);
+  g->origin_x = (int) ox;
+  g->origin_y = (int) oy;
   g->n_theta = n_theta;
   g->n_rho = (int) (bin_max - bin_min + 1);
   g->rho_bin_min = (int) bin_min;

@@ -190,6 +190,7 @@ struct HoughPointsVote
   const uint32_t *weights;      /* kWeighted only */
   const uint32_t *count;        /* device: number of locations */
   const int32_t *cos_q, *sin_q;
+  int origin_x, origin_y;
   int64_t offset_q;
 
   template <class Visit>
@@ -203,8 +204,8 @@ struct HoughPointsVote
 #pragma unroll 4
     for (uint32_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
       const uint32_t loc = __ldg (locs + i);
-      const int bin = cv_hough_rho_bin (c, s, (int) (loc & 0xffffu),
-          (int) (loc >> 16), offset_q);
+      const int bin = cv_hough_rho_bin (c, s, (int) (loc & 0xffffu) - origin_x,
+          (int) (loc >> 16) - origin_y, offset_q);
       visit (bin, kWeighted ? __ldg (weights + i) : 1u);
     }
   }

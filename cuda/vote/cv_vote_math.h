@@ -156,7 +156,9 @@ cv_hough_make_line (const CvHoughGeometry * g, uint64_t key, CvHoughLine * line)
   const int r = (int) (index % (uint32_t) g->n_rho);
   const double theta = g->theta0 + cv_dmul ((double) t, g->theta_step);
   const double c = cos (theta), s = sin (theta);
-  const double rho_roi = cv_dmul ((double) (r + g->rho_bin_min), g->rho_step);
+  /* rho about the Hough origin, then about the ROI's top-left pixel */
+  const double rho_roi = cv_dmul ((double) (r + g->rho_bin_min), g->rho_step)
+      + cv_dmul (g->origin_x, c) + cv_dmul (g->origin_y, s);
   const double umax = g->roi_w - 1, vmax = g->roi_h - 1;
   /* a point counts as on the border when within this distance of the box */
   const double tol = 1e-6;

@@ -68,7 +68,7 @@ check_line_fields (const CvHoughLine * l, const CvHoughGeometry * g,
       * M_PI / 180.0;
   const double c = cos (theta), s = sin (theta);
   const double rho = (l->rho_index + g->rho_bin_min) * (double) p->rho_step
-      + g->roi_x * c + g->roi_y * s;
+      + (g->roi_x + g->roi_w / 2) * c + (g->roi_y + g->roi_h / 2) * s;
   const double x_max = g->roi_x + g->roi_w - 1, y_max = g->roi_y + g->roi_h - 1;
   const float ex[2] = { l->x0, l->x1 }, ey[2] = { l->y0, l->y1 };
 

@@ -143,7 +143,8 @@ vt_hough_naive (const CvImageU8 * img, const CvHoughParams * p,
       n = -1;
     }
     for (int k = 0; k < 4; k++) {
-      const int64_t x = (k & 1) ? g->roi_w - 1 : 0, y = (k & 2) ? g->roi_h - 1 : 0;
+      const int64_t x = ((k & 1) ? g->roi_w - 1 : 0) - g->roi_w / 2;
+      const int64_t y = ((k & 2) ? g->roi_h - 1 : 0) - g->roi_h / 2;
       const int64_t b = floor_div_pow2 (x * cq[t] + y * sq[t] + half,
           CV_HOUGH_FRAC_BITS);
       corner_min = b < corner_min ? b : corner_min;
@@ -164,8 +165,9 @@ vt_hough_naive (const CvImageU8 * img, const CvHoughParams * p,
         continue;
       n++;
       for (int t = 0; t < g->n_theta; t++) {
-        const int64_t raw = (int64_t) (x - g->roi_x) * cq[t]
-            + (int64_t) (y - g->roi_y) * sq[t];
+        /* origin: the ROI pixel (w / 2, h / 2) */
+        const int64_t raw = (int64_t) (x - g->roi_x - g->roi_w / 2) * cq[t]
+            + (int64_t) (y - g->roi_y - g->roi_h / 2) * sq[t];
         const int64_t bin = floor_div_pow2 (raw + half, CV_HOUGH_FRAC_BITS)
             - g->rho_bin_min;
         if (bin < 0 || bin >= g->n_rho) {
