@@ -106,8 +106,11 @@ peaks_kernel (const uint32_t * __restrict__ acc, CvHoughGeometry g, int radius,
   const int t = (int) (index / (uint32_t) g.n_rho);
   const int r = (int) (index - (uint32_t) t * (uint32_t) g.n_rho);
   if (cv_hough_is_peak (acc, g.n_theta, g.n_rho, g.rho_bin_min, g.wrap,
-          radius, threshold, t, r))
-    keys[atomicAdd (&counters->n_keys, 1u)] = cv_hough_key (votes, index);
+          radius, threshold, t, r)) {
+    /* at most one key per bin: the buffer holds n_bins keys */
+    const uint32_t slot = atomicAdd (&counters->n_keys, 1u);
+    keys[slot] = cv_hough_key (votes, index);
+  }
 }
 
 /* Sorts @keys (a power-of-two count @n <= kSelectCapacity) descending. */
@@ -169,7 +172,7 @@ radix_select (const uint64_t * __restrict__ keys, uint32_t n, uint32_t rank,
 
 __global__ void __launch_bounds__ (kSelectThreads)
 select_kernel (const uint64_t * __restrict__ keys,
-    const HoughCounters * __restrict__ counters, int max_lines,
+    HoughCounters * counters, int max_lines,
     CvHoughGeometry g, HoughResult * __restrict__ result)
 {
   __shared__ uint64_t s_keys[kSelectCapacity];
@@ -212,6 +215,9 @@ select_kernel (const uint64_t * __restrict__ keys,
   if (threadIdx.x == 0) {
     result->n_lines = (int32_t) k;
     result->n_points = (int32_t) counters->n_points;
+    /* every thread read n_keys before the sort's barriers: reset it, so that
+     * peaks can run again on the same votes */
+    counters->n_keys = 0;
   }
 }
 

@@ -64,7 +64,7 @@ extern "C" {
  * stays far inside int64. */
 #define CV_HOUGH_FRAC_BITS 24
 
-#define CV_HOUGH_MIN_RHO_STEP 0.25f
+#define CV_HOUGH_MIN_RHO_STEP 0.125f
 #define CV_HOUGH_MAX_RHO_STEP 1024.0f
 #define CV_HOUGH_MIN_THETA_STEP 0.01f   /* degrees */
 #define CV_HOUGH_MAX_LINES 1024
