@@ -234,9 +234,16 @@ hough_case (const char *name, CvHoughCuda * plan, const CvImageU8 * img,
       "%s: edge sets", name);
 
   uint32_t *gacc = g_new (uint32_t, (size_t) n_theta * n_rho);
+  uint32_t *naive = g_new (uint32_t, (size_t) n_theta * n_rho);
   download (gacc, dacc, sizeof (uint32_t) * (size_t) n_theta * n_rho);
   VT_CHECK (vt_compare_u32 ("Hough votes GPU vs CPU", acc, gacc,
           (size_t) n_theta * n_rho), "%s: votes", name);
+  /* and directly against the naive every-pixel-every-angle loop */
+  VT_CHECK (vt_hough_naive (img, p, cv_hough_cuda_geometry (plan), naive)
+      == n_points, "%s: naive reference", name);
+  VT_CHECK (vt_compare_u32 ("Hough votes GPU vs naive loop", naive, gacc,
+          (size_t) n_theta * n_rho), "%s: votes vs naive", name);
+  g_free (naive);
 
   VT_CHECK (g_lines == n_lines, "%s: %d lines on the GPU, %d on the CPU", name,
       g_lines, n_lines);
