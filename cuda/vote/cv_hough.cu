@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* CUDA Hough pipeline: edges (stage 1), votes (stage 2), peaks, lines. */
+#include <cstddef>
+#include <new>
+
+#include "cv_vote_kernels.cuh"
+#include "cv_vote_private.h"
+
+using namespace cv_vote;
+
+/* Stage 2 blocks: one per angle, 1024 threads (two per multiprocessor). */
+constexpr int kHoughVoteThreads = 1024;
+/* Peak test: one thread per accumulator bin. */
+constexpr int kPeakThreads = 256;
+/* Line selection runs in one block; it sorts up to kSelectCapacity keys in
+ * shared memory (>= 2 * CV_HOUGH_MAX_LINES, a power of two) and radix
+ * selects 8 bits per pass when there are more peaks than that. */
+constexpr int kSelectThreads = 1024;
+constexpr int kSelectCapacity = 2048;
+constexpr int kRadixBits = 8;
+constexpr int kRadixBins = 1 << kRadixBits;
+static_assert (kSelectCapacity >= CV_HOUGH_MAX_LINES, "select capacity");
+
+struct HoughCounters
+{
+  uint32_t n_points;
+  uint32_t n_keys;
+};
+
+/* What is copied back to the host after each run. */
+struct HoughResult
+{
+  int32_t n_lines;
+  int32_t n_points;
+  int32_t reserved[2];
+  CvHoughLine lines[1];         /* max_lines in the buffer */
+};
+
+static size_t
+result_bytes (int max_lines)
+{
+  return offsetof (HoughResult, lines) + sizeof (CvHoughLine) * (size_t) max_lines;
+}
+
+struct CvHoughCuda
+{
+  CvVoteDevice device;
+  bool have_device;
+  CvVoteTuning tuning;
+  bool tuning_changed;
+
+  /* configuration of the current geometry */
+  bool configured;
+  int width, height;
+  CvHoughParams params;
+  CvHoughGeometry geom;
+  CvVoteLayout layout;
+
+  CvDeviceBuffer tables;        /* cos_q[n_theta], sin_q[n_theta] */
+  CvDeviceBuffer points;        /* uint32 per ROI pixel */
+  CvDeviceBuffer acc;           /* uint32 n_theta x n_rho */
+  CvDeviceBuffer keys;          /* uint64 per accumulator bin (peaks) */
+  CvDeviceBuffer counters;      /* HoughCounters */
+  CvDeviceBuffer result;        /* HoughResult */
+  CvHostBuffer host_result;     /* pinned copy of result */
+  bool ran;                     /* a complete run was enqueued */
+};
+
+/* ---- kernels ------------------------------------------------------------- */
+
+struct SobelEdgeTest
+{
+  const uint8_t *data;
+  size_t stride;
+  int width, height, roi_x, roi_y, threshold;
+
+  __device__ __forceinline__ bool operator() (int x, int y, uint32_t *) const
+  {
+    return cv_sobel_l1 (data, stride, width, height, x + roi_x, y + roi_y) > threshold;
+  }
+};
+
+struct NonZeroTest
+{
+  const uint8_t *data;
+  size_t stride;
+  int roi_x, roi_y;
+
+  __device__ __forceinline__ bool operator() (int x, int y, uint32_t *) const
+  {
+    return __ldg (data + (size_t) (y + roi_y) * stride + x + roi_x) != 0;
+  }
+};
+
+__global__ void __launch_bounds__ (kPeakThreads)
+peaks_kernel (const uint32_t * __restrict__ acc, CvHoughGeometry g, int radius,
+    uint32_t threshold, uint64_t * __restrict__ keys,
+    HoughCounters * __restrict__ counters)
+{
+  const uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index >= (uint32_t) g.n_theta * (uint32_t) g.n_rho)
+    return;
+  const uint32_t votes = __ldg (acc + index);
+  if (votes < threshold)
+    return;
+  const int t = (int) (index / (uint32_t) g.n_rho);
+  const int r = (int) (index - (uint32_t) t * (uint32_t) g.n_rho);
+  if (cv_hough_is_peak (acc, g.n_theta, g.n_rho, g.rho_bin_min, g.wrap,
+          radius, threshold, t, r)) {
+    /* at most one key per bin: the buffer holds n_bins keys */
+    const uint32_t slot = atomicAdd (&counters->n_keys, 1u);
+    keys[slot] = cv_hough_key (votes, index);
+  }
+}
+
+/* Sorts @keys (a power-of-two count @n <= kSelectCapacity) descending. */
+__device__ void
+bitonic_sort_descending (uint64_t * keys, int n)
+{
+  for (int size = 2; size <= n; size <<= 1) {
+    for (int stride = size >> 1; stride > 0; stride >>= 1) {
+      for (int i = threadIdx.x; i < n / 2; i += blockDim.x) {
+        const int lo = 2 * i - (i & (stride - 1));
+        const int hi = lo + stride;
+        const uint64_t a = keys[lo], b = keys[hi];
+        const bool descending = (lo & size) == 0;
+        if ((a < b) == descending) {
+          keys[lo] = b;
+          keys[hi] = a;
+        }
+      }
+      __syncthreads ();
+    }
+  }
+}
+
+/* The @rank-th largest of @n unique keys (1-based), 8 bits per pass. */
+__device__ uint64_t
+radix_select (const uint64_t * __restrict__ keys, uint32_t n, uint32_t rank,
+    uint32_t * s_hist, uint64_t * s_prefix, uint32_t * s_rank)
+{
+  uint64_t prefix = 0, mask = 0;
+  for (int shift = 64 - kRadixBits; shift >= 0; shift -= kRadixBits) {
+    for (int i = threadIdx.x; i < kRadixBins; i += blockDim.x)
+      s_hist[i] = 0;
+    __syncthreads ();
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+      const uint64_t key = keys[i];
+      if ((key & mask) == prefix)
+        atomicAdd (s_hist + ((key >> shift) & (kRadixBins - 1)), 1u);
+    }
+    __syncthreads ();
+    if (threadIdx.x == 0) {
+      uint32_t above = 0;
+      int digit = kRadixBins - 1;
+      for (; digit > 0; digit--) {
+        if (above + s_hist[digit] >= rank)
+          break;
+        above += s_hist[digit];
+      }
+      *s_prefix = prefix | ((uint64_t) digit << shift);
+      *s_rank = rank - above;
+    }
+    __syncthreads ();
+    prefix = *s_prefix;
+    rank = *s_rank;
+    mask |= (uint64_t) (kRadixBins - 1) << shift;
+    __syncthreads ();
+  }
+  return prefix;
+}
+
+__global__ void __launch_bounds__ (kSelectThreads)
+select_kernel (const uint64_t * __restrict__ keys,
+    HoughCounters * counters, int max_lines,
+    CvHoughGeometry g, HoughResult * __restrict__ result)
+{
+  __shared__ uint64_t s_keys[kSelectCapacity];
+  __shared__ uint32_t s_hist[kRadixBins];
+  __shared__ uint64_t s_prefix;
+  __shared__ uint32_t s_rank, s_fill;
+
+  const uint32_t n = counters->n_keys;
+  const uint32_t k = n < (uint32_t) max_lines ? n : (uint32_t) max_lines;
+  uint32_t held;
+
+  if (n <= (uint32_t) kSelectCapacity) {
+    held = n;
+    for (int i = threadIdx.x; i < kSelectCapacity; i += blockDim.x)
+      s_keys[i] = (uint32_t) i < n ? keys[i] : 0;
+  } else {
+    /* more peaks than fit: keep exactly the k largest keys */
+    const uint64_t kth = radix_select (keys, n, k, s_hist, &s_prefix, &s_rank);
+    for (int i = threadIdx.x; i < kSelectCapacity; i += blockDim.x)
+      s_keys[i] = 0;
+    if (threadIdx.x == 0)
+      s_fill = 0;
+    __syncthreads ();
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+      const uint64_t key = keys[i];
+      if (key >= kth)
+        s_keys[atomicAdd (&s_fill, 1u)] = key;
+    }
+    held = k;
+  }
+  __syncthreads ();
+
+  int sort_n = 2;
+  while (sort_n < (int) held)
+    sort_n <<= 1;
+  bitonic_sort_descending (s_keys, sort_n);
+
+  for (uint32_t i = threadIdx.x; i < k; i += blockDim.x)
+    cv_hough_make_line (&g, s_keys[i], &result->lines[i]);
+  if (threadIdx.x == 0) {
+    result->n_lines = (int32_t) k;
+    result->n_points = (int32_t) counters->n_points;
+    /* every thread read n_keys before the sort's barriers: reset it, so that
+     * peaks can run again on the same votes */
+    counters->n_keys = 0;
+  }
+}
+
+/* ---- plan ---------------------------------------------------------------- */
+
+extern "C" CvHoughCuda *
+cv_hough_cuda_new (void)
+{
+  CvHoughCuda *plan = new (std::nothrow) CvHoughCuda ();
+  if (plan != nullptr)
+    cv_vote_tuning_init (&plan->tuning);
+  return plan;
+}
+
+extern "C" void
+cv_hough_cuda_free (CvHoughCuda * plan)
+{
+  if (plan == nullptr)
+    return;
+  cv_device_buffer_free (&plan->tables);
+  cv_device_buffer_free (&plan->points);
+  cv_device_buffer_free (&plan->acc);
+  cv_device_buffer_free (&plan->keys);
+  cv_device_buffer_free (&plan->counters);
+  cv_device_buffer_free (&plan->result);
+  cv_host_buffer_free (&plan->host_result);
+  cv_hough_geometry_clear (&plan->geom);
+  delete plan;
+}
+
+extern "C" void
+cv_hough_cuda_set_tuning (CvHoughCuda * plan, const CvVoteTuning * tuning)
+{
+  plan->tuning = *tuning;
+  plan->tuning_changed = true;
+}
+
+/* (Re)computes the geometry, tables, buffers and layout when the frame size,
+ * the parameters or the tuning changed. */
+static CvStatus
+configure (CvHoughCuda * plan, int width, int height,
+    const CvHoughParams * params, cudaStream_t stream, CvError * err)
+{
+  CvHoughGeometry *g = &plan->geom;
+  CvStatus status;
+
+  if (plan->configured && !plan->tuning_changed && plan->width == width
+      && plan->height == height && cv_hough_params_same (&plan->params, params))
+    return CV_OK;
+  plan->configured = false;
+  plan->ran = false;
+  if (!plan->have_device) {
+    status = cv_vote_device_query (&plan->device, err);
+    if (status != CV_OK)
+      return status;
+    plan->have_device = true;
+  }
+  status = cv_hough_geometry_init (g, width, height, params, err);
+  if (status != CV_OK)
+    return status;
+
+  const size_t n_bins = (size_t) g->n_theta * g->n_rho;
+  const size_t n_pixels = (size_t) g->roi_w * g->roi_h;
+  status = cv_device_buffer_ensure (&plan->tables,
+      2 * sizeof (int32_t) * g->n_theta, err);
+  if (status == CV_OK)
+    status = cv_device_buffer_ensure (&plan->points, sizeof (uint32_t) * n_pixels, err);
+  if (status == CV_OK)
+    status = cv_device_buffer_ensure (&plan->acc, sizeof (uint32_t) * n_bins, err);
+  if (status == CV_OK)
+    status = cv_device_buffer_ensure (&plan->keys, sizeof (uint64_t) * n_bins, err);
+  if (status == CV_OK)
+    status = cv_device_buffer_ensure (&plan->counters, sizeof (HoughCounters), err);
+  if (status == CV_OK)
+    status = cv_device_buffer_ensure (&plan->result,
+        result_bytes (params->max_lines), err);
+  if (status == CV_OK)
+    status = cv_host_buffer_ensure (&plan->host_result,
+        result_bytes (params->max_lines), err);
+  if (status == CV_OK)
+    status = cv_vote_layout_plan (&plan->device, &plan->tuning, g->n_theta,
+        g->n_rho, (int64_t) n_pixels, kHoughVoteThreads, &plan->layout, err);
+  if (status != CV_OK)
+    return status;
+
+  /* the tables, once per geometry (pageable source: staged before return) */
+  int32_t *tables = (int32_t *) plan->tables.ptr;
+  CV_CUDA_TRY (err, cudaMemcpyAsync (tables, g->cos_q,
+          sizeof (int32_t) * g->n_theta, cudaMemcpyHostToDevice, stream));
+  CV_CUDA_TRY (err, cudaMemcpyAsync (tables + g->n_theta, g->sin_q,
+          sizeof (int32_t) * g->n_theta, cudaMemcpyHostToDevice, stream));
+
+  plan->width = width;
+  plan->height = height;
+  plan->params = *params;
+  plan->tuning_changed = false;
+  plan->configured = true;
+  return CV_OK;
+}
+
+extern "C" CvStatus
+cv_hough_cuda_edges (CvHoughCuda * plan, const CvImageU8 * image,
+    const CvHoughParams * params, CvStream stream, CvError * err)
+{
+  const cudaStream_t s = (cudaStream_t) stream;
+
+  if (image == NULL || image->data == NULL || image->stride < (size_t) image->width)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "Hough (CUDA): no image, or its stride is smaller than its width");
+  CvStatus status = configure (plan, image->width, image->height, params, s, err);
+  if (status != CV_OK)
+    return status;
+  plan->ran = false;
+
+  const CvHoughGeometry *g = &plan->geom;
+  HoughCounters *counters = (HoughCounters *) plan->counters.ptr;
+  uint32_t *points = (uint32_t *) plan->points.ptr;
+  CV_CUDA_TRY (err, cudaMemsetAsync (counters, 0, sizeof (HoughCounters), s));
+  const dim3 grid = compact_grid (g->roi_w, g->roi_h);
+  if (params->input == CV_HOUGH_INPUT_BINARY) {
+    NonZeroTest test {image->data, image->stride, g->roi_x, g->roi_y};
+    compact_kernel<NonZeroTest, false><<<grid, kCompactThreads, 0, s>>> (test,
+        g->roi_w, g->roi_h, points, nullptr, &counters->n_points);
+  } else {
+    SobelEdgeTest test {image->data, image->stride, image->width,
+      image->height, g->roi_x, g->roi_y, params->edge_threshold};
+    compact_kernel<SobelEdgeTest, false><<<grid, kCompactThreads, 0, s>>> (test,
+        g->roi_w, g->roi_h, points, nullptr, &counters->n_points);
+  }
+  CV_CUDA_CHECK_LAUNCH (err, "compact_kernel (Hough edges)");
+  return CV_OK;
+}
+
+extern "C" CvStatus
+cv_hough_cuda_vote (CvHoughCuda * plan, CvStream stream, CvError * err)
+{
+  if (!plan->configured)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "Hough (CUDA): vote before edges");
+  const CvHoughGeometry *g = &plan->geom;
+  const int32_t *tables = (const int32_t *) plan->tables.ptr;
+  HoughCounters *counters = (HoughCounters *) plan->counters.ptr;
+  HoughPointsVote<false> fn {(const uint32_t *) plan->points.ptr, nullptr,
+    &counters->n_points, tables, tables + g->n_theta, g->origin_x, g->origin_y,
+    g->offset_q};
+  return launch_vote (fn, plan->layout, (uint32_t *) plan->acc.ptr,
+      (cudaStream_t) stream, err);
+}
+
+extern "C" CvStatus
+cv_hough_cuda_peaks (CvHoughCuda * plan, CvStream stream, CvError * err)
+{
+  if (!plan->configured)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "Hough (CUDA): peaks before edges and votes");
+  const cudaStream_t s = (cudaStream_t) stream;
+  const CvHoughGeometry *g = &plan->geom;
+  const uint32_t n_bins = (uint32_t) g->n_theta * (uint32_t) g->n_rho;
+  HoughCounters *counters = (HoughCounters *) plan->counters.ptr;
+
+  peaks_kernel<<<cv_div_up ((int) n_bins, kPeakThreads), kPeakThreads, 0, s>>> (
+      (const uint32_t *) plan->acc.ptr, *g, plan->params.nms_radius,
+      (uint32_t) plan->params.threshold, (uint64_t *) plan->keys.ptr, counters);
+  CV_CUDA_CHECK_LAUNCH (err, "peaks_kernel");
+  select_kernel<<<1, kSelectThreads, 0, s>>> ((const uint64_t *) plan->keys.ptr,
+      counters, plan->params.max_lines, *g, (HoughResult *) plan->result.ptr);
+  CV_CUDA_CHECK_LAUNCH (err, "select_kernel");
+  CV_CUDA_TRY (err, cudaMemcpyAsync (plan->host_result.ptr, plan->result.ptr,
+          result_bytes (plan->params.max_lines), cudaMemcpyDeviceToHost, s));
+  plan->ran = true;
+  return CV_OK;
+}
+
+extern "C" CvStatus
+cv_hough_cuda (CvHoughCuda * plan, const CvImageU8 * image,
+    const CvHoughParams * params, CvStream stream, CvError * err)
+{
+  CvStatus status = cv_hough_cuda_edges (plan, image, params, stream, err);
+  if (status == CV_OK)
+    status = cv_hough_cuda_vote (plan, stream, err);
+  if (status == CV_OK)
+    status = cv_hough_cuda_peaks (plan, stream, err);
+  return status;
+}
+
+extern "C" CvStatus
+cv_hough_cuda_result (CvHoughCuda * plan, const CvHoughLine ** lines,
+    int *n_lines, int *n_points, CvError * err)
+{
+  if (!plan->ran)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "Hough (CUDA): no completed run to read results from");
+  const HoughResult *r = (const HoughResult *) plan->host_result.ptr;
+  if (lines)
+    *lines = r->lines;
+  if (n_lines)
+    *n_lines = r->n_lines;
+  if (n_points)
+    *n_points = r->n_points;
+  return CV_OK;
+}
+
+extern "C" const uint32_t *
+cv_hough_cuda_accumulator (const CvHoughCuda * plan, int *n_theta, int *n_rho)
+{
+  *n_theta = plan->configured ? plan->geom.n_theta : 0;
+  *n_rho = plan->configured ? plan->geom.n_rho : 0;
+  return plan->configured ? (const uint32_t *) plan->acc.ptr : nullptr;
+}
+
+extern "C" const uint32_t *
+cv_hough_cuda_points (const CvHoughCuda * plan)
+{
+  return plan->configured ? (const uint32_t *) plan->points.ptr : nullptr;
+}
+
+extern "C" const CvHoughGeometry *
+cv_hough_cuda_geometry (const CvHoughCuda * plan)
+{
+  return plan->configured ? &plan->geom : nullptr;
+}
+
+extern "C" const CvVoteLayout *
+cv_hough_cuda_layout (const CvHoughCuda * plan)
+{
+  return &plan->layout;
+}
