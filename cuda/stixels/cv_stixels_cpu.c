@@ -145,6 +145,7 @@ compute_cells (const CvStxModel * m, const CvImageS16 * disparity,
 typedef struct
 {
   CvStxSums *sat;               /* n_rows + 1 prefix sums */
+  CvStxSums *sat_scratch;       /* for cv_stx_build_sat */
   CvStxState *state;            /* per row: best cost and edge disparity per class */
   CvStxBelow *below;            /* per row: state prepared for the rows above */
   float *slope;                 /* [row * 3 + class], output only */
@@ -176,13 +177,9 @@ static void
 column_dp (const CvStxModel * m, const CvStxCell * cells, Workspace * ws)
 {
   const int h = m->n_rows;
-  int k, t, b, c;
+  int t, b, c;
 
-  ws->sat[0] = (CvStxSums) {
-  0};
-  for (k = 0; k < h; k++)
-    ws->sat[k + 1] = cv_stx_sums_add (ws->sat[k],
-        cv_stx_cell_moments (cells[k], cv_stx_cell_x (m, k)));
+  cv_stx_build_sat (m, cells, ws->sat, ws->sat_scratch);
 
   /* Row t's best segmentations: every bottom b of the last stixel, in
    * increasing order (the order the GPU threads see them). */
@@ -247,6 +244,7 @@ static void
 workspace_free (Workspace * ws)
 {
   free (ws->sat);
+  free (ws->sat_scratch);
   free (ws->state);
   free (ws->below);
   free (ws->slope);
@@ -259,12 +257,13 @@ workspace_alloc (Workspace * ws, int h)
 {
   memset (ws, 0, sizeof (*ws));
   ws->sat = malloc (sizeof (CvStxSums) * (size_t) (h + 1));
+  ws->sat_scratch = malloc (sizeof (CvStxSums) * cv_stx_sat_scratch_size (h));
   ws->state = malloc (sizeof (CvStxState) * (size_t) h);
   ws->below = malloc (sizeof (CvStxBelow) * (size_t) h);
   ws->slope = malloc (sizeof (float) * 3 * (size_t) h);
   ws->bottom = malloc (sizeof (int) * 3 * (size_t) h);
   ws->prev = malloc (sizeof (int8_t) * 3 * (size_t) h);
-  if (!ws->sat || !ws->state || !ws->below || !ws->slope || !ws->bottom || !ws->prev) {
+  if (!ws->sat || !ws->sat_scratch || !ws->state || !ws->below || !ws->slope || !ws->bottom || !ws->prev) {
     workspace_free (ws);
     return 0;
   }

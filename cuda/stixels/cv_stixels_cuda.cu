@@ -36,19 +36,24 @@ constexpr int kDownRows = 8;
 constexpr int kWarpSize = 32;
 constexpr unsigned kFullMask = 0xffffffffu;
 
-/* Column kernel geometry.  One row per thread up to kOneRowMaxThreads rows,
- * with registers capped (80) so that two such blocks share an SM (a
- * 1242 x 375 frame's 249 columns then run in one wave on 132 SMs); taller
- * columns give each thread 2 or 4 rows, strided (row t belongs to thread
- * t % T, so the rows still active late in the DP stay spread over all
- * threads), with up to kColumnMaxThreads threads and 128 registers. */
-constexpr int kOneRowMaxThreads = 384;
+/* Column kernel geometry (cv_stx_column_geometry, shared with the CPU
+ * reference, which adds its tables up in this kernel's order).  One row per
+ * thread up to CV_STX_ONE_ROW_MAX_THREADS rows, with registers capped (80)
+ * so that two such blocks share an SM (a 1242 x 375 frame's 249 columns
+ * then run in one wave on 132 SMs); taller columns give each thread 2 or 4
+ * rows, strided (row t belongs to thread t % T, so the rows still active
+ * late in the DP stay spread over all threads), with up to
+ * CV_STX_MAX_THREADS threads and 128 registers. */
+constexpr int kOneRowMaxThreads = CV_STX_ONE_ROW_MAX_THREADS;
 constexpr int kOneRowMinBlocks = 2;
-constexpr int kColumnMaxThreads = 512;
+constexpr int kColumnMaxThreads = CV_STX_MAX_THREADS;
 constexpr int kColumnMaxWarps = kColumnMaxThreads / kWarpSize;
-constexpr int kMaxRowsPerThread = 4;
+constexpr int kMaxRowsPerThread = CV_STX_MAX_ROWS_PER_THREAD;
+static_assert (kWarpSize == CV_STX_WARP, "warp size");
 static_assert (kColumnMaxThreads * kMaxRowsPerThread >= CV_STIXELS_MAX_ROWS,
     "the column kernel must hold CV_STIXELS_MAX_ROWS rows");
+static_assert (kColumnMaxWarps <= kWarpSize,
+    "the warp totals are scanned by one warp");
 
 template < int R > struct ColumnBounds
 {
@@ -161,13 +166,7 @@ host_layout (int n_columns, int n_rows)
 void
 column_geometry (int h, int *threads, int *rows_per_thread)
 {
-  int r = 1;
-  if (h > kOneRowMaxThreads)
-    r = 2;
-  while (r < kMaxRowsPerThread && cv_div_up (h, r) > kColumnMaxThreads)
-    r *= 2;
-  *rows_per_thread = r;
-  *threads = cv_div_up (cv_div_up (h, r), kWarpSize) * kWarpSize;
+  cv_stx_column_geometry (h, threads, rows_per_thread);
 }
 
 /* ---- kernel 1: downsample + transpose ----------------------------------- */

@@ -234,6 +234,29 @@ cv_stx_sums_sub (CvStxSums a, CvStxSums b)
   return s;
 }
 
+/* ---- launch geometry and the summation order of the SATs --------------
+ * The CUDA column kernel runs one block of T threads per column, each
+ * thread owning R rows; its block scan fixes the order in which the
+ * summed-area tables are added up.  The CPU reference builds its tables in
+ * the very same order (cv_stx_build_sat), so both backends get the same
+ * bits: a cut inside a run of invalid cells then ties exactly on both, and
+ * both break the tie the same way. */
+#define CV_STX_WARP 32
+#define CV_STX_ONE_ROW_MAX_THREADS 384  /* see cv_stixels_cuda.cu */
+#define CV_STX_MAX_THREADS 512
+#define CV_STX_MAX_ROWS_PER_THREAD 4
+
+CV_STX_FN void
+cv_stx_column_geometry (int h, int *threads, int *rows_per_thread)
+{
+  int r = h > CV_STX_ONE_ROW_MAX_THREADS ? 2 : 1;
+  while (r < CV_STX_MAX_ROWS_PER_THREAD &&
+      (h + r - 1) / r > CV_STX_MAX_THREADS)
+    r *= 2;
+  *rows_per_thread = r;
+  *threads = ((h + r - 1) / r + CV_STX_WARP - 1) / CV_STX_WARP * CV_STX_WARP;
+}
+
 /* Centred moments of an interval, scaled by its weight n to avoid
  * divisions: pxx = n^2 var(x), pxd = n^2 cov(x, d), pdd = n^2 var(d). */
 typedef struct
@@ -598,13 +621,21 @@ cv_stx_make_stixel (const CvStxModel * m, int u, int bottom, int top, int c,
   out->depth = (float) depth;
 }
 
-/* Host-only helpers (cv_stixels_params.c). */
+/* Host-only helpers. */
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* Validates @params and derives the model for a width x height input. */
+/* Validates @params and derives the model for a width x height input
+ * (cv_stixels_params.c). */
 CvStatus cv_stixels_model_init (CvStxModel * model,
     const CvStixelParams * params, int width, int height, CvError * err);
+
+/* The summed-area table sat[0..n_rows] of one column's cells, added up in
+ * the order of the CUDA kernel's block scan (cv_stixels_sat.c); @scratch
+ * holds cv_stx_sat_scratch_size (n_rows) sums. */
+size_t cv_stx_sat_scratch_size (int n_rows);
+void cv_stx_build_sat (const CvStxModel * model, const CvStxCell * cells,
+    CvStxSums * sat, CvStxSums * scratch);
 #ifdef __cplusplus
 }
 #endif

@@ -155,6 +155,52 @@ test_sat_moments (void)
   }
 }
 
+/* The tables in the GPU's block-scan order are prefix sums: against a
+ * sequential sum, for column heights around every geometry boundary. */
+static void
+test_sat_block_order (void)
+{
+  static const int heights[] = { 1, 2, 31, 32, 33, 375, 384, 385, 480, 768,
+    1000, 1024, 1025, 1500, 2048
+  };
+  guint32 rng = 71;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (heights); i++) {
+    const int h = heights[i];
+    CvStxCell *cells = g_new (CvStxCell, h);
+    CvStxSums *sat = g_new (CvStxSums, h + 1);
+    CvStxSums *scratch = g_new (CvStxSums, cv_stx_sat_scratch_size (h));
+    CvStxModel m;
+    long double acc[7] = { 0 };
+    int k;
+
+    simple_model (&m, h, 1.0);
+    random_cells (&rng, cells, h);
+    cv_stx_build_sat (&m, cells, sat, scratch);
+    g_assert_cmpfloat (sat[0].w, ==, 0.0);
+    g_assert_cmpfloat (sat[0].wdd, ==, 0.0);
+    for (k = 0; k < h; k++) {
+      const CvStxSums c = cv_stx_cell_moments (cells[k], cv_stx_cell_x (&m,
+              k));
+      const double v[7] = { c.w, c.wx, c.wxx, c.wd, c.wxd, c.wdd, c.f };
+      const double s[7] = { sat[k + 1].w, sat[k + 1].wx, sat[k + 1].wxx,
+        sat[k + 1].wd, sat[k + 1].wxd, sat[k + 1].wdd, sat[k + 1].f
+      };
+      int q;
+      for (q = 0; q < 7; q++) {
+        acc[q] += v[q];
+        if (fabsl (s[q] - acc[q]) > 1e-12L * (1.0L + fabsl (acc[q])))
+          g_error ("h %d: sat[%d] sum %d is %.17g, sequential %.17Lg", h,
+              k + 1, q, s[q], acc[q]);
+      }
+    }
+    g_free (cells);
+    g_free (sat);
+    g_free (scratch);
+  }
+}
+
 /* ---- closed-form plane fit against brute force -------------------------- */
 
 /* The energy of plane (a, b) over cells b0..t0 by direct summation. */
@@ -379,6 +425,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/stixels/cell-energy", test_cell_energy);
   g_test_add_func ("/stixels/sat-moments", test_sat_moments);
+  g_test_add_func ("/stixels/sat-block-order", test_sat_block_order);
   g_test_add_func ("/stixels/plane-fit", test_plane_fit);
   g_test_add_func ("/stixels/ground-prior", test_ground_prior);
   return g_test_run ();
