@@ -347,29 +347,64 @@ offer (RowBest & rb, const CvStxModel & m, const CvStxFit & fit, int c,
   }
 }
 
+/* The class priors as the fits see them.  With kDefaultModes (the
+ * defaults: ground Gaussian in both parameters, objects of free distance
+ * and slope fixed at 0, sky fixed at 0) the modes are compile-time
+ * constants, so the fits lose every other branch; the values are those of
+ * the model either way. */
+template < bool kDefaultModes > __device__ __forceinline__ CvStxPlanePrior
+class_prior (const CvStxModel & m, const CvStxPlanePrior & ground, int c)
+{
+  CvStxPlanePrior p = c == CV_STX_G ? ground : m.plane[c];
+  if (kDefaultModes) {
+    if (c == CV_STX_G) {
+      p.mode_a = CV_STX_GAUSS;
+      p.mode_b = CV_STX_GAUSS;
+    } else if (c == CV_STX_O) {
+      p.mode_a = CV_STX_FREE;
+      p.mode_b = CV_STX_FIXED;
+      p.mean_b = 0.0;
+    } else {
+      p.mode_a = CV_STX_FIXED;
+      p.mode_b = CV_STX_FIXED;
+      p.mean_a = 0.0;
+      p.mean_b = 0.0;
+    }
+  }
+  return p;
+}
+
 /* All three classes of the candidate with interval sums @iv (each class
  * fitted and offered in turn, which keeps fewer values live). */
-__device__ __forceinline__ void
+template < bool kDefaultModes > __device__ __forceinline__ void
 evaluate (RowBest & rb, const CvStxModel & m, const CvStxPlanePrior & ground,
     const CvStxSums & iv, const CvStxBelow * below, double x_bottom,
     double x_top, int b)
 {
   const CvStxMoments mom = cv_stx_moments (iv);
-  {
-    const CvStxFit fit = cv_stx_fit (&ground, m.half_inv_var[CV_STX_G],
-        m.log_sigma[CV_STX_G], &mom);
-    offer (rb, m, fit, CV_STX_G, below, x_bottom, x_top, b);
+#pragma unroll
+  for (int c = 0; c < CV_STIXEL_N_CLASSES; c++) {
+    const CvStxFit fit = cv_stx_fit (class_prior < kDefaultModes > (m,
+            ground, c), m.half_inv_var[c], m.log_sigma[c], &mom);
+    offer (rb, m, fit, c, below, x_bottom, x_top, b);
   }
-  {
-    const CvStxFit fit = cv_stx_fit (&m.plane[CV_STX_O],
-        m.half_inv_var[CV_STX_O], m.log_sigma[CV_STX_O], &mom);
-    offer (rb, m, fit, CV_STX_O, below, x_bottom, x_top, b);
-  }
-  {
-    const CvStxFit fit = cv_stx_fit (&m.plane[CV_STX_S],
-        m.half_inv_var[CV_STX_S], m.log_sigma[CV_STX_S], &mom);
-    offer (rb, m, fit, CV_STX_S, below, x_bottom, x_top, b);
-  }
+}
+
+/* TRUE when the model's prior modes are the defaults that the
+ * kDefaultModes kernels assume (see class_prior). */
+bool
+model_has_default_modes (const CvStxModel & m, bool device_pose)
+{
+  const CvStxPlanePrior & g = m.plane[CV_STX_G], &o = m.plane[CV_STX_O],
+      &s = m.plane[CV_STX_S];
+  /* a device pose makes its own ground prior: Gaussian in both parameters
+   * whenever both pose uncertainties are > 0 */
+  const bool ground_ok = device_pose ?
+      (m.height_sigma > 0.0 && m.pitch_sigma > 0.0) :
+      (g.mode_a == CV_STX_GAUSS && g.mode_b == CV_STX_GAUSS);
+  return ground_ok && o.mode_a == CV_STX_FREE && o.mode_b == CV_STX_FIXED
+      && o.mean_b == 0.0 && s.mode_a == CV_STX_FIXED
+      && s.mode_b == CV_STX_FIXED && s.mean_a == 0.0 && s.mean_b == 0.0;
 }
 
 template < typename T > __device__ __forceinline__ T
@@ -378,7 +413,7 @@ pick_class (const T (&v)[CV_STIXEL_N_CLASSES], int c)
   return c == 0 ? v[0] : (c == 1 ? v[1] : v[2]);
 }
 
-template < int R > __global__ void
+template < int R, bool kDefaultModes > __global__ void
 __launch_bounds__ (ColumnBounds < R >::max_threads,
     ColumnBounds < R >::min_blocks)
 column_kernel (const CvStxCell * __restrict__ cells,
@@ -411,8 +446,13 @@ column_kernel (const CvStxCell * __restrict__ cells,
     CvCameraPose pose = model.pose;
     if (pose_dev != nullptr) {
       const CvCameraPose pd = *pose_dev;
-      if (cv_stx_pose_valid (pd)) {
-        ground = cv_stx_ground_prior (&model, pd);
+      const CvStxPlanePrior from_pose = cv_stx_ground_prior (&model, pd);
+      /* (the default-mode kernels need a Gaussian prior: a pose can only
+       * fail that with a pitch of +-90 degrees) */
+      if (cv_stx_pose_valid (pd) && (!kDefaultModes
+              || (from_pose.mode_a == CV_STX_GAUSS
+                  && from_pose.mode_b == CV_STX_GAUSS))) {
+        ground = from_pose;
         pose = pd;
       }
     }
@@ -485,7 +525,7 @@ column_kernel (const CvStxCell * __restrict__ cells,
     row_best_init (best[r]);
     if (t < h) {
       /* the first stixel of the column: cells 0..t */
-      evaluate (best[r], model, ground,
+      evaluate < kDefaultModes > (best[r], model, ground,
           cv_stx_sums_sub (load_sums (sat, h, t + 1), zero), nullptr, 0.0,
           cv_stx_cell_top_edge (&model, t), 0);
     }
@@ -523,7 +563,7 @@ column_kernel (const CvStxCell * __restrict__ cells,
       for (int r = 0; r < R; r++) {
         const int t = tid + r * T;
         if (t > k && t < h)
-          evaluate (best[r], model, ground,
+          evaluate < kDefaultModes > (best[r], model, ground,
               cv_stx_sums_sub (load_sums (sat, h, t + 1), bottom), below,
               x_bottom, cv_stx_cell_top_edge (&model, t), k + 1);
       }
@@ -787,7 +827,7 @@ cv_stixels_cuda_prepare (CvStixelsCuda * plan, const CvStixelParams * params,
   return CV_OK;
 }
 
-template < int R > static CvStatus
+template < int R, bool kDefaultModes > static CvStatus
 launch_columns (CvStixelsCuda * plan, const CvCameraPose * pose_dev,
     cudaStream_t stream, int threads, int stop, CvError * err)
 {
@@ -797,9 +837,11 @@ launch_columns (CvStixelsCuda * plan, const CvCameraPose * pose_dev,
   unsigned char *info_base = static_cast<unsigned char *>(plan->column_info.ptr);
 
   if (smem > kDefaultSharedLimit)
-    CV_CUDA_TRY (err, cudaFuncSetAttribute (column_kernel < R >,
-            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
-  column_kernel < R > <<<m.n_columns, threads, smem, stream>>> (
+    CV_CUDA_TRY (err, cudaFuncSetAttribute (column_kernel < R,
+            kDefaultModes >, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            (int) smem));
+  column_kernel < R, kDefaultModes > <<<m.n_columns, threads, smem,
+      stream>>> (
       static_cast<const CvStxCell *>(plan->cells.ptr), m, pose_dev,
       static_cast<CvStixel *>(plan->column_stixels.ptr),
       reinterpret_cast<int32_t *>(info_base + info.count),
@@ -838,16 +880,26 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
           stage == CV_STIXELS_STAGE_COLUMNS_DP ? kStopAfterDp : kRunAll;
       int threads, rows_per_thread;
       column_geometry (m.n_rows, &threads, &rows_per_thread);
-      switch (rows_per_thread) {
-        case 1:
-          return launch_columns < 1 > (plan, pose_dev, stream, threads, stop,
-              err);
-        case 2:
-          return launch_columns < 2 > (plan, pose_dev, stream, threads, stop,
-              err);
+      const bool fast = model_has_default_modes (m, pose_dev != nullptr);
+      switch (rows_per_thread * 2 + (fast ? 1 : 0)) {
+        case 1 * 2 + 1:
+          return launch_columns < 1, true > (plan, pose_dev, stream, threads,
+              stop, err);
+        case 1 * 2:
+          return launch_columns < 1, false > (plan, pose_dev, stream, threads,
+              stop, err);
+        case 2 * 2 + 1:
+          return launch_columns < 2, true > (plan, pose_dev, stream, threads,
+              stop, err);
+        case 2 * 2:
+          return launch_columns < 2, false > (plan, pose_dev, stream, threads,
+              stop, err);
+        case 4 * 2 + 1:
+          return launch_columns < 4, true > (plan, pose_dev, stream, threads,
+              stop, err);
         default:
-          return launch_columns < 4 > (plan, pose_dev, stream, threads, stop,
-              err);
+          return launch_columns < 4, false > (plan, pose_dev, stream, threads,
+              stop, err);
       }
     }
     case CV_STIXELS_STAGE_COMPACT:{

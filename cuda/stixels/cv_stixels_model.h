@@ -311,8 +311,10 @@ cv_stx_fit_value (const CvStxFit * fit, double x)
   return fit->a_c + fit->b * (x - fit->mx);
 }
 
+/* @p is taken by value: a caller that knows the modes at compile time (the
+ * CUDA kernel's common case) gets the other branches folded away. */
 CV_STX_FN CvStxFit
-cv_stx_fit (const CvStxPlanePrior * p, double half_inv_var, double log_sigma,
+cv_stx_fit (CvStxPlanePrior p, double half_inv_var, double log_sigma,
     const CvStxMoments * m)
 {
   /* E = h Q(a_c, b) + prec_a (a - mean_a)^2 + prec_b (b - mean_b)^2 with
@@ -323,27 +325,27 @@ cv_stx_fit (const CvStxPlanePrior * p, double half_inv_var, double log_sigma,
   double a_c, b;
   CvStxFit fit;
 
-  if (p->mode_b == CV_STX_FIXED) {
-    b = p->mean_b;
-    if (p->mode_a == CV_STX_FIXED) {
-      a_c = p->mean_a + b * mx;
-    } else if (p->mode_a == CV_STX_FREE) {
+  if (p.mode_b == CV_STX_FIXED) {
+    b = p.mean_b;
+    if (p.mode_a == CV_STX_FIXED) {
+      a_c = p.mean_a + b * mx;
+    } else if (p.mode_a == CV_STX_FREE) {
       a_c = md;
     } else {
       /* min h n (md - a_c)^2 + la (a_c - b mx - mean_a)^2 */
-      double den = h * n + p->prec_a;
-      a_c = (h * n * md + p->prec_a * (p->mean_a + b * mx)) / den;
+      double den = h * n + p.prec_a;
+      a_c = (h * n * md + p.prec_a * (p.mean_a + b * mx)) / den;
     }
   } else {
-    const double lb = p->mode_b == CV_STX_GAUSS ? p->prec_b : 0.0;
-    const double mb = p->mode_b == CV_STX_GAUSS ? p->mean_b : 0.0;
-    if (p->mode_a == CV_STX_FIXED) {
+    const double lb = p.mode_b == CV_STX_GAUSS ? p.prec_b : 0.0;
+    const double mb = p.mode_b == CV_STX_GAUSS ? p.mean_b : 0.0;
+    if (p.mode_a == CV_STX_FIXED) {
       /* a fixed: a_c = mean_a + b mx; quadratic in b */
       double den = h * (cxx + n * mx * mx) + lb;
-      b = den > 0.0 ? (h * (cxd + n * mx * (md - p->mean_a)) + lb * mb) / den
+      b = den > 0.0 ? (h * (cxd + n * mx * (md - p.mean_a)) + lb * mb) / den
           : mb;
-      a_c = p->mean_a + b * mx;
-    } else if (p->mode_a == CV_STX_FREE) {
+      a_c = p.mean_a + b * mx;
+    } else if (p.mode_a == CV_STX_FREE) {
       double den = h * cxx + lb;
       b = den > 0.0 ? (h * cxd + lb * mb) / den : mb;
       a_c = md;
@@ -351,7 +353,7 @@ cv_stx_fit (const CvStxPlanePrior * p, double half_inv_var, double log_sigma,
       /* both Gaussian: unknowns (a_c, b), a = a_c - b mx
        * [h n + la      -la mx              ] [a_c]   [h n md + la ma          ]
        * [-la mx        h cxx + la mx^2 + lb] [b  ] = [h cxd - la mx ma + lb mb] */
-      const double la = p->prec_a, ma = p->mean_a;
+      const double la = p.prec_a, ma = p.mean_a;
       const double p11 = h * n + la;
       const double p22 = h * cxx + la * mx * mx + lb;
       const double r1 = h * n * md + la * ma;
@@ -377,10 +379,10 @@ cv_stx_fit (const CvStxPlanePrior * p, double half_inv_var, double log_sigma,
     double data = h * (q + n * r * r);
     double cost = (data > 0.0 ? data : 0.0) + m->f * log_sigma;
     double a = a_c - b * mx;
-    if (p->mode_a == CV_STX_GAUSS)
-      cost += p->prec_a * (a - p->mean_a) * (a - p->mean_a);
-    if (p->mode_b == CV_STX_GAUSS)
-      cost += p->prec_b * (b - p->mean_b) * (b - p->mean_b);
+    if (p.mode_a == CV_STX_GAUSS)
+      cost += p.prec_a * (a - p.mean_a) * (a - p.mean_a);
+    if (p.mode_b == CV_STX_GAUSS)
+      cost += p.prec_b * (b - p.mean_b) * (b - p.mean_b);
     fit.cost = cost;
   }
   fit.a_c = a_c;
@@ -393,7 +395,7 @@ cv_stx_fit (const CvStxPlanePrior * p, double half_inv_var, double log_sigma,
 CV_STX_FN CvStxFit
 cv_stx_fit_class (const CvStxModel * model, const CvStxMoments * m, int c)
 {
-  return cv_stx_fit (&model->plane[c], model->half_inv_var[c],
+  return cv_stx_fit (model->plane[c], model->half_inv_var[c],
       model->log_sigma[c], m);
 }
 

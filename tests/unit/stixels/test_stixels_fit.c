@@ -343,7 +343,7 @@ test_plane_fit (void)
         && mom.pxx * mom.inv_n < 1e-6)
       continue;
 
-    fit = cv_stx_fit (&prior, h, log_sigma, &mom);
+    fit = cv_stx_fit (prior, h, log_sigma, &mom);
     brute_force_fit (&m, cells, b0, t0, &prior, h, &a_bf, &b_bf);
     b_cf = fit.b;
     a_cf = fit.a_c - fit.b * fit.mx;
