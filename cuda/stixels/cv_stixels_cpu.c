@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Stixels: CPU reference (downsampling, summed-area tables, DP, backtracking). */
+#include "cv_stixels_model.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- result list ---------------------------------------------------------- */
+
+void
+cv_stixel_list_clear (CvStixelList * list)
+{
+  if (list == NULL)
+    return;
+  free (list->stixels);
+  free (list->column_start);
+  free (list->column_energy);
+  memset (list, 0, sizeof (*list));
+}
+
+static CvStatus
+list_reserve_columns (CvStixelList * list, int n_columns, CvError * err)
+{
+  if (list->columns_capacity_ < n_columns) {
+    int32_t *start = realloc (list->column_start,
+        sizeof (int32_t) * (size_t) (n_columns + 1));
+    float *energy;
+    if (start == NULL)
+      return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+          "stixels: cannot allocate %d column offsets", n_columns + 1);
+    list->column_start = start;
+    energy = realloc (list->column_energy, sizeof (float) * (size_t) n_columns);
+    if (energy == NULL)
+      return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+          "stixels: cannot allocate %d column energies", n_columns);
+    list->column_energy = energy;
+    list->columns_capacity_ = n_columns;
+  }
+  return CV_OK;
+}
+
+static CvStatus
+list_reserve_stixels (CvStixelList * list, int n_stixels, CvError * err)
+{
+  if (list->stixels_capacity_ < n_stixels) {
+    int cap = list->stixels_capacity_ > 0 ? list->stixels_capacity_ : 1024;
+    CvStixel *s;
+    while (cap < n_stixels)
+      cap *= 2;
+    s = realloc (list->stixels, sizeof (CvStixel) * (size_t) cap);
+    if (s == NULL)
+      return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+          "stixels: cannot allocate %d stixels", cap);
+    list->stixels = s;
+    list->stixels_capacity_ = cap;
+  }
+  return CV_OK;
+}
+
+/* ---- input checks --------------------------------------------------------- */
+
+static CvStatus
+check_inputs (const CvStixelParams * params, const CvImageS16 * disparity,
+    const CvImageU8 * confidence, CvError * err)
+{
+  if (disparity == NULL || disparity->data == NULL)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "stixels: no disparity map given (disparity %s)",
+        disparity == NULL ? "is NULL" : "has no data");
+  if (disparity->stride < (size_t) disparity->width * sizeof (int16_t))
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "stixels: disparity stride %zu < width %d * 2", disparity->stride,
+        disparity->width);
+  if (confidence != NULL) {
+    if (confidence->data == NULL)
+      return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+          "stixels: confidence map has no data (pass NULL for none)");
+    if (confidence->width != disparity->width
+        || confidence->height != disparity->height)
+      return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+          "stixels: confidence %d x %d does not match disparity %d x %d",
+          confidence->width, confidence->height, disparity->width,
+          disparity->height);
+    if (confidence->stride < (size_t) confidence->width)
+      return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+          "stixels: confidence stride %zu < width %d", confidence->stride,
+          confidence->width);
+  }
+  return cv_stixel_params_validate (params, disparity->width,
+      disparity->height, err);
+}
+
+/* ---- downsampling + transpose --------------------------------------------- */
+
+/* Cells of every column, bottom-up: cells[u * n_rows + k]. */
+static CvStatus
+compute_cells (const CvStxModel * m, const CvImageS16 * disparity,
+    const CvImageU8 * confidence, CvStxCell ** out, CvError * err)
+{
+  CvStxCell *cells = malloc (sizeof (CvStxCell) * (size_t) m->n_columns *
+      (size_t) m->n_rows);
+  CvStxCellSums *acc = malloc (sizeof (CvStxCellSums) * (size_t) m->n_columns);
+  int r, u;
+
+  if (cells == NULL || acc == NULL) {
+    free (cells);
+    free (acc);
+    return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+        "stixels: cannot allocate %d x %d cells", m->n_columns, m->n_rows);
+  }
+
+  for (r = 0; r < m->n_rows; r++) {
+    int k = m->n_rows - 1 - r;
+    int y0 = cv_stx_cell_first_row (m, k), y1 = cv_stx_cell_end_row (m, k);
+    int y;
+    memset (acc, 0, sizeof (CvStxCellSums) * (size_t) m->n_columns);
+    for (y = y0; y < y1; y++) {
+      const int16_t *drow = CV_ROW (disparity, y);
+      const uint8_t *crow = confidence ? CV_ROW (confidence, y) : NULL;
+      int x;
+      for (x = 0; x < m->width; x++) {
+        int conf = crow ? crow[x] : CV_STX_CONF_MAX;
+        cv_stx_cell_sums_add (&acc[x / m->stixel_width], drow[x], conf,
+            m->max_disparity16);
+      }
+    }
+    for (u = 0; u < m->n_columns; u++) {
+      int x0 = u * m->stixel_width;
+      int x1 = x0 + m->stixel_width < m->width ? x0 + m->stixel_width :
+          m->width;
+      cells[(size_t) u * m->n_rows + k] =
+          cv_stx_cell_from_sums (&acc[u], (x1 - x0) * (y1 - y0));
+    }
+  }
+  free (acc);
+  *out = cells;
+  return CV_OK;
+}
+
+/* ---- dynamic programming of one column ------------------------------------ */
+
+typedef struct
+{
+  CvStxSums *sat;               /* n_rows + 1 prefix sums */
+  CvStxSums *sat_scratch;       /* for cv_stx_build_sat */
+  CvStxState *state;            /* per row: best cost and edge disparity per class */
+  CvStxBelow *below;            /* per row: state prepared for the rows above */
+  float *slope;                 /* [row * 3 + class], output only */
+  int *bottom;                  /* [row * 3 + class]: first cell of the last stixel */
+  int8_t *prev;                 /* [row * 3 + class]: class below, -1 none */
+} Workspace;
+
+/* Offers the candidate stixel cells b..t of class @c with plane @fit to row
+ * t's best segmentation ending in class @c (strict <: the first optimum
+ * wins on ties, as on the GPU). */
+static inline void
+consider (const CvStxModel * m, Workspace * ws, int t, int b, int c,
+    const CvStxFit * fit, const CvStxBelow * below, double x_bottom,
+    double x_top)
+{
+  CvStxState *st = &ws->state[t];
+  int prev;
+  double total = cv_stx_candidate_cost (m, fit, c, below, x_bottom, &prev);
+  if (total < st->cost[c]) {
+    st->cost[c] = total;
+    st->edge[c] = cv_stx_fit_value (fit, x_top);
+    ws->slope[t * 3 + c] = (float) fit->b;
+    ws->bottom[t * 3 + c] = b;
+    ws->prev[t * 3 + c] = (int8_t) prev;
+  }
+}
+
+static void
+column_dp (const CvStxModel * m, const CvStxCell * cells, Workspace * ws)
+{
+  const int h = m->n_rows;
+  int t, b, c;
+
+  cv_stx_build_sat (m, cells, ws->sat, ws->sat_scratch);
+
+  /* Row t's best segmentations: every bottom b of the last stixel, in
+   * increasing order (the order the GPU threads see them). */
+  for (t = 0; t < h; t++) {
+    const CvStxSums top = ws->sat[t + 1];
+    const double x_top = cv_stx_cell_top_edge (m, t);
+    for (c = 0; c < CV_STIXEL_N_CLASSES; c++) {
+      ws->state[t].cost[c] = INFINITY;
+      ws->state[t].edge[c] = 0.0;
+      ws->slope[t * 3 + c] = 0.0f;
+      ws->bottom[t * 3 + c] = 0;
+      ws->prev[t * 3 + c] = -1;
+    }
+    for (b = 0; b <= t; b++) {
+      const CvStxMoments mom = cv_stx_moments (cv_stx_sums_sub (top,
+              ws->sat[b]));
+      const CvStxBelow *below = b > 0 ? &ws->below[b - 1] : NULL;
+      const double x_bottom = b > 0 ? cv_stx_cell_top_edge (m, b - 1) : 0.0;
+      const CvStxFit fit_g = cv_stx_fit_class (m, &mom, CV_STX_G);
+      const CvStxFit fit_o = cv_stx_fit_class (m, &mom, CV_STX_O);
+      const CvStxFit fit_s = cv_stx_fit_class (m, &mom, CV_STX_S);
+      consider (m, ws, t, b, CV_STX_G, &fit_g, below, x_bottom, x_top);
+      consider (m, ws, t, b, CV_STX_O, &fit_o, below, x_bottom, x_top);
+      consider (m, ws, t, b, CV_STX_S, &fit_s, below, x_bottom, x_top);
+    }
+    ws->below[t] = cv_stx_below_prepare (m, &ws->state[t]);
+  }
+}
+
+/* Writes the optimal segmentation of column @u into @out (top first, at most
+ * n_rows stixels) and its energy; returns the number of stixels, or -1 when
+ * the column has no admissible segmentation. */
+static int
+column_backtrack (const CvStxModel * m, int u, const Workspace * ws,
+    CvStixel * out, float *energy)
+{
+  const int h = m->n_rows;
+  int t = h - 1, c = 0, i, n = 0;
+
+  for (i = 1; i < CV_STIXEL_N_CLASSES; i++)
+    if (ws->state[t].cost[i] < ws->state[t].cost[c])
+      c = i;
+  *energy = (float) ws->state[t].cost[c];
+
+  while (t >= 0) {
+    const int idx = t * 3 + c;
+    const int b = ws->bottom[idx], p = ws->prev[idx];
+    double below;
+    if (b > 0 && p < 0)
+      return -1;
+    below = b > 0 ? ws->state[b - 1].cost[p] : 0.0;
+    cv_stx_make_stixel (m, u, b, t, c, ws->state[t].edge[c], ws->slope[idx],
+        ws->state[t].cost[c] - below, &out[n]);
+    n++;
+    t = b - 1;
+    c = p;
+  }
+  return n;
+}
+
+static void
+workspace_free (Workspace * ws)
+{
+  free (ws->sat);
+  free (ws->sat_scratch);
+  free (ws->state);
+  free (ws->below);
+  free (ws->slope);
+  free (ws->bottom);
+  free (ws->prev);
+}
+
+static int
+workspace_alloc (Workspace * ws, int h)
+{
+  memset (ws, 0, sizeof (*ws));
+  ws->sat = malloc (sizeof (CvStxSums) * (size_t) (h + 1));
+  ws->sat_scratch = malloc (sizeof (CvStxSums) * cv_stx_sat_scratch_size (h));
+  ws->state = malloc (sizeof (CvStxState) * (size_t) h);
+  ws->below = malloc (sizeof (CvStxBelow) * (size_t) h);
+  ws->slope = malloc (sizeof (float) * 3 * (size_t) h);
+  ws->bottom = malloc (sizeof (int) * 3 * (size_t) h);
+  ws->prev = malloc (sizeof (int8_t) * 3 * (size_t) h);
+  if (!ws->sat || !ws->sat_scratch || !ws->state || !ws->below || !ws->slope || !ws->bottom || !ws->prev) {
+    workspace_free (ws);
+    return 0;
+  }
+  return 1;
+}
+
+/* The columns are independent: workers take every n-th column. */
+typedef struct
+{
+  const CvStxModel *model;
+  const CvStxCell *cells;
+  CvStixel *column_stixels;     /* n_rows slots per column */
+  int *column_count;            /* -1: no admissible segmentation */
+  float *column_energy;
+  int first, step;
+  int failed;                   /* workspace allocation failed */
+} Worker;
+
+static void *
+worker_run (void *data)
+{
+  Worker *w = data;
+  const CvStxModel *m = w->model;
+  Workspace ws;
+  int u;
+
+  if (!workspace_alloc (&ws, m->n_rows)) {
+    w->failed = 1;
+    return NULL;
+  }
+  for (u = w->first; u < m->n_columns; u += w->step) {
+    column_dp (m, w->cells + (size_t) u * m->n_rows, &ws);
+    w->column_count[u] = column_backtrack (m, u, &ws,
+        w->column_stixels + (size_t) u * m->n_rows, &w->column_energy[u]);
+  }
+  workspace_free (&ws);
+  return NULL;
+}
+
+/* Worker threads for the CPU reference: the online CPUs, at most this many
+ * (the columns split evenly; more threads than cores only add overhead). */
+#define MAX_WORKERS 8
+
+static int
+n_workers (int n_columns)
+{
+  long n = sysconf (_SC_NPROCESSORS_ONLN);
+  if (n < 1)
+    n = 1;
+  if (n > MAX_WORKERS)
+    n = MAX_WORKERS;
+  if (n > n_columns)
+    n = n_columns;
+  return (int) n;
+}
+
+CvStatus
+cv_stixels_cpu (const CvStixelParams * params, const CvImageS16 * disparity,
+    const CvImageU8 * confidence, CvStixelList * out, CvError * err)
+{
+  CvStxModel model;
+  CvStxCell *cells = NULL;
+  CvStixel *column_stixels = NULL;
+  int *column_count = NULL;
+  Worker workers[MAX_WORKERS];
+  pthread_t threads[MAX_WORKERS];
+  int started[MAX_WORKERS] = { 0 };
+  CvStatus st;
+  int u, i, n_threads, total;
+
+  if (out == NULL)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "stixels: no output list given (out is NULL)");
+  st = check_inputs (params, disparity, confidence, err);
+  if (st != CV_OK)
+    return st;
+  st = cv_stixels_model_init (&model, params, disparity->width,
+      disparity->height, err);
+  if (st != CV_OK)
+    return st;
+  st = list_reserve_columns (out, model.n_columns, err);
+  if (st != CV_OK)
+    return st;
+
+  st = compute_cells (&model, disparity, confidence, &cells, err);
+  if (st != CV_OK)
+    return st;
+  column_stixels = malloc (sizeof (CvStixel) * (size_t) model.n_columns *
+      (size_t) model.n_rows);
+  column_count = malloc (sizeof (int) * (size_t) model.n_columns);
+  if (column_stixels == NULL || column_count == NULL) {
+    st = cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+        "stixels: cannot allocate the per-column results (%d x %d)",
+        model.n_columns, model.n_rows);
+    goto done;
+  }
+
+  n_threads = n_workers (model.n_columns);
+  for (i = 0; i < n_threads; i++) {
+    workers[i] = (Worker) {
+    &model, cells, column_stixels, column_count, out->column_energy, i,
+          n_threads, 0};
+    /* worker 0 runs on the calling thread */
+    if (i > 0)
+      started[i] = pthread_create (&threads[i], NULL, worker_run,
+          &workers[i]) == 0;
+  }
+  worker_run (&workers[0]);
+  for (i = 1; i < n_threads; i++) {
+    if (started[i])
+      pthread_join (threads[i], NULL);
+    else
+      worker_run (&workers[i]);     /* could not start a thread: do it here */
+  }
+  for (i = 0; i < n_threads; i++)
+    if (workers[i].failed) {
+      st = cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+          "stixels: cannot allocate the DP tables of %d rows", model.n_rows);
+      goto done;
+    }
+
+  total = 0;
+  for (u = 0; u < model.n_columns; u++) {
+    if (column_count[u] < 0) {
+      st = cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+          "stixels: column %d has no admissible segmentation (the "
+          "transition priors forbid every class sequence)", u);
+      goto done;
+    }
+    total += column_count[u];
+  }
+  st = list_reserve_stixels (out, total, err);
+  if (st != CV_OK)
+    goto done;
+
+  out->width = model.width;
+  out->height = model.height;
+  out->stixel_width = model.stixel_width;
+  out->row_step = model.row_step;
+  out->n_columns = model.n_columns;
+  out->n_rows = model.n_rows;
+  out->pose = model.pose;
+  out->n_stixels = 0;
+  for (u = 0; u < model.n_columns; u++) {
+    out->column_start[u] = out->n_stixels;
+    memcpy (out->stixels + out->n_stixels,
+        column_stixels + (size_t) u * model.n_rows,
+        sizeof (CvStixel) * (size_t) column_count[u]);
+    out->n_stixels += column_count[u];
+  }
+  out->column_start[model.n_columns] = out->n_stixels;
+
+done:
+  free (column_count);
+  free (column_stixels);
+  free (cells);
+  return st;
+}
+
+/* ---- energy of a given segmentation (for tests) ---------------------------- */
+
+/* Bottom-up cell of input row @v. */
+static int
+cell_of_row (const CvStxModel * m, int v)
+{
+  return m->n_rows - 1 - v / m->row_step;
+}
+
+CvStatus
+cv_stixels_column_energy_cpu (const CvStixelParams * params,
+    const CvImageS16 * disparity, const CvImageU8 * confidence,
+    const CvStixelList * list, int column, double *energy, CvError * err)
+{
+  CvStxModel model;
+  CvStxCell *cells = NULL;
+  CvStatus st;
+  CvStxBelow below;
+  int have_below = 0, i, expect_bottom = 0;
+  double total = 0.0;
+
+  st = check_inputs (params, disparity, confidence, err);
+  if (st != CV_OK)
+    return st;
+  st = cv_stixels_model_init (&model, params, disparity->width,
+      disparity->height, err);
+  if (st != CV_OK)
+    return st;
+  if (list == NULL || column < 0 || column >= list->n_columns
+      || list->n_columns != model.n_columns)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "stixels: column %d not in the list", column);
+  st = compute_cells (&model, disparity, confidence, &cells, err);
+  if (st != CV_OK)
+    return st;
+
+  /* from the bottom of the image up: the list holds the column top first */
+  for (i = list->column_start[column + 1] - 1;
+      i >= list->column_start[column]; i--) {
+    const CvStixel *s = &list->stixels[i];
+    const int kb = cell_of_row (&model, s->bottom_row);
+    const int kt = cell_of_row (&model, s->top_row);
+    const int c = (int) s->stixel_class;
+    CvStxSums sums = { 0 };
+    CvStxMoments mom;
+    CvStxFit fit;
+    int k, prev;
+
+    if (kb != expect_bottom || kt < kb || c < 0 || c >= CV_STIXEL_N_CLASSES) {
+      free (cells);
+      return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+          "stixels: column %d does not tile (stixel %d: cells %d..%d, "
+          "expected bottom %d)", column, i, kb, kt, expect_bottom);
+    }
+    /* direct summation, not the summed-area table */
+    for (k = kb; k <= kt; k++)
+      sums = cv_stx_sums_add (sums,
+          cv_stx_cell_moments (cells[(size_t) column * model.n_rows + k],
+              cv_stx_cell_x (&model, k)));
+    mom = cv_stx_moments (sums);
+    fit = cv_stx_fit_class (&model, &mom, c);
+    /* the state below holds only the stixel below: cost 0 for its class,
+     * forbidden for the others, so the prior is that of this transition */
+    total += cv_stx_candidate_cost (&model, &fit, c,
+        have_below ? &below : NULL,
+        kb > 0 ? cv_stx_cell_top_edge (&model, kb - 1) : 0.0, &prev);
+    {
+      CvStxState st;
+      for (k = 0; k < CV_STIXEL_N_CLASSES; k++) {
+        st.cost[k] = k == c ? 0.0 : INFINITY;
+        st.edge[k] = cv_stx_fit_value (&fit, cv_stx_cell_top_edge (&model,
+                kt));
+      }
+      below = cv_stx_below_prepare (&model, &st);
+    }
+    have_below = 1;
+    expect_bottom = kt + 1;
+  }
+  free (cells);
+  if (expect_bottom != model.n_rows)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "stixels: column %d covers cells up to %d of %d", column,
+        expect_bottom, model.n_rows);
+  *energy = total;
+  return CV_OK;
+}
