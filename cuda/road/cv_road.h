@@ -22,7 +22,8 @@
  *  5. Classification: a patch is road when it is a seed, or when its
  *     normalised distance to some model is < T_c and it is 4-connected to the
  *     seeds through such patches (region growing as connected-components
- *     labelling).
+ *     labelling); with horizon_gate, patches above the horizon of the road
+ *     plane are excluded.
  *
  * The model library persists across frames in the detector object; reset
  * starts over (flush, new stream).  Two implementations with the same API:
@@ -107,6 +108,13 @@ typedef struct
   float classify_threshold;     /* T_c, a patch is road-coloured when its
                                  * normalised distance to some model is below
                                  * this (default 5, Table 3) */
+  int horizon_gate;             /* 1: a patch whose rows all look above the
+                                 * horizon of the road plane (from the pose)
+                                 * is never road, so the region growing cannot
+                                 * leak into the sky at the vanishing point
+                                 * (default 1; not in the thesis: per-channel
+                                 * equalisation can give sky and road the
+                                 * same hue and saturation) */
   float variance_floor;         /* count^2, lower bound of every model variance
                                  * (EM and updates): a histogram bin that was
                                  * empty in all training samples would

@@ -83,8 +83,8 @@ cv_road_largest_component_cpu (const int32_t * labels, int n, int32_t * sizes,
 
 void
 cv_road_classify_cpu (const uint8_t * features, const CvRoadLibrary * lib,
-    const CvRoadConfig * cfg, int seed_root, uint8_t * classes,
-    float *min_distance, int32_t * labels, int *n_road)
+    const CvRoadConfig * cfg, const CvRoadGeometry * geo, int seed_root,
+    uint8_t * classes, float *min_distance, int32_t * labels, int *n_road)
 {
   int road_label, count = 0;
 
@@ -94,6 +94,8 @@ cv_road_classify_cpu (const uint8_t * features, const CvRoadLibrary * lib,
     const uint8_t *x = features + (size_t) p * cfg->dims;
     double best = INFINITY;
     int seed = classes[p] == CV_ROAD_PATCH_SEED;
+    int ground = !cfg->horizon_gate
+        || cv_road_patch_below_horizon (geo, p / cfg->cols, cfg->n);
 
     for (int j = 0; j < lib->count; j++) {
       double d2 = cv_road_library_dist2 (lib, j, x);
@@ -102,7 +104,8 @@ cv_road_classify_cpu (const uint8_t * features, const CvRoadLibrary * lib,
     }
     min_distance[p] = (float) sqrt (best);
     classes[p] = seed ? CV_ROAD_PATCH_SEED :
-        best < cfg->classify_d2 ? CV_ROAD_PATCH_ROAD : CV_ROAD_PATCH_NOT_ROAD;
+        ground && best < cfg->classify_d2 ? CV_ROAD_PATCH_ROAD :
+        CV_ROAD_PATCH_NOT_ROAD;
   }
 
   cv_road_label_components_cpu (classes, cfg->cols, cfg->rows, labels);

@@ -36,6 +36,13 @@ classify_distance_kernel (RoadDev c)
   }
   c.min_distance[p] = (float) sqrt (best);
   pass = c.classes[p] == CV_ROAD_PATCH_SEED || best < c.classify_d2;
+  if (pass && c.horizon_gate && c.classes[p] != CV_ROAD_PATCH_SEED) {
+    CvCameraPose pose = c.device_pose != NULL ? *c.device_pose : c.host_pose;
+    CvRoadGeometry geo;
+    cv_road_geometry_init (&geo, pose.height, pose.pitch, c.focal_length,
+        c.principal_y, c.fb16);
+    pass = cv_road_patch_below_horizon (&geo, p / c.cols, c.n);
+  }
   c.labels2[p] = pass ? p : -1;         /* connected-components init */
 }
 

@@ -262,7 +262,7 @@ cv_road_cpu_process (CvRoadCpu * det, const CvImageU8 * rgba,
     return status;
 
   /* 5: classification by region growing from the seeds */
-  cv_road_classify_cpu (det->features, &det->library, cfg, seed_root,
+  cv_road_classify_cpu (det->features, &det->library, cfg, &geo, seed_root,
       det->classes, det->min_distance, det->labels, &n_road);
 
   memset (&det->result, 0, sizeof (det->result));

@@ -326,6 +326,7 @@ fill_dev (CvRoadCuda * det, const CvImageU8 * rgba,
   d->min_points = cfg->min_points;
   d->min_disp16 = cfg->min_disp16;
   d->equalize = p->equalize;
+  d->horizon_gate = cfg->horizon_gate;
   d->fb16 = cfg->fb16;
   d->focal_length = p->calib.focal_length;
   d->principal_y = p->calib.principal_y;

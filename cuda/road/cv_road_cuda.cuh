@@ -45,7 +45,7 @@ struct RoadDev
   int width, height, n, m, dims, dims_pad, cols, rows, patches;
   int max_models, initial_models, new_models, min_samples, carry_capacity;
   int max_training;             /* patches + carry_capacity */
-  int min_points, min_disp16, equalize;
+  int min_points, min_disp16, equalize, horizon_gate;
   float fb16, focal_length, principal_y;
   double roughness, update_d2, classify_d2, variance_floor, em_tolerance;
   int em_max_iterations;

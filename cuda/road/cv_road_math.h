@@ -161,6 +161,14 @@ cv_road_accumulate_height (double *sum, double *sum_sq, float height)
   *sum_sq = CV_ROAD_DADD (*sum_sq, CV_ROAD_DMUL (h, h));
 }
 
+/* TRUE when some pixel row of patch row @patch_row (n rows) looks below the
+ * horizon of the road plane: its bottom row's ray descends. */
+CV_ROAD_HD int
+cv_road_patch_below_horizon (const CvRoadGeometry * g, int patch_row, int n)
+{
+  return cv_road_row_slope (g, patch_row * n + n - 1) > 0.0f;
+}
+
 /* Sample variance (eq. 1, divisor count - 1) from double sums; -1 when
  * count < 2.  The sums are accumulated per pixel row of the patch (left to
  * right) and the row sums added top to bottom, in double, on both backends. */

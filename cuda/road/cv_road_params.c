@@ -44,6 +44,7 @@ cv_road_params_init (CvRoadParams * p)
   p->min_samples = DEFAULT_MIN_SAMPLES;
   p->update_threshold = DEFAULT_UPDATE_THRESHOLD;
   p->classify_threshold = DEFAULT_CLASSIFY_THRESHOLD;
+  p->horizon_gate = 1;
   p->variance_floor = DEFAULT_VARIANCE_FLOOR;
   p->em_max_iterations = DEFAULT_EM_MAX_ITERATIONS;
   p->em_tolerance = DEFAULT_EM_TOLERANCE;
@@ -154,6 +155,7 @@ cv_road_config_init (CvRoadConfig * cfg, const CvRoadParams * p, int width,
   cfg->update_d2 = (double) p->update_threshold * (double) p->update_threshold;
   cfg->classify_d2 = (double) p->classify_threshold *
       (double) p->classify_threshold;
+  cfg->horizon_gate = p->horizon_gate != 0;
   cfg->max_models = p->max_models;
   cfg->initial_models = p->initial_models;
   cfg->new_models = p->new_models;

@@ -34,6 +34,7 @@ typedef struct
   double roughness;             /* T_r, m^2 */
   double update_d2;             /* T_m^2 */
   double classify_d2;           /* T_c^2 */
+  int horizon_gate;
   int max_models, initial_models, new_models, min_samples;
   int carry_capacity;           /* min_samples - 1 */
 } CvRoadConfig;
@@ -151,10 +152,10 @@ int cv_road_largest_component_cpu (const int32_t * labels, int n,
 /* Region growing: classes[] holds CV_ROAD_PATCH_SEED for the seeds (and
  * anything else for the others) on entry; on return every patch is SEED,
  * ROAD or NOT_ROAD.  @min_distance receives the distances; @labels is
- * scratch (patches). */
+ * scratch (patches); @geo gives the horizon for cfg->horizon_gate. */
 void cv_road_classify_cpu (const uint8_t * features, const CvRoadLibrary * lib,
-    const CvRoadConfig * cfg, int seed_root, uint8_t * classes,
-    float *min_distance, int32_t * labels, int *n_road);
+    const CvRoadConfig * cfg, const CvRoadGeometry * geo, int seed_root,
+    uint8_t * classes, float *min_distance, int32_t * labels, int *n_road);
 
 #ifdef CV_HAVE_CUDA
 /* ---- CUDA stages (device pointers, enqueued on @stream) ------------------- */
