@@ -24,25 +24,12 @@
 #define CCL_BLOCK_Y 8
 #define LINEAR_THREADS 256
 
-/* Parent reads bypass L1 (ld.cg): parents written by other blocks'
- * atomics must be seen, not a stale cached copy. */
-static __device__ __forceinline__ int
-ccl_find (const int32_t * labels, int i)
-{
-  int p = __ldcg (labels + i);
-  while (p != i) {
-    i = p;
-    p = __ldcg (labels + i);
-  }
-  return i;
-}
-
 static __device__ void
 ccl_unite (int32_t * labels, int a, int b)
 {
   for (;;) {
-    a = ccl_find (labels, a);
-    b = ccl_find (labels, b);
+    a = cv_road_ccl_find (labels, a);
+    b = cv_road_ccl_find (labels, b);
     if (a == b)
       return;
     if (a < b) {
@@ -91,22 +78,28 @@ ccl_compress_kernel (int32_t * labels, int n, uint32_t * sizes)
 
   if (i >= n || labels[i] < 0)
     return;
-  root = ccl_find (labels, i);
+  root = cv_road_ccl_find (labels, i);
   labels[i] = root;
   if (sizes != NULL)
     atomicAdd (sizes + root, 1u);
 }
 
 CvStatus
-cv_road_ccl_run (int32_t * labels, int cols, int rows, uint32_t * sizes,
-    CvStream stream, CvError * err)
+cv_road_ccl_merge (int32_t * labels, int cols, int rows, CvStream stream,
+    CvError * err)
 {
-  int n = cols * rows;
   dim3 block (CCL_BLOCK_X, CCL_BLOCK_Y);
 
   ccl_merge_kernel <<< cv_grid_2d (cols, rows, block), block, 0, stream >>>
       (labels, cols, rows);
   CV_CUDA_CHECK_LAUNCH (err, "ccl_merge_kernel");
+  return CV_OK;
+}
+
+CvStatus
+cv_road_ccl_compress (int32_t * labels, int n, uint32_t * sizes,
+    CvStream stream, CvError * err)
+{
   ccl_compress_kernel <<< cv_div_up (n, LINEAR_THREADS), LINEAR_THREADS, 0,
       stream >>> (labels, n, sizes);
   CV_CUDA_CHECK_LAUNCH (err, "ccl_compress_kernel");
@@ -125,36 +118,34 @@ cv_road_cuda_label_components (const uint8_t * mask, int cols, int rows,
   ccl_init_kernel <<< cv_div_up (n, LINEAR_THREADS), LINEAR_THREADS, 0,
       stream >>> (mask, labels, n);
   CV_CUDA_CHECK_LAUNCH (err, "ccl_init_kernel");
-  return cv_road_ccl_run (labels, cols, rows, NULL, stream, err);
+  if (cv_road_ccl_merge (labels, cols, rows, stream, err) != CV_OK)
+    return CV_ERROR_CUDA;
+  return cv_road_ccl_compress (labels, n, NULL, stream, err);
 }
 
 /* ---- training set ---------------------------------------------------------- */
 
-/* Roots bid for "largest component" (ties: smallest root). */
-__global__ void
-largest_component_kernel (RoadDev c)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-
-  if (i >= c.patches || c.labels[i] != i)
-    return;
-  atomicMax (&c.counters->best,
-      ((unsigned long long) c.comp_size[i] << 32) |
-      (unsigned long long) (0xffffffffu - (unsigned int) i));
-}
-
-/* One block: marks the seeds in the class grid and lists them in row-major
- * order (stream compaction by a block-wide scan over contiguous chunks). */
+/* One block: finds the largest smooth component (ties: smallest root, as
+ * the CPU reference), marks its patches as seeds in the class grid and lists
+ * them in row-major order (stream compaction by a block-wide scan over
+ * contiguous chunks of the grid). */
 __global__ void __launch_bounds__ (CV_ROAD_BLOCK_THREADS)
 seed_compact_kernel (RoadDev c)
 {
-  unsigned long long best = c.counters->best;
-  int root = (best >> 32) != 0 ?
-      (int) (0xffffffffu - (unsigned int) (best & 0xffffffffu)) : -1;
   int chunk = cv_div_up (c.patches, blockDim.x);
   int begin = threadIdx.x * chunk;
   int end = min (begin + chunk, c.patches);
-  int count = 0, total, pos;
+  long long best_size = 0;
+  int best_root = -1, root, count = 0, total, pos;
+
+  /* roots (labels[i] == i) carry their component's size */
+  for (int i = begin; i < end; i++) {
+    if (c.labels[i] == i && (long long) c.comp_size[i] > best_size) {
+      best_size = c.comp_size[i];
+      best_root = i;
+    }
+  }
+  root = cv_road_block_arg_best (best_size, best_root, true);
 
   for (int i = begin; i < end; i++)
     count += root >= 0 && c.labels[i] == root;
@@ -199,13 +190,12 @@ cv_road_launch_training (const RoadDev & dev, CvStream stream, CvError * err)
       (dev.dims_pad / CV_ROAD_ROW_ALIGN);
   CvStatus status;
 
-  status = cv_road_ccl_run (dev.labels, dev.cols, dev.rows, dev.comp_size,
-      stream, err);
+  status = cv_road_ccl_merge (dev.labels, dev.cols, dev.rows, stream, err);
+  if (status == CV_OK)
+    status = cv_road_ccl_compress (dev.labels, dev.patches, dev.comp_size,
+        stream, err);
   if (status != CV_OK)
     return status;
-  largest_component_kernel <<< cv_div_up (dev.patches, LINEAR_THREADS),
-      LINEAR_THREADS, 0, stream >>> (dev);
-  CV_CUDA_CHECK_LAUNCH (err, "largest_component_kernel");
   seed_compact_kernel <<< 1, CV_ROAD_BLOCK_THREADS, 0, stream >>> (dev);
   CV_CUDA_CHECK_LAUNCH (err, "seed_compact_kernel");
   training_gather_kernel <<< (int) ((words + LINEAR_THREADS - 1) /

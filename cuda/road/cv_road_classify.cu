@@ -3,8 +3,10 @@
  *
  * The CPU reference grows the road region from the seeds; the same result
  * in parallel (thesis 4.4.4): mark every patch that is a seed or within T_c
- * of some model as passable, label the passable patches' 4-connected
- * components (cv_road_ccl_run), and keep the component of the seeds. */
+ * of some model as passable, join the passable patches' 4-connected
+ * components (cv_road_ccl_merge), and keep the patches whose root is the
+ * seeds' root (found directly in the union-find forest: no compression
+ * pass needed). */
 #include "cv_road_cuda.cuh"
 
 #define CLASSIFY_THREADS 256
@@ -50,8 +52,8 @@ __global__ void __launch_bounds__ (CLASSIFY_THREADS)
 classify_finalize_kernel (RoadDev c)
 {
   int p = blockIdx.x * blockDim.x + threadIdx.x;
-  int root = c.counters->seed_root;
-  int road_label = root >= 0 ? c.labels2[root] : -2;
+  int seed = c.counters->seed_root;
+  int road_root = seed >= 0 ? cv_road_ccl_find (c.labels2, seed) : -2;
   bool road = false;
   int n_road;
 
@@ -59,7 +61,8 @@ classify_finalize_kernel (RoadDev c)
     if (c.classes[p] == CV_ROAD_PATCH_SEED) {
       road = true;
     } else {
-      road = c.labels2[p] >= 0 && c.labels2[p] == road_label;
+      road = c.labels2[p] >= 0
+          && cv_road_ccl_find (c.labels2, p) == road_root;
       c.classes[p] = road ? CV_ROAD_PATCH_ROAD : CV_ROAD_PATCH_NOT_ROAD;
     }
   }
@@ -76,8 +79,7 @@ cv_road_launch_classify (const RoadDev & dev, CvStream stream, CvError * err)
 
   classify_distance_kernel <<< blocks, CLASSIFY_THREADS, 0, stream >>> (dev);
   CV_CUDA_CHECK_LAUNCH (err, "classify_distance_kernel");
-  status = cv_road_ccl_run (dev.labels2, dev.cols, dev.rows, NULL, stream,
-      err);
+  status = cv_road_ccl_merge (dev.labels2, dev.cols, dev.rows, stream, err);
   if (status != CV_OK)
     return status;
   classify_finalize_kernel <<< blocks, CLASSIFY_THREADS, 0, stream >>> (dev);

@@ -5,11 +5,12 @@
  *   memset        frame counters, equalisation histogram, update sums
  *   preprocess    rgb_histogram_kernel, equalize_lut_kernel
  *   features      patch_features_kernel
- *   ccl           ccl_merge/compress, largest_component, seed_compact,
- *                 training_gather
+ *   ccl           ccl_merge, ccl_compress (+ sizes), seed_compact (largest
+ *                 component, seeds, compaction), training_gather
  *   model         update_assign_kernel, library_kernel (EM inside)
- *   classify      classify_distance, ccl_merge/compress, classify_finalize,
+ *   classify      classify_distance, ccl_merge, classify_finalize,
  *                 2 async copies into pinned memory
+ * (13 kernels, 1-2 memsets, 2 copies).
  * Device memory lives in two arenas: the model arena (library, carried
  * samples, per-frame sums, summary; sized by K, m, N) and the frame arena
  * (everything per patch; grows with the frame size only). */

@@ -15,8 +15,6 @@
 /* Frame counters written by the kernels (zeroed at the start of a frame). */
 struct RoadCounters
 {
-  unsigned long long best;      /* largest smooth component:
-                                 * size << 32 | (0xffffffff - root) */
   int n_unexplained;            /* training samples no model explains */
   int n_seeds;                  /* seeds of this frame */
   int n_training;               /* seeds + carried samples */
@@ -209,13 +207,32 @@ cv_road_block_arg_best (long long key, int index, bool want_max)
   return best;
 }
 
+/* Root of cell @i of a union-find labelling (cv_road_ccl.cu).  Parent reads
+ * bypass L1 (ld.cg): parents written by other blocks' atomics must be seen,
+ * not a stale cached copy. */
+static __device__ __forceinline__ int
+cv_road_ccl_find (const int32_t * labels, int i)
+{
+  int p = __ldcg (labels + i);
+  while (p != i) {
+    i = p;
+    p = __ldcg (labels + i);
+  }
+  return i;
+}
+
 /* ---- kernels shared between the .cu files --------------------------------- */
 
 /* Connected-components labelling on a grid of int labels where foreground
- * cells hold their own index and background cells -1 (see cv_road_ccl.cu).
- * @sizes (may be NULL) receives the component sizes at the roots. */
-CvStatus cv_road_ccl_run (int32_t * labels, int cols, int rows,
-    uint32_t * sizes, CvStream stream, CvError * err);
+ * cells hold their own index and background cells -1 (see cv_road_ccl.cu):
+ * merge leaves a union-find forest (cv_road_ccl_find gives a cell's root,
+ * the smallest index of its component); compress replaces every parent by
+ * its root and, when @sizes is not NULL, counts the component sizes at the
+ * roots. */
+CvStatus cv_road_ccl_merge (int32_t * labels, int cols, int rows,
+    CvStream stream, CvError * err);
+CvStatus cv_road_ccl_compress (int32_t * labels, int n, uint32_t * sizes,
+    CvStream stream, CvError * err);
 
 /* Stage launchers (the .cu file of each stage). */
 CvStatus cv_road_launch_preprocess (const RoadDev & dev, CvStream stream,

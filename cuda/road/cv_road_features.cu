@@ -10,7 +10,7 @@
 /* Equalisation histogram: threads per block, and pixels each thread bins
  * (enough work per block to amortise flushing its 768 shared bins). */
 #define HIST_THREADS 256
-#define HIST_PIXELS_PER_THREAD 16
+#define HIST_PIXELS_PER_THREAD 8
 
 /* Feature kernel: a block covers FEAT_TILE patches of one patch row (one
  * warp across, so a warp reads a contiguous run of pixels of a row) and

@@ -315,6 +315,10 @@ update_assign_kernel (RoadDev c, int models_per_pass)
   unsigned int *acc_sxx = acc + models_per_pass * c.dims;
   unsigned int *acc_n = acc + 2 * models_per_pass * c.dims;
 
+  /* the grid covers the largest possible training set; whole blocks past
+   * this frame's end leave at once (uniformly: no barrier is skipped) */
+  if (blockIdx.x * blockDim.x >= n_training)
+    return;
   if (active) {
     for (int m = 0; m < n_models; m++) {
       const double *mean = c.lib_mean + (size_t) m * c.dims;
