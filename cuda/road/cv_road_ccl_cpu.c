@@ -98,7 +98,7 @@ cv_road_classify_cpu (const uint8_t * features, const CvRoadLibrary * lib,
         || cv_road_patch_below_horizon (geo, p / cfg->cols, cfg->n);
 
     for (int j = 0; j < lib->count; j++) {
-      double d2 = cv_road_library_dist2 (lib, j, x);
+      double d2 = cv_road_library_dist2 (lib, j, x, best);
       if (d2 < best)
         best = d2;
     }

@@ -2,6 +2,7 @@
 /* Road detection, CPU: the model library (updates, learning, replacement). */
 #include "cv_road_stages.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,13 +50,14 @@ cv_road_library_free (CvRoadLibrary * lib)
 }
 
 double
-cv_road_library_dist2 (const CvRoadLibrary * lib, int j, const uint8_t * x)
+cv_road_library_dist2 (const CvRoadLibrary * lib, int j, const uint8_t * x,
+    double limit)
 {
   const double *mean = lib->means + (size_t) j * lib->dims;
   const double *inv = lib->inv_variances + (size_t) j * lib->dims;
   double d2 = 0.0;
 
-  for (int d = 0; d < lib->dims; d++)
+  for (int d = 0; d < lib->dims && d2 <= limit; d++)
     d2 = cv_road_dist2_step (d2, x[d], mean[d], inv[d]);
   return d2;
 }
@@ -104,7 +106,8 @@ cv_road_library_learn_cpu (CvRoadLibrary * lib, const uint8_t * samples,
     double best = 0.0;
     int best_j = -1;
     for (int j = 0; j < old_count; j++) {
-      double d2 = cv_road_library_dist2 (lib, j, x);
+      double d2 = cv_road_library_dist2 (lib, j, x,
+          best_j < 0 ? INFINITY : best);
       if (best_j < 0 || d2 < best) {
         best = d2;
         best_j = j;

@@ -111,9 +111,12 @@ CvStatus cv_road_library_init (CvRoadLibrary * lib, int max_models, int dims,
 void cv_road_library_clear (CvRoadLibrary * lib);
 void cv_road_library_free (CvRoadLibrary * lib);
 
-/* Squared distance of @x to model @j (cv_road_dist2_step over d = 0..). */
+/* Squared distance of @x to model @j (cv_road_dist2_step over d = 0..);
+ * gives up and returns the partial sum as soon as it exceeds @limit (pass
+ * INFINITY for the full distance): the terms are >= 0, so the result is
+ * then > limit too, and below the limit it is exactly the full sum. */
 double cv_road_library_dist2 (const CvRoadLibrary * lib, int j,
-    const uint8_t * x);
+    const uint8_t * x, double limit);
 
 /* One frame of learning on the training set @samples (@n rows of dims bytes,
  * @stride apart: the frame's seeds, then the carried samples): updates

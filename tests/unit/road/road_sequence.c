@@ -150,10 +150,6 @@ road_sequence_render (RoadSequence * seq, int frame)
   CvSceneParams *p = &seq->scene;
   CvSceneViews views;
   CvError err = { 0 };
-  double f = p->calib.focal_length, fb = f * p->calib.baseline;
-  double cx = p->calib.principal_x, cy = p->calib.principal_y;
-  double h = p->pose.height, cth = cos (p->pose.pitch),
-      sth = sin (p->pose.pitch);
 
   p->travel = frame * s->travel_step;
   p->illumination = road_sequence_illumination (seq, frame);
@@ -166,10 +162,22 @@ road_sequence_render (RoadSequence * seq, int frame)
   views.disparity.stride = (size_t) s->width * sizeof (float);
   if (cv_scene_render (p, &views, &err) != CV_OK)
     g_error ("cv_scene_render: %s", err.message);
+  road_sequence_disparity (seq, s->disparity_noise, seq->disparity);
+}
+
+void
+road_sequence_disparity (RoadSequence * seq, float noise, CvImageS16 * dst)
+{
+  const RoadSequenceSpec *s = &seq->spec;
+  const CvSceneParams *p = &seq->scene;
+  double f = p->calib.focal_length, fb = f * p->calib.baseline;
+  double cx = p->calib.principal_x, cy = p->calib.principal_y;
+  double h = p->pose.height, cth = cos (p->pose.pitch),
+      sth = sin (p->pose.pitch);
 
   for (int v = 0; v < s->height; v++) {
     const uint8_t *lab = CV_ROW (seq->labels, v);
-    int16_t *out = CV_ROW (seq->disparity, v);
+    int16_t *out = CV_ROW (dst, v);
     for (int u = 0; u < s->width; u++) {
       double d = seq->disparity_f[(size_t) v * s->width + u];
       if (d > 0.0 && lab[u] == CV_SCENE_OFFROAD && s->offroad_bump > 0.0f) {
@@ -178,8 +186,8 @@ road_sequence_render (RoadSequence * seq, int frame)
             s->offroad_bump);
         d *= h / (h - b);
       }
-      if (d > 0.0 && s->disparity_noise > 0.0f)
-        d += s->disparity_noise * gaussian (&seq->noise_state);
+      if (d > 0.0 && noise > 0.0f)
+        d += noise * gaussian (&seq->noise_state);
       d = d * CV_DISP_SCALE;
       out[u] = (int16_t) (d > 32767.0 ? 32767 : d > 0.0 ? lrint (d) : 0);
     }

@@ -65,8 +65,14 @@ void road_sequence_spec_init (RoadSequenceSpec * spec);
 void road_sequence_init (RoadSequence * seq, const RoadSequenceSpec * spec);
 void road_sequence_clear (RoadSequence * seq);
 
-/* Renders frame @frame into seq->rgba, seq->disparity, seq->labels. */
+/* Renders frame @frame into seq->rgba, seq->disparity (with the spec's
+ * noise), seq->labels. */
 void road_sequence_render (RoadSequence * seq, int frame);
+
+/* Another fixed-point disparity of the frame last rendered, with Gaussian
+ * noise of @noise px (own random sequence), into @out (frame size). */
+void road_sequence_disparity (RoadSequence * seq, float noise,
+    CvImageS16 * out);
 
 /* Illumination of frame @frame. */
 float road_sequence_illumination (const RoadSequence * seq, int frame);
