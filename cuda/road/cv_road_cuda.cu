@@ -67,7 +67,7 @@ struct _CvRoadCuda
   float *diag_variance, *diag_min_distance;
   uint16_t *diag_n_points;
   double *diag_weights, *diag_means, *diag_vars;
-  int diag_patches;
+  int diag_patches, diag_dims, diag_models;     /* sizes allocated for */
 };
 
 static size_t
@@ -479,7 +479,9 @@ ensure_diagnostics (CvRoadCuda * det, CvError * err)
 {
   size_t p = (size_t) det->cfg.patches, md;
 
-  if (det->diag_patches == det->cfg.patches && det->diag_features != NULL)
+  if (det->diag_features != NULL && det->diag_patches == det->cfg.patches
+      && det->diag_dims == det->cfg.dims
+      && det->diag_models == det->cfg.max_models)
     return CV_OK;
   free_diagnostics (det);
   md = (size_t) det->cfg.max_models * det->cfg.dims;
@@ -499,6 +501,8 @@ ensure_diagnostics (CvRoadCuda * det, CvError * err)
         "road: cannot allocate diagnostics of %zu patches", p);
   }
   det->diag_patches = det->cfg.patches;
+  det->diag_dims = det->cfg.dims;
+  det->diag_models = det->cfg.max_models;
   return CV_OK;
 }
 

@@ -16,6 +16,8 @@
  * block does an iteration in microseconds, and stays in one launch). */
 #include "cv_road_cuda.cuh"
 
+#include <climits>
+
 #define UPDATE_THREADS 256
 /* Shared memory for one pass of per-model sums in update_assign_kernel
  * (32-bit sums: 256 samples of at most 255^2 fit); models that do not fit
@@ -76,13 +78,16 @@ em_pick_centres (const RoadEmArgs & a, int *centres)
       best_i = i;
     }
   }
-  centres[0] = cv_road_block_arg_best (key, best_i, false);
+  /* every thread gets the result; one writes it down */
+  int centre = cv_road_block_arg_best (key, best_i, false);
+  if (threadIdx.x == 0)
+    centres[0] = centre;
 
   /* then the samples farthest from the chosen centres */
   for (int i = threadIdx.x; i < a.n; i += blockDim.x)
     a.min_d2[i] = LLONG_MAX;
   for (int c = 1; c < a.k; c++) {
-    const uint8_t *prev = em_sample (a, centres[c - 1]);
+    const uint8_t *prev = em_sample (a, centre);
     key = -1;
     best_i = -1;
     for (int i = threadIdx.x; i < a.n; i += blockDim.x) {
@@ -99,8 +104,11 @@ em_pick_centres (const RoadEmArgs & a, int *centres)
         best_i = i;
       }
     }
-    centres[c] = cv_road_block_arg_best (key, best_i, true);
+    centre = cv_road_block_arg_best (key, best_i, true);
+    if (threadIdx.x == 0)
+      centres[c] = centre;
   }
+  __syncthreads ();
 }
 
 /* E-step constants of every component: inverse variances and

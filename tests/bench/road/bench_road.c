@@ -63,8 +63,9 @@ max_of (const double *v, int n)
   return m;
 }
 
+/* @target_ms: the target for the median total (0: report only). */
 static void
-bench (int width, int height, int max_models, const char *target)
+bench (int width, int height, int max_models, double target_ms)
 {
   RoadSequenceSpec spec;
   RoadSequence seq;
@@ -198,8 +199,13 @@ bench (int width, int height, int max_models, const char *target)
           cv_test_median (tmp, TIMED_FRAMES), max_of (stage_ms[s],
               TIMED_FRAMES));
     }
-    printf ("  %-12s %10.4f %10.4f   (target %s)\n", "total", med_total,
-        worst_total, target);
+    if (target_ms > 0.0)
+      printf ("  %-12s %10.4f %10.4f   target <= %.2f ms: %s\n", "total",
+          med_total, worst_total, target_ms, med_total <= target_ms ?
+          "met" : "MISSED");
+    else
+      printf ("  %-12s %10.4f %10.4f   (no target: report)\n", "total",
+          med_total, worst_total);
     printf ("  host enqueue %.4f ms/frame (median); pipelined %.4f ms/frame "
         "(%.0f frames/s, %.0f Mpixel/s)\n", med_host, pipelined_ms,
         1e3 / pipelined_ms, width * height / (pipelined_ms * 1e3));
@@ -234,8 +240,8 @@ main (void)
       "%d timed frames after %d warm-up frames\n", TIMED_FRAMES,
       WARM_UP_FRAMES);
   printf ("thesis (GTX 650): 640x480 K=10 10.6 ms mean, K=50 16.3 ms mean\n");
-  bench (640, 480, 10, "<= 0.30 ms");
-  bench (640, 480, 50, "<= 0.50 ms");
-  bench (1242, 375, 10, "report");
+  bench (640, 480, 10, 0.30);
+  bench (640, 480, 50, 0.50);
+  bench (1242, 375, 10, 0.0);
   return 0;
 }
