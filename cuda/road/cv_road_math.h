@@ -15,7 +15,6 @@
 #ifndef CV_ROAD_MATH_H
 #define CV_ROAD_MATH_H
 
-#include <math.h>
 #include <stdint.h>
 
 #if defined(__CUDACC__)
@@ -116,8 +115,32 @@ cv_road_hs_bin (int h, int s, int m)
  * at height h is  H = h - Z * slope(v).  The disparity arrives in fixed point
  * (d16 = 16 d), so Z = fb16 / d16 with fb16 = 16 f B. */
 
+/* sin and cos of @x (|x| <= pi) by their Taylor series, evaluated with the
+ * operation macros: the same bits on host and device (libm and CUDA's sin
+ * and cos may differ in the last place).  Terms up to x^27 / x^28: the
+ * truncation error is below 1e-15 for |x| <= pi (and ~1e-35 for a camera
+ * pitch of 0.1 rad). */
+#define CV_ROAD_SINCOS_TERMS 14
+
+CV_ROAD_HD void
+cv_road_sincos (double x, double *s, double *c)
+{
+  double x2 = CV_ROAD_DMUL (x, x), ps = 1.0, pc = 1.0;
+
+  /* Horner from the highest term: sin = x (1 - x^2/(2*3) (1 - x^2/(4*5)
+   * (...))), cos = 1 - x^2/(1*2) (1 - x^2/(3*4) (...)) */
+  for (int k = CV_ROAD_SINCOS_TERMS; k >= 1; k--) {
+    ps = CV_ROAD_DSUB (1.0, CV_ROAD_DDIV (CV_ROAD_DMUL (x2, ps),
+            (double) ((2 * k) * (2 * k + 1))));
+    pc = CV_ROAD_DSUB (1.0, CV_ROAD_DDIV (CV_ROAD_DMUL (x2, pc),
+            (double) ((2 * k - 1) * (2 * k))));
+  }
+  *s = CV_ROAD_DMUL (x, ps);
+  *c = pc;
+}
+
 /* Per-frame constants: cos(theta) / f and sin(theta), computed in double and
- * rounded to float (so host libm and device math agree). */
+ * rounded to float. */
 typedef struct
 {
   float height;                 /* m */
@@ -131,9 +154,12 @@ CV_ROAD_HD void
 cv_road_geometry_init (CvRoadGeometry * g, float height, float pitch,
     float focal_length, float principal_y, float fb16)
 {
+  double s, c;
+
+  cv_road_sincos ((double) pitch, &s, &c);
   g->height = height;
-  g->cos_over_f = (float) (cos ((double) pitch) / (double) focal_length);
-  g->sin_pitch = (float) sin ((double) pitch);
+  g->cos_over_f = (float) CV_ROAD_DDIV (c, (double) focal_length);
+  g->sin_pitch = (float) s;
   g->principal_y = principal_y;
   g->fb16 = fb16;
 }

@@ -249,6 +249,21 @@ test_height_formula (void)
       "height formula off by %g / %g m", worst_ground, worst_raised);
 }
 
+/* The reproducible sine and cosine against libm. */
+static void
+test_sincos (void)
+{
+  double worst = 0.0;
+
+  for (int i = -31415; i <= 31415; i++) {
+    double x = i * 1e-4, s, c;
+    cv_road_sincos (x, &s, &c);
+    worst = fmax (worst, fmax (fabs (s - sin (x)), fabs (c - cos (x))));
+  }
+  printf ("sincos: worst difference to libm over [-pi, pi] %.2g\n", worst);
+  EXPECT (worst < 1e-14, "cv_road_sincos off by %g", worst);
+}
+
 /* A perfect road plane in fixed point is smooth; the same plane with one
  * row of each patch lifted by 10 cm is not. */
 static void
@@ -324,6 +339,7 @@ test_plane_smoothness (void)
 int
 main (void)
 {
+  test_sincos ();
   test_height_formula ();
   test_plane_smoothness ();
   check_features (64, 48, 5, 8, 0.0f, 11);
