@@ -10,7 +10,8 @@
  *   model         update_assign_kernel, library_kernel (EM inside)
  *   classify      classify_distance, ccl_merge, classify_finalize,
  *                 2 async copies into pinned memory
- * (13 kernels, 1-2 memsets, 2 copies).
+ * (13 kernels, 1 memset, 2 copies; one more memset per arena after a
+ * reset or a new layout).
  * Device memory lives in two arenas: the model arena (library, carried
  * samples, per-frame sums, summary; sized by K, m, N) and the frame arena
  * (everything per patch; grows with the frame size only). */
@@ -53,6 +54,7 @@ struct _CvRoadCuda
   int model_ready;              /* model arena allocated for these params */
   int library_valid;            /* 0: clear the library before the next frame */
   int frame_patches;            /* patches the frame arena is laid out for */
+  int frame_fresh;              /* frame arena newly laid out: zero it once */
 
   CvHostBuffer host_classes, host_summary;
   int have_result;
@@ -293,6 +295,7 @@ ensure_buffers (CvRoadCuda * det, CvError * err)
       return status;
     }
     det->frame_patches = cfg->patches;
+    det->frame_fresh = 1;
   }
   return CV_OK;
 }
@@ -404,10 +407,16 @@ cv_road_cuda_process (CvRoadCuda * det, const CvImageU8 * rgba,
   fill_dev (det, rgba, disparity, &dev);
   mb = (uint8_t *) det->model_arena.ptr;
 
+  /* one-time clears (start, reset, new layout): nothing the kernels or the
+   * result copies read is ever left uninitialised */
   if (!det->library_valid) {
-    CV_CUDA_TRY (err, cudaMemsetAsync (mb + det->model.lib,
-            0, sizeof (RoadLibState), stream));
+    CV_CUDA_TRY (err, cudaMemsetAsync (mb, 0, det->model.total, stream));
     det->library_valid = 1;
+  }
+  if (det->frame_fresh) {
+    CV_CUDA_TRY (err, cudaMemsetAsync (det->frame_arena.ptr, 0,
+            det->frame.total, stream));
+    det->frame_fresh = 0;
   }
   CV_CUDA_TRY (err, cudaMemsetAsync (mb, 0, det->model.zero_bytes, stream));
 
