@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Road detection, CPU: the model library (updates, learning, replacement). */
+#include "cv_road_stages.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+CvStatus
+cv_road_library_init (CvRoadLibrary * lib, int max_models, int dims,
+    int carry_capacity, CvError * err)
+{
+  size_t md = (size_t) max_models * dims;
+
+  memset (lib, 0, sizeof (*lib));
+  lib->max_models = max_models;
+  lib->dims = dims;
+  lib->carry_capacity = carry_capacity;
+  lib->weights = calloc ((size_t) max_models, sizeof (double));
+  lib->means = calloc (md, sizeof (double));
+  lib->variances = calloc (md, sizeof (double));
+  lib->inv_variances = calloc (md, sizeof (double));
+  lib->carry = calloc ((size_t) (carry_capacity > 0 ? carry_capacity : 1) *
+      dims, 1);
+  if (!lib->weights || !lib->means || !lib->variances || !lib->inv_variances
+      || !lib->carry) {
+    cv_road_library_free (lib);
+    return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+        "road: cannot allocate a library of %d models", max_models);
+  }
+  return CV_OK;
+}
+
+void
+cv_road_library_clear (CvRoadLibrary * lib)
+{
+  lib->count = 0;
+  lib->carry_count = 0;
+}
+
+void
+cv_road_library_free (CvRoadLibrary * lib)
+{
+  free (lib->weights);
+  free (lib->means);
+  free (lib->variances);
+  free (lib->inv_variances);
+  free (lib->carry);
+  memset (lib, 0, sizeof (*lib));
+}
+
+double
+cv_road_library_dist2 (const CvRoadLibrary * lib, int j, const uint8_t * x,
+    double limit)
+{
+  const double *mean = lib->means + (size_t) j * lib->dims;
+  const double *inv = lib->inv_variances + (size_t) j * lib->dims;
+  double d2 = 0.0;
+
+  for (int d = 0; d < lib->dims && d2 <= limit; d++)
+    d2 = cv_road_dist2_step (d2, x[d], mean[d], inv[d]);
+  return d2;
+}
+
+/* Slot for a new model: the next free one, else the lowest-weight model not
+ * yet replaced in this frame (ties: lowest index). */
+static int
+new_model_slot (CvRoadLibrary * lib, uint8_t * replaced)
+{
+  int slot = -1;
+
+  if (lib->count < lib->max_models)
+    return lib->count++;
+  for (int j = 0; j < lib->count; j++)
+    if (!replaced[j] && (slot < 0 || lib->weights[j] < lib->weights[slot]))
+      slot = j;
+  return slot;
+}
+
+CvStatus
+cv_road_library_learn_cpu (CvRoadLibrary * lib, const uint8_t * samples,
+    size_t stride, int n, const CvRoadConfig * cfg, const CvRoadEmParams * em,
+    CvRoadLearnStats * stats, CvError * err)
+{
+  const int dims = lib->dims, K = lib->max_models;
+  int old_count = lib->count, unexplained = 0;
+  double inv_s = n > 0 ? 1.0 / (double) n : 0.0, total = 0.0;
+  int *assign = NULL, *counts = NULL;
+  uint64_t *sx = NULL, *sxx = NULL;
+  CvStatus status = CV_OK;
+
+  memset (stats, 0, sizeof (*stats));
+  assign = malloc (sizeof (int) * (size_t) (n > 0 ? n : 1));
+  counts = calloc ((size_t) K, sizeof (int));
+  sx = calloc ((size_t) K * dims, sizeof (uint64_t));
+  sxx = calloc ((size_t) K * dims, sizeof (uint64_t));
+  if (!assign || !counts || !sx || !sxx) {
+    status = cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+        "road: cannot allocate update scratch for %d samples", n);
+    goto done;
+  }
+
+  /* nearest model of every training sample, integer sums of the explained */
+  for (int i = 0; i < n; i++) {
+    const uint8_t *x = samples + (size_t) i * stride;
+    double best = 0.0;
+    int best_j = -1;
+    for (int j = 0; j < old_count; j++) {
+      double d2 = cv_road_library_dist2 (lib, j, x,
+          best_j < 0 ? INFINITY : best);
+      if (best_j < 0 || d2 < best) {
+        best = d2;
+        best_j = j;
+      }
+    }
+    if (best_j >= 0 && best < cfg->update_d2) {
+      assign[i] = best_j;
+      counts[best_j]++;
+      for (int d = 0; d < dims; d++) {
+        sx[best_j * dims + d] += x[d];
+        sxx[best_j * dims + d] += (uint64_t) x[d] * x[d];
+      }
+    } else {
+      assign[i] = -1;
+      unexplained++;
+    }
+  }
+  stats->n_updated = n - unexplained;
+
+  /* eq. 4-6 as one batch */
+  for (int j = 0; j < old_count; j++) {
+    double w, w_new;
+    if (counts[j] == 0)
+      continue;
+    w = lib->weights[j];
+    w_new = w + (double) counts[j] * inv_s;
+    for (int d = 0; d < dims; d++) {
+      double mu = lib->means[j * dims + d];
+      double var = lib->variances[j * dims + d];
+      lib->means[j * dims + d] = cv_road_update_mean (w, mu,
+          sx[j * dims + d], inv_s, w_new);
+      lib->variances[j * dims + d] = cv_road_update_var (w, mu, var,
+          sx[j * dims + d], sxx[j * dims + d], counts[j], inv_s, w_new,
+          em->variance_floor);
+    }
+    lib->weights[j] = w_new;
+  }
+
+  /* the unexplained samples, in order, at the front of one scratch copy */
+  if (unexplained > 0 && unexplained >= cfg->min_samples) {
+    int k_new = old_count == 0 ? cfg->initial_models : cfg->new_models;
+    uint8_t *rest = malloc ((size_t) unexplained * dims);
+    double *means = malloc (sizeof (double) * (size_t) k_new * dims);
+    double *vars = malloc (sizeof (double) * (size_t) k_new * dims);
+    double *wts = malloc (sizeof (double) * (size_t) k_new);
+    uint8_t *replaced = calloc ((size_t) K, 1);
+    CvRoadEmStats em_stats;
+    double mass = (double) unexplained * inv_s;
+
+    if (!rest || !means || !vars || !wts || !replaced) {
+      status = cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+          "road: cannot allocate EM input of %d samples", unexplained);
+    } else {
+      int r = 0;
+      for (int i = 0; i < n; i++)
+        if (assign[i] < 0)
+          memcpy (rest + (size_t) r++ * dims, samples + (size_t) i * stride,
+              dims);
+      status = cv_road_em_cpu (rest, dims, unexplained, dims, k_new, em,
+          means, vars, wts, &em_stats, err);
+    }
+    if (status == CV_OK) {
+      for (int c = 0; c < k_new; c++) {
+        int slot = new_model_slot (lib, replaced);
+        replaced[slot] = 1;
+        lib->weights[slot] = wts[c] * mass;
+        memcpy (lib->means + (size_t) slot * dims, means + (size_t) c * dims,
+            sizeof (double) * dims);
+        memcpy (lib->variances + (size_t) slot * dims,
+            vars + (size_t) c * dims, sizeof (double) * dims);
+      }
+      stats->n_new_models = k_new;
+      stats->em_iterations = em_stats.iterations;
+    }
+    lib->carry_count = 0;
+    free (rest), free (means), free (vars), free (wts), free (replaced);
+    if (status != CV_OK)
+      goto done;
+  } else {
+    int r = 0;
+    for (int i = 0; i < n; i++)
+      if (assign[i] < 0)
+        memcpy (lib->carry + (size_t) r++ * dims,
+            samples + (size_t) i * stride, dims);
+    lib->carry_count = r;
+  }
+  stats->n_carried = lib->carry_count;
+
+  /* weights back to a sum of 1 (eq. 6's denominator, and room for the new
+   * models' mass) */
+  for (int j = 0; j < lib->count; j++)
+    total += lib->weights[j];
+  for (int j = 0; j < lib->count; j++) {
+    if (total > 0.0)
+      lib->weights[j] /= total;
+    for (int d = 0; d < dims; d++)
+      lib->inv_variances[j * dims + d] = 1.0 / lib->variances[j * dims + d];
+  }
+
+done:
+  free (assign);
+  free (counts);
+  free (sx);
+  free (sxx);
+  return status;
+}

@@ -1,0 +1,182 @@
+/* gst-cudavision core: road detection stages (internal).
+ *
+ * The detectors (cv_road.h) run these stages in order; they are exposed here
+ * for the unit tests and benchmarks, not for applications.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CV_ROAD_STAGES_H
+#define CV_ROAD_STAGES_H
+
+#include "cv_road.h"
+#include "cv_road_math.h"
+
+#ifdef CV_HAVE_CUDA
+#include "cv_cuda.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Sizes and thresholds derived from CvRoadParams for one frame size. */
+typedef struct
+{
+  int width, height;            /* px */
+  int n;                        /* patch size, px */
+  int m;                        /* bins per channel */
+  int dims;                     /* m * m */
+  int cols, rows, patches;      /* patch grid */
+  int min_points;               /* valid points a candidate needs, >= 2 */
+  int min_disp16;               /* smallest valid fixed-point disparity: the
+                                 * points within max_range (>= 1) */
+  float fb16;                   /* 16 f B, px m */
+  double roughness;             /* T_r, m^2 */
+  double update_d2;             /* T_m^2 */
+  double classify_d2;           /* T_c^2 */
+  int horizon_gate;
+  int max_models, initial_models, new_models, min_samples;
+  int carry_capacity;           /* min_samples - 1 */
+} CvRoadConfig;
+
+void cv_road_config_init (CvRoadConfig * cfg, const CvRoadParams * params,
+    int width, int height);
+
+/* TRUE (1) when going from @a to @b needs a library reset (a parameter that
+ * shapes the library or its buffers changed). */
+int cv_road_params_structural_change (const CvRoadParams * a,
+    const CvRoadParams * b);
+
+/* Road-plane geometry of a pose (cv_road_math.h). */
+void cv_road_geometry_from_params (CvRoadGeometry * geo,
+    const CvRoadParams * params, const CvCameraPose * pose);
+
+/* ---- EM (Gaussian mixture with diagonal covariance) ----------------------
+ * On n samples x_i (uint8 vectors of @dims counts), k components:
+ *  init   centre 0 = the sample nearest the sample mean, then repeatedly the
+ *         sample farthest from the chosen centres (squared Euclidean
+ *         distances in exact integer arithmetic; ties -> lowest index);
+ *         means = centres, variances = max(1, floor), weights = 1/k;
+ *  E-step log p_ic = log w_c - 1/2 sum_d (log var_cd + (x_id - mu_cd)^2 /
+ *         var_cd) (the 2 pi constant is dropped), responsibilities by
+ *         log-sum-exp, LL = sum_i log sum_c p_ic;
+ *  stop   after an E-step when |LL - LL_previous| <= tolerance * n, or after
+ *         max_iterations M-steps;
+ *  M-step N_c = sum_i r_ic, w_c = N_c / n, mu_cd = sum_i r_ic x_id / N_c,
+ *         var_cd = max(sum_i r_ic x_id^2 / N_c - mu_cd^2, floor); a component
+ *         with N_c < CV_ROAD_EM_MIN_MASS keeps its mean and variance.
+ * The thesis drops the log-determinant term (4.4.3.1: "the constants are the
+ * same for all models"); with per-model variances they are not, so it is
+ * kept here (proper EM). */
+#define CV_ROAD_EM_MIN_MASS 1e-6
+
+typedef struct
+{
+  int max_iterations;
+  double tolerance;             /* nats per sample */
+  double variance_floor;        /* count^2 */
+} CvRoadEmParams;
+
+typedef struct
+{
+  int iterations;               /* M-steps performed */
+  double log_likelihood;        /* last LL / n */
+} CvRoadEmStats;
+
+CvStatus cv_road_em_cpu (const uint8_t * samples, size_t stride, int n,
+    int dims, int k, const CvRoadEmParams * params, double *means,
+    double *variances, double *weights, CvRoadEmStats * stats, CvError * err);
+
+/* ---- model library ------------------------------------------------------- */
+
+typedef struct
+{
+  int max_models, dims, carry_capacity;
+  int count;                    /* models 0..count-1 are in use */
+  double *weights;              /* max_models; sum 1 after each frame */
+  double *means;                /* max_models * dims */
+  double *variances;            /* max_models * dims */
+  double *inv_variances;        /* 1 / variances */
+  int carry_count;
+  uint8_t *carry;               /* carry_capacity * dims carried samples */
+} CvRoadLibrary;
+
+typedef struct
+{
+  int n_updated, n_new_models, em_iterations, n_carried;
+} CvRoadLearnStats;
+
+CvStatus cv_road_library_init (CvRoadLibrary * lib, int max_models, int dims,
+    int carry_capacity, CvError * err);
+void cv_road_library_clear (CvRoadLibrary * lib);
+void cv_road_library_free (CvRoadLibrary * lib);
+
+/* Squared distance of @x to model @j (cv_road_dist2_step over d = 0..);
+ * gives up and returns the partial sum as soon as it exceeds @limit (pass
+ * INFINITY for the full distance): the terms are >= 0, so the result is
+ * then > limit too, and below the limit it is exactly the full sum. */
+double cv_road_library_dist2 (const CvRoadLibrary * lib, int j,
+    const uint8_t * x, double limit);
+
+/* One frame of learning on the training set @samples (@n rows of dims bytes,
+ * @stride apart: the frame's seeds, then the carried samples): updates
+ * (eq. 4-6), EM of new models or carrying, replacement, weight
+ * normalisation.  See cv_road.h for the rules. */
+CvStatus cv_road_library_learn_cpu (CvRoadLibrary * lib,
+    const uint8_t * samples, size_t stride, int n, const CvRoadConfig * cfg,
+    const CvRoadEmParams * em, CvRoadLearnStats * stats, CvError * err);
+
+/* ---- CPU stages ------------------------------------------------------------ */
+
+/* Equalisation tables (R, G, B, 256 each) of @rgba; identity when
+ * @equalize is 0. */
+void cv_road_equalize_lut_cpu (const CvImageU8 * rgba, int equalize,
+    uint8_t lut[3 * 256]);
+
+/* Patch features: histograms (patches * dims), variance (-1: < 2 points),
+ * valid points and candidate flags per patch. */
+void cv_road_features_cpu (const CvImageU8 * rgba, const CvImageS16 * disparity,
+    const uint8_t lut[3 * 256], const CvRoadConfig * cfg,
+    const CvRoadGeometry * geo, uint8_t * features, float *variance,
+    uint16_t * n_points, uint8_t * candidates);
+
+/* 4-connected components of @mask (cols x rows, nonzero = foreground):
+ * labels[i] = the smallest index of i's component, -1 for background.
+ * Returns the number of components. */
+int cv_road_label_components_cpu (const uint8_t * mask, int cols, int rows,
+    int32_t * labels);
+
+/* Largest component of a labelling (ties: smallest label); returns its label
+ * or -1 when there is none; @size receives its size.  @sizes is scratch
+ * (n entries). */
+int cv_road_largest_component_cpu (const int32_t * labels, int n,
+    int32_t * sizes, int *size);
+
+/* Region growing: classes[] holds CV_ROAD_PATCH_SEED for the seeds (and
+ * anything else for the others) on entry; on return every patch is SEED,
+ * ROAD or NOT_ROAD.  @min_distance receives the distances; @labels is
+ * scratch (patches); @geo gives the horizon for cfg->horizon_gate. */
+void cv_road_classify_cpu (const uint8_t * features, const CvRoadLibrary * lib,
+    const CvRoadConfig * cfg, const CvRoadGeometry * geo, int seed_root,
+    uint8_t * classes, float *min_distance, int32_t * labels, int *n_road);
+
+#ifdef CV_HAVE_CUDA
+/* ---- CUDA stages (device pointers, enqueued on @stream) ------------------- */
+
+/* As cv_road_label_components_cpu (same labels), the detector's kernels. */
+CvStatus cv_road_cuda_label_components (const uint8_t * mask, int cols,
+    int rows, int32_t * labels, CvStream stream, CvError * err);
+
+/* As cv_road_em_cpu on device data (single-block EM kernel of the
+ * detector); @workspace is grown as needed; outputs are device pointers
+ * (@stats: one CvRoadEmStats). */
+CvStatus cv_road_cuda_em (const uint8_t * samples, size_t stride, int n,
+    int dims, int k, const CvRoadEmParams * params,
+    CvDeviceBuffer * workspace, double *means, double *variances,
+    double *weights, CvRoadEmStats * stats, CvStream stream, CvError * err);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CV_ROAD_STAGES_H */
