@@ -85,6 +85,10 @@ def main():
     ap.add_argument("--tests", nargs="*")
     ap.add_argument("--sanitize", nargs="*")
     ap.add_argument("--bench", nargs="*")
+    ap.add_argument("--tools", nargs="*", default=["memcheck", "racecheck", "synccheck"],
+                    help="compute-sanitizer tools for --sanitize")
+    ap.add_argument("--sanitize-timeout", type=float, default=240,
+                    help="seconds one sanitizer run may take")
     ap.add_argument("--budget", type=float, default=0)
     args = ap.parse_args()
 
@@ -114,7 +118,7 @@ def main():
         sel = [t for t in tests if t["name"].endswith("-gpu")
                and any(w in t["name"] for w in want)]
         with open(os.path.join(OUT, "sanitize.log"), "w") as log:
-            for tool in ("memcheck", "racecheck", "synccheck"):
+            for tool in args.tools:
                 for t in sel:
                     if over_budget(args):
                         summary.append(f"{tool} {t['name']}: not run (budget)")
@@ -122,7 +126,7 @@ def main():
                     cmd = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "99",
                            "--print-limit", "20"] + t["cmd"]
                     rc, out = run(cmd, test_env(env, t), log,
-                                  (t.get("timeout") or 30) * 20, t.get("workdir"))
+                                  args.sanitize_timeout, t.get("workdir"))
                     errs = [l for l in out.splitlines() if "ERROR SUMMARY" in l]
                     summary.append(f"{tool:9s} {t['name']}: exit {rc}; "
                                    f"{errs[-1].strip() if errs else 'no summary'}")
