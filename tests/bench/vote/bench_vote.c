@@ -278,8 +278,11 @@ histograms (CvStream stream)
 
   work.plan = cv_vote_cuda_new ();
   {
-    uint32_t *zeros = calloc (65536, sizeof (uint32_t));
-    work.out = bv_upload (zeros, 65536 * sizeof (uint32_t));
+    /* the largest output: the 1920x1080 v-disparity, 1080 rows x 256 bins
+     * (also covers the 256x256 2-D histogram) */
+    const size_t n_out = 1080 * 256;
+    uint32_t *zeros = calloc (n_out, sizeof (uint32_t));
+    work.out = bv_upload (zeros, n_out * sizeof (uint32_t));
     free (zeros);
   }
   cv_hist1d_params_init (&work.p1);
