@@ -64,7 +64,8 @@ typedef struct
   uint8_t offroad_color[3];
   uint8_t marking_color[3];
   uint8_t sky_color[3];
-  float illumination;           /* gain on all surface colours (1 = as given) */
+  float illumination;           /* gain on all surface colours (1 = as given;
+                                 * ground, markings, boxes; not the sky) */
   float texture_contrast;       /* 0..1, amplitude of the surface texture */
 
   int n_boxes;
@@ -78,7 +79,19 @@ typedef struct
  * (focal length 0.58 * width px, principal point at the centre, baseline
  * 0.54 m), camera 1.65 m high pitched 0.02 rad down, a 7 m wide road with two
  * lanes, and @n_boxes boxes placed pseudo-randomly from @seed on and beside
- * the road between 6 and 40 m. */
+ * the road between 6 and 40 m.
+ *
+ * In detail: pixel centres are at integer coordinates, so the centre is
+ * principal point ((width - 1) / 2, (height - 1) / 2); travel 0;
+ * road_half_width 3.5, lane_width 3.5 (one dashed centre line), marking_width
+ * 0.15, dash_length 3; road grey asphalt (108, 108, 112), road_color_far
+ * (84, 86, 96), road_color_change_z 1e9 (never); off-road grass (74, 112, 46)
+ * mottled with earth; white markings (236, 236, 228); light blue sky
+ * (150, 190, 235); illumination 1; texture_contrast 0.5; supersample 2.
+ * Boxes: near face z in [6, 40 - depth] m, centre |x| <= road_half_width +
+ * 5 m, width 0.6-2.5 m, height 0.8-2.5 m, depth 0.6-2.5 m, at least 0.5 m
+ * apart (fewer than @n_boxes when they do not fit; @n_boxes is clamped to
+ * 0..CV_SCENE_MAX_BOXES), varied colours.  @seed also picks the textures. */
 void cv_scene_params_init (CvSceneParams * params, int width, int height,
     int n_boxes, uint32_t seed);
 
@@ -93,6 +106,12 @@ typedef struct
   CvImageU8 occluded;           /* 1 where the left pixel is not seen by the right camera */
 } CvSceneViews;
 
+/* Renders the views requested in @views.  Colours are box filters of
+ * supersample^2 rays per pixel; disparity, labels and occlusion are those
+ * of the ray through the pixel centre (disparity = f * baseline / depth of
+ * the hit point; occluded also where the point falls outside the right
+ * view).  Returns CV_ERROR_INVALID_ARGUMENT (naming the parameter) for
+ * parameters out of range or outputs of the wrong size. */
 CvStatus cv_scene_render (const CvSceneParams * params, CvSceneViews * views,
     CvError * err);
 
