@@ -1,10 +1,12 @@
 /* CPU reference of the column-wise RDP segmentation: Algorithm 1 of the
  * paper (recursive split at the farthest sample), written for clarity.
  *
- * Columns are independent; with n_threads > 1 worker threads take columns
- * j = t, t + T, t + 2T, ... (interleaved, so a hard region of the image is
- * shared out) and append their cuts to per-thread lists; the calling thread
- * then concatenates the lists in column order.
+ * Columns are independent.  A worker takes groups of RDP_CPU_GROUP adjacent
+ * output columns (so the row-major source image is read row by row, not
+ * one cache line per sample), with n_threads > 1 groups g = t, t + T, ...
+ * (interleaved, so a hard region of the image is shared out), and appends
+ * their cuts to its own lists; the calling thread then concatenates the
+ * lists in column order.
  *
  * Built with -ffp-contract=off (see cv_rdp_math.h).
  *
@@ -20,6 +22,13 @@
 /* More threads than this gain nothing on the machines we target. */
 #define RDP_CPU_MAX_THREADS 64
 
+/* Output columns selected together in one sweep over the source rows. */
+#define RDP_CPU_GROUP 16
+/* Extra samples between the group's columns in the scratch buffer: with a
+ * power-of-two height the columns would otherwise map to the same cache
+ * sets (4K aliasing) while a row is scattered into them. */
+#define RDP_CPU_GROUP_PAD 16
+
 /* A grow-only array of @elem_size elements (capacity kept across frames). */
 typedef struct
 {
@@ -30,7 +39,8 @@ typedef struct
 /* Per worker: scratch columns and the output lists of its columns. */
 typedef struct
 {
-  int32_t *raw;                 /* selected / averaged column, 1/16 px */
+  int32_t *raw;                 /* RDP_CPU_GROUP selected / averaged columns, 1/16 px,
+                                 * column c at raw + c * (rows + RDP_CPU_GROUP_PAD) */
   int32_t *filtered;            /* after the median */
   float *depth;                 /* depth signal, m */
   uint8_t *is_cut;              /* 1 where a cut is */
@@ -39,9 +49,10 @@ typedef struct
   int failed;                   /* out of memory */
 } RdpWorker;
 
-/* Where a column's lists are, in the list of worker j % n_threads. */
+/* Where a column's lists are, in the lists of worker @worker. */
 typedef struct
 {
+  int32_t worker;
   int32_t cut_start, cut_count;
   int32_t gap_start, gap_count;
   int32_t levels;
@@ -116,7 +127,7 @@ rdp_worker_reserve (RdpWorker * w, int rows)
   free (w->filtered);
   free (w->depth);
   free (w->is_cut);
-  w->raw = malloc (n * sizeof (int32_t));
+  w->raw = malloc ((n + RDP_CPU_GROUP_PAD) * RDP_CPU_GROUP * sizeof (int32_t));
   w->filtered = malloc (n * sizeof (int32_t));
   w->depth = malloc (n * sizeof (float));
   w->is_cut = malloc (n);
@@ -162,27 +173,36 @@ cv_rdp_cpu_free (CvRdpCpu * cpu)
 
 /* ---- preparation ----------------------------------------------------------- */
 
-/* Output column @j before filtering: source column j * k, or the mean of
- * the valid samples of source columns [j * k, j * k + k). */
+/* Output columns @j0 .. @j0 + @count - 1 before filtering, into @raw
+ * (column c at raw + c * (height + RDP_CPU_GROUP_PAD)): source column j * k,
+ * or the mean of the valid samples of source columns [j * k, j * k + k). */
 static void
-rdp_select_column (const CvRdpSetup * s, const CvImageS16 * img, int j,
-    int32_t * raw)
+rdp_select_columns (const CvRdpSetup * s, const CvImageS16 * img, int j0,
+    int count, int32_t * raw)
 {
-  int x0 = j * s->column_step;
-  int x1 = x0 + (s->column_mean ? s->column_step : 1);
+  const int n = s->height, k = s->column_step, width = s->src_width;
+  const size_t pitch = (size_t) n + RDP_CPU_GROUP_PAD;
 
-  if (x1 > s->src_width)
-    x1 = s->src_width;
-  for (int y = 0; y < s->height; y++) {
+  for (int y = 0; y < n; y++) {
     const int16_t *row = CV_ROW (img, y);
-    int32_t sum = 0, count = 0;
-    for (int x = x0; x < x1; x++) {
-      if (row[x] >= 0) {
-        sum += row[x];
-        count++;
+    for (int c = 0; c < count; c++) {
+      int x0 = (j0 + c) * k;
+      int32_t v;
+      if (!s->column_mean) {
+        v = row[x0] >= 0 ? row[x0] : CV_RDP_INVALID_S32;   /* = mean of one */
+      } else {
+        int x1 = x0 + k < width ? x0 + k : width;
+        int32_t sum = 0, valid = 0;
+        for (int x = x0; x < x1; x++) {
+          if (row[x] >= 0) {
+            sum += row[x];
+            valid++;
+          }
+        }
+        v = cv_rdp_mean (sum, valid);
       }
+      raw[c * pitch + y] = v;
     }
-    raw[y] = cv_rdp_mean (sum, count);
   }
 }
 
@@ -276,9 +296,10 @@ rdp_split_f32 (const float *y, int32_t first, int32_t last, int level,
 
 /* ---- one column -------------------------------------------------------------- */
 
+/* Segments one output column whose selected samples are @raw. */
 static int
-rdp_column (const CvRdpSetup * s, const CvImageS16 * img, int j,
-    RdpWorker * w, RdpColumnRecord * rec)
+rdp_column (const CvRdpSetup * s, const int32_t * raw, RdpWorker * w,
+    RdpColumnRecord * rec)
 {
   const int n = s->height;
   const int depth = s->signal == CV_RDP_SIGNAL_DEPTH;
@@ -288,8 +309,7 @@ rdp_column (const CvRdpSetup * s, const CvImageS16 * img, int j,
   if (n < 1)
     return 0;
 
-  rdp_select_column (s, img, j, w->raw);
-  rdp_median_column (s, w->raw, w->filtered);
+  rdp_median_column (s, raw, w->filtered);
   if (depth) {
     for (int r = 0; r < n; r++)
       w->depth[r] = cv_rdp_depth (s->depth_numerator, w->filtered[r],
@@ -349,14 +369,24 @@ static void *
 rdp_worker_main (void *data)
 {
   RdpJob *job = data;
+  const CvRdpSetup *s = job->setup;
   RdpWorker *w = &job->cpu->workers[job->index];
+  const int n_groups = (s->n_columns + RDP_CPU_GROUP - 1) / RDP_CPU_GROUP;
 
   w->rows.len = w->values.len = w->gaps.len = 0;
-  w->failed = !rdp_worker_reserve (w, job->setup->height);
-  for (int j = job->index; j < job->setup->n_columns && !w->failed;
-      j += job->n_threads)
-    w->failed = !rdp_column (job->setup, job->disparity, j, w,
-        &job->cpu->records[j]);
+  w->failed = !rdp_worker_reserve (w, s->height);
+  for (int g = job->index; g < n_groups && !w->failed; g += job->n_threads) {
+    int j0 = g * RDP_CPU_GROUP;
+    int count = s->n_columns - j0 < RDP_CPU_GROUP ? s->n_columns - j0 :
+        RDP_CPU_GROUP;
+    rdp_select_columns (s, job->disparity, j0, count, w->raw);
+    for (int c = 0; c < count && !w->failed; c++) {
+      RdpColumnRecord *rec = &job->cpu->records[j0 + c];
+      rec->worker = job->index;
+      w->failed = !rdp_column (s, w->raw + (size_t) c * (s->height +
+              RDP_CPU_GROUP_PAD), w, rec);
+    }
+  }
   return NULL;
 }
 
@@ -392,7 +422,7 @@ rdp_assemble (CvRdpCpu * cpu, const CvRdpSetup * s, int n_threads,
     int32_t cuts = 0, gaps = 0;
     for (size_t j = 0; j < n_cols; j++) {
       const RdpColumnRecord *rec = &cpu->records[j];
-      const RdpWorker *w = &cpu->workers[j % (size_t) n_threads];
+      const RdpWorker *w = &cpu->workers[rec->worker];
       cpu->cut_offsets[j] = cuts;
       cpu->gap_offsets[j] = gaps;
       cpu->levels[j] = rec->levels;
@@ -445,8 +475,9 @@ cv_rdp_cpu_compute (CvRdpCpu * cpu, const CvRdpParams * params,
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "rdp cpu: n_threads %d out of range 1..%d", n_threads,
         RDP_CPU_MAX_THREADS);
-  if (n_threads > setup.n_columns)
-    n_threads = setup.n_columns;
+  /* no more threads than column groups */
+  if (n_threads > (setup.n_columns + RDP_CPU_GROUP - 1) / RDP_CPU_GROUP)
+    n_threads = (setup.n_columns + RDP_CPU_GROUP - 1) / RDP_CPU_GROUP;
 
   memset (&cpu->result, 0, sizeof (cpu->result));
   if (!rdp_reserve ((void **) &cpu->records, &cpu->records_cap,

@@ -42,6 +42,8 @@
 namespace {
 
 constexpr int kBitsPerWord = 32;
+/* Global loads a lane keeps in flight while filling shared memory. */
+constexpr int kLoadBatch = 8;
 /* Register words per lane for the tallest column. */
 constexpr int kMaxWords = CV_RDP_MAX_HEIGHT / (kLanes * kBitsPerWord);
 static_assert (kMaxWords * kLanes * kBitsPerWord == CV_RDP_MAX_HEIGHT,
@@ -283,17 +285,29 @@ rdp_segment_kernel (SegmentArgs a)
       (size_t) col * a.signal_pitch;
 
   /* ---- the column into shared memory: row r at (r / P) * S + r % P.
-   * Coalesced reads; the position advances by 32 rows incrementally. */
+   * Coalesced reads, kLoadBatch of them in flight per lane (a block has one
+   * warp, so the warp itself must hide the memory latency); the position
+   * advances by 32 rows incrementally. */
   {
     int q = lane / P, m = lane - q * P;
     const int dq = kLanes / P, dm = kLanes - dq * P;
-    for (int r = lane; r < n; r += kLanes) {
-      val[q * S + m] = src[r];
-      q += dq;
-      m += dm;
-      if (m >= P) {
-        m -= P;
-        q++;
+    for (int r0 = lane; r0 < n; r0 += kLanes * kLoadBatch) {
+      Value v[kLoadBatch];
+#pragma unroll
+      for (int i = 0; i < kLoadBatch; i++) {
+        const int r = r0 + i * kLanes;
+        v[i] = r < n ? src[r] : Value (0);
+      }
+#pragma unroll
+      for (int i = 0; i < kLoadBatch; i++) {
+        if (r0 + i * kLanes < n)
+          val[q * S + m] = v[i];
+        q += dq;
+        m += dm;
+        if (m >= P) {
+          m -= P;
+          q++;
+        }
       }
     }
   }

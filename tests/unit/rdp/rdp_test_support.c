@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cv_rdp_math.h"
+#include "cv_scene.h"
 #include "cv_test.h"
 
 /* ---- inputs ---------------------------------------------------------------- */
@@ -299,6 +300,77 @@ rdp_image_fill_street (CvImageS16 * img, guint32 seed)
           CV_ROW (img, y)[x] = CV_DISP_INVALID;
       }
   }
+}
+
+/* SGM-like degradation of the exact scene disparity (see the header). */
+#define SCENE_NOISE_SIGMA_Q 3.0         /* 1/16 px: about 0.2 px */
+#define SCENE_OUTLIER_PERMILLE 10
+#define SCENE_SPECK_PERMILLE 5
+
+gboolean
+rdp_image_fill_scene (CvImageS16 * img, int scene_height, int n_boxes,
+    guint32 seed)
+{
+  CvSceneParams sp;
+  CvSceneViews views;
+  CvError err = { 0 };
+  const int w = img->width, sh = scene_height;
+  float *disp = g_new (float, (size_t) w * sh);
+  uint8_t *labels = g_new (uint8_t, (size_t) w * sh);
+  uint8_t *occluded = g_new (uint8_t, (size_t) w * sh);
+  guint32 s = seed * 40503u + 1u;
+  gboolean ok;
+
+  cv_scene_params_init (&sp, w, sh, n_boxes, seed);
+  memset (&views, 0, sizeof (views));
+  views.disparity.data = disp;
+  views.disparity.width = w;
+  views.disparity.height = sh;
+  views.disparity.stride = (size_t) w * sizeof (float);
+  views.labels.data = labels;
+  views.labels.width = w;
+  views.labels.height = sh;
+  views.labels.stride = (size_t) w;
+  views.occluded.data = occluded;
+  views.occluded.width = w;
+  views.occluded.height = sh;
+  views.occluded.stride = (size_t) w;
+  ok = cv_scene_render (&sp, &views, &err) == CV_OK;
+  if (!ok)
+    g_printerr ("scene: %s\n", err.message);
+
+  for (int y = 0; ok && y < img->height; y++) {
+    /* source row of output row y (pixel centres aligned) */
+    double sy = (y + 0.5) * sh / (double) img->height - 0.5;
+    int y0 = CLAMP ((int) floor (sy), 0, sh - 1), y1 = MIN (y0 + 1, sh - 1);
+    double f = CLAMP (sy - y0, 0.0, 1.0);
+    int yn = f < 0.5 ? y0 : y1;
+    for (int x = 0; x < w; x++) {
+      size_t i0 = (size_t) y0 * w + x, i1 = (size_t) y1 * w + x,
+          in = (size_t) yn * w + x;
+      int16_t v;
+      int roll = rand_range (&s, 0, 999);
+      if (labels[in] == CV_SCENE_SKY || occluded[in])
+        v = CV_DISP_INVALID;
+      else if (roll < SCENE_OUTLIER_PERMILLE)
+        v = (int16_t) rand_range (&s, 0, 1600);
+      else if (roll < SCENE_OUTLIER_PERMILLE + SCENE_SPECK_PERMILLE)
+        v = CV_DISP_INVALID;
+      else {
+        /* interpolate only within one surface; across an edge take the
+         * nearer row's value */
+        double d = labels[i0] == labels[i1] && !occluded[i0] && !occluded[i1] ?
+            (1 - f) * disp[i0] + f * disp[i1] : disp[in];
+        v = clamp_disp (d * CV_DISP_SCALE + rand_gauss (&s) *
+            SCENE_NOISE_SIGMA_Q);
+      }
+      CV_ROW (img, y)[x] = v;
+    }
+  }
+  g_free (disp);
+  g_free (labels);
+  g_free (occluded);
+  return ok;
 }
 
 /* ---- naive reference ---------------------------------------------------------- */

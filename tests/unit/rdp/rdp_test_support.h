@@ -42,6 +42,17 @@ void rdp_image_fill (CvImageS16 * img, RdpInputKind kind, guint32 seed);
  * sub-pixel noise, outliers and invalid specks) of width x height. */
 void rdp_image_fill_street (CvImageS16 * img, guint32 seed);
 
+/* The paper's benchmark input, rebuilt from the synthetic scene generator
+ * (cv_scene.h): a KITTI-like street (1242 x 375 view, @n_boxes boxes) whose
+ * exact disparity is degraded like an SGM output (sky and occluded pixels
+ * invalid, ~0.2 px noise, 1 % outliers, 0.5 % invalid specks) and stretched
+ * vertically to img->height rows with linear interpolation, as the paper
+ * scales KITTI's SGM disparities to 1024 rows.  img->width must be the
+ * scene width (1242 for KITTI).  Returns FALSE (and prints why) if the
+ * scene cannot be rendered. */
+gboolean rdp_image_fill_scene (CvImageS16 * img, int scene_height,
+    int n_boxes, guint32 seed);
+
 /* ---- naive reference ------------------------------------------------------ */
 
 /* The output of the naive implementation for one frame (arrays owned). */
