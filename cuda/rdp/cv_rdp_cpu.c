@@ -225,7 +225,9 @@ rdp_median_column (const CvRdpSetup * s, const int32_t * raw,
       int yy = y + dy;
       window[n++] = (yy >= 0 && yy < s->height) ? raw[yy] : CV_RDP_INVALID_S32;
     }
-    filtered[y] = cv_rdp_median (window, n);
+    /* constant sizes let the compiler unroll the rank selection */
+    filtered[y] = n == 3 ? cv_rdp_median (window, 3) :
+        cv_rdp_median (window, CV_RDP_MEDIAN_MAX);
   }
 }
 

@@ -157,24 +157,27 @@ cv_rdp_mean (int32_t sum, int32_t count)
 }
 
 /* Lower median of the valid (>= 0) values among @window[0 .. n), n <= 5;
- * invalid when none is valid. */
+ * invalid when none is valid.  Written as a rank selection (the valid value
+ * with (count - 1) / 2 valid values before it, ties ordered by position)
+ * rather than a sort, so with a constant n the GPU keeps it in registers. */
 CV_RDP_FN int32_t
 cv_rdp_median (const int32_t * window, int n)
 {
-  int32_t v[CV_RDP_MEDIAN_MAX];
   int count = 0;
+  int32_t result = CV_RDP_INVALID_S32;
+  for (int i = 0; i < n; i++)
+    count += window[i] >= 0;
   for (int i = 0; i < n; i++) {
-    int32_t x = window[i];
-    if (x < 0)
+    int rank = 0;
+    if (window[i] < 0)
       continue;
-    int k = count++;
-    while (k > 0 && v[k - 1] > x) {     /* insertion sort */
-      v[k] = v[k - 1];
-      k--;
-    }
-    v[k] = x;
+    for (int j = 0; j < n; j++)
+      rank += window[j] >= 0 && (window[j] < window[i]
+          || (window[j] == window[i] && j < i));
+    if (rank == (count - 1) / 2)
+      result = window[i];
   }
-  return count > 0 ? v[(count - 1) / 2] : CV_RDP_INVALID_S32;
+  return result;
 }
 
 /* Depth (m) of a fixed-point disparity @d_q: @numerator / d_q with

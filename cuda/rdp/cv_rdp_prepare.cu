@@ -14,12 +14,27 @@ rdp_launch_prepare (const CvRdpSetup * setup, const CvImageS16 * disparity,
   const dim3 block (kTile, kTileWarps);
   const dim3 grid (cv_div_up (setup->n_columns, kTile),
       cv_div_up (setup->height, kTile));
-  if (setup->signal == CV_RDP_SIGNAL_DEPTH) {
-    rdp_prepare_kernel < true > <<<grid, block, 0, stream>>> (a);
-    CV_CUDA_CHECK_LAUNCH (err, "rdp_prepare_kernel<depth>");
-  } else {
-    rdp_prepare_kernel < false > <<<grid, block, 0, stream>>> (a);
-    CV_CUDA_CHECK_LAUNCH (err, "rdp_prepare_kernel<disparity>");
+  const bool depth = setup->signal == CV_RDP_SIGNAL_DEPTH;
+  switch (setup->median_window / 2) {
+    case 0:
+      if (depth)
+        rdp_prepare_kernel < true, 0 > <<<grid, block, 0, stream>>> (a);
+      else
+        rdp_prepare_kernel < false, 0 > <<<grid, block, 0, stream>>> (a);
+      break;
+    case 1:
+      if (depth)
+        rdp_prepare_kernel < true, 1 > <<<grid, block, 0, stream>>> (a);
+      else
+        rdp_prepare_kernel < false, 1 > <<<grid, block, 0, stream>>> (a);
+      break;
+    default:
+      if (depth)
+        rdp_prepare_kernel < true, 2 > <<<grid, block, 0, stream>>> (a);
+      else
+        rdp_prepare_kernel < false, 2 > <<<grid, block, 0, stream>>> (a);
+      break;
   }
+  CV_CUDA_CHECK_LAUNCH (err, "rdp_prepare_kernel");
   return CV_OK;
 }

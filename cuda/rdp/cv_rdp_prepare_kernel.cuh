@@ -29,7 +29,7 @@ struct PrepareArgs
   const int16_t *src;
   size_t src_stride;            /* elements between source rows */
   int src_width, height, n_columns;
-  int column_step, column_mean, median_half;
+  int column_step, column_mean;
   float depth_numerator, max_depth;
   void *out;
   int out_pitch;                /* elements between output columns */
@@ -48,7 +48,6 @@ prepare_args (const CvRdpSetup * setup, const CvImageS16 * disparity,
   a.n_columns = setup->n_columns;
   a.column_step = setup->column_step;
   a.column_mean = setup->column_mean;
-  a.median_half = setup->median_window / 2;
   a.depth_numerator = setup->depth_numerator;
   a.max_depth = setup->max_depth;
   a.out = signal;
@@ -75,7 +74,9 @@ select_sample (const PrepareArgs & a, int y, int j)
   return cv_rdp_mean (sum, count);
 }
 
-template < bool kDepth >
+/* kHalf: the median's half window (0: no median), a template parameter so
+ * the window stays in registers. */
+template < bool kDepth, int kHalf >
 __global__ void __launch_bounds__ (kTile * kTileWarps)
 rdp_prepare_kernel (PrepareArgs a)
 {
@@ -83,11 +84,11 @@ rdp_prepare_kernel (PrepareArgs a)
   __shared__ int32_t tile[kTile + 2 * kHaloMax][kTile + 1];
   const int col0 = blockIdx.x * kTile;
   const int row0 = blockIdx.y * kTile;
-  const int h = a.median_half;
   const int tx = threadIdx.x, ty = threadIdx.y;
+  static_assert (kHalf >= 0 && kHalf <= kHaloMax, "median window");
 
-  for (int ly = ty; ly < kTile + 2 * h; ly += kTileWarps) {
-    const int y = row0 - h + ly;
+  for (int ly = ty; ly < kTile + 2 * kHalf; ly += kTileWarps) {
+    const int y = row0 - kHalf + ly;
     const int j = col0 + tx;
     tile[ly][tx] = (y >= 0 && y < a.height && j < a.n_columns) ?
         select_sample (a, y, j) : CV_RDP_INVALID_S32;
@@ -99,12 +100,13 @@ rdp_prepare_kernel (PrepareArgs a)
     const int y = row0 + tx;
     if (j >= a.n_columns || y >= a.height)
       continue;
-    int32_t v = tile[tx + h][lc];
-    if (h > 0 && v >= 0) {
-      int32_t window[CV_RDP_MEDIAN_MAX];
-      for (int k = 0; k <= 2 * h; k++)
+    int32_t v = tile[tx + kHalf][lc];
+    if (kHalf > 0 && v >= 0) {
+      int32_t window[2 * kHalf + 1];
+#pragma unroll
+      for (int k = 0; k <= 2 * kHalf; k++)
         window[k] = tile[tx + k][lc];
-      v = cv_rdp_median (window, 2 * h + 1);
+      v = cv_rdp_median (window, 2 * kHalf + 1);
     }
     const size_t o = (size_t) j * a.out_pitch + y;
     if (kDepth)

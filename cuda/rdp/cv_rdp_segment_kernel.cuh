@@ -31,6 +31,17 @@
  *     left", a warp vote.
  * No __syncthreads: a warp needs only __syncwarp.
  *
+ * Why one warp and not the paper's one thread per row: the paper's block
+ * pays log2(n) __syncthreads per iteration for its strided segmented
+ * reduction (it unrolls the last five steps, the warp-level ones, for
+ * speed) and keeps evaluating finished segments, since per-thread checks
+ * cost more control flow than they save (section 4.4).  With several rows
+ * per lane the reduction is mostly sequential inside the lane (no
+ * synchronisation), the cross-lane part is one atomic per crossing segment,
+ * finished segments cost nothing, and columns longer than 1024 rows need no
+ * change.  1242 columns are 1242 warps: about 9 per SM on an H200, all
+ * resident at once.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef CV_RDP_SEGMENT_KERNEL_CUH

@@ -75,6 +75,39 @@ run_segment_signal (const SegmentArgs & a, int n_columns)
   }
 }
 
+template < bool kDepth > void
+run_prepare_depth (const CvRdpSetup & setup, const PrepareArgs & pa, Dim3 grid,
+    Dim3 block)
+{
+  switch (setup.median_window / 2) {
+    case 0:
+      rdp_emu::launch (grid, block, 0, [&pa]() {
+            rdp_prepare_kernel < kDepth, 0 > (pa);
+          });
+      break;
+    case 1:
+      rdp_emu::launch (grid, block, 0, [&pa]() {
+            rdp_prepare_kernel < kDepth, 1 > (pa);
+          });
+      break;
+    default:
+      rdp_emu::launch (grid, block, 0, [&pa]() {
+            rdp_prepare_kernel < kDepth, 2 > (pa);
+          });
+      break;
+  }
+}
+
+void
+run_prepare (const CvRdpSetup & setup, const PrepareArgs & pa, Dim3 grid,
+    Dim3 block)
+{
+  if (setup.signal == CV_RDP_SIGNAL_DEPTH)
+    run_prepare_depth < true > (setup, pa, grid, block);
+  else
+    run_prepare_depth < false > (setup, pa, grid, block);
+}
+
 /* The plan's three launches (cv_rdp_cuda.cu), on the emulator. */
 bool
 emu_compute (const CvRdpParams * p, const CvImageS16 * img, EmuFrame & f)
@@ -95,14 +128,7 @@ emu_compute (const CvRdpParams * p, const CvImageS16 * img, EmuFrame & f)
     (unsigned) ((h + kTile - 1) / kTile), 1
   };
   const Dim3 tile_block = { (unsigned) kTile, (unsigned) kTileWarps, 1 };
-  if (setup.signal == CV_RDP_SIGNAL_DEPTH)
-    rdp_emu::launch (tiles, tile_block, 0, [&pa]() {
-          rdp_prepare_kernel < true > (pa);
-        });
-  else
-    rdp_emu::launch (tiles, tile_block, 0, [&pa]() {
-          rdp_prepare_kernel < false > (pa);
-        });
+  run_prepare (setup, pa, tiles, tile_block);
 
   fill_garbage (f.counts, 3 * (size_t) n);
   fill_garbage (f.slot_rows, (size_t) n * cut_cap);
