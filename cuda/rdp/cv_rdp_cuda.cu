@@ -88,6 +88,7 @@ cv_rdp_cuda_segment (CvRdpCuda * plan, const CvRdpParams * params,
   if (plan == nullptr)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT, "rdp cuda: plan is NULL");
   plan->segmented = 0;          /* the slots are rebuilt below */
+  std::memset (&plan->result, 0, sizeof (plan->result));
   status = cv_rdp_check_image (disparity, "device", err);
   if (status != CV_OK)
     return status;
@@ -102,16 +103,28 @@ cv_rdp_cuda_segment (CvRdpCuda * plan, const CvRdpParams * params,
   const size_t pitch = (size_t) rdp_signal_pitch (setup.height);
   /* int32 and float samples are both 4 bytes */
   static_assert (sizeof (int32_t) == sizeof (float), "4-byte samples");
-  if ((status = cv_device_buffer_ensure (&plan->signal,
-              n * pitch * sizeof (int32_t), err)) != CV_OK
-      || (status = cv_device_buffer_ensure (&plan->counts,
-              3 * n * sizeof (int32_t), err)) != CV_OK
-      || (status = cv_device_buffer_ensure (&plan->cut_rows,
-              n * cut_cap * sizeof (int32_t), err)) != CV_OK
-      || (status = cv_device_buffer_ensure (&plan->cut_values,
-              n * cut_cap * sizeof (float), err)) != CV_OK
-      || (status = cv_device_buffer_ensure (&plan->gaps,
-              n * gap_cap * sizeof (CvRdpGap), err)) != CV_OK)
+  const size_t signal_bytes = n * pitch * sizeof (int32_t);
+  const size_t counts_bytes = 3 * n * sizeof (int32_t);
+  const size_t rows_bytes = n * cut_cap * sizeof (int32_t);
+  const size_t values_bytes = n * cut_cap * sizeof (float);
+  const size_t gaps_bytes = n * gap_cap * sizeof (CvRdpGap);
+  if (plan->signal.size < signal_bytes || plan->counts.size < counts_bytes
+      || plan->cut_rows.size < rows_bytes || plan->cut_values.size < values_bytes
+      || plan->gaps.size < gaps_bytes) {
+    /* growing frees buffers that frames still queued on @stream may use:
+     * wait for them (first frames / a larger frame size only) */
+    CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
+  }
+  if ((status = cv_device_buffer_ensure (&plan->signal, signal_bytes,
+              err)) != CV_OK
+      || (status = cv_device_buffer_ensure (&plan->counts, counts_bytes,
+              err)) != CV_OK
+      || (status = cv_device_buffer_ensure (&plan->cut_rows, rows_bytes,
+              err)) != CV_OK
+      || (status = cv_device_buffer_ensure (&plan->cut_values, values_bytes,
+              err)) != CV_OK
+      || (status = cv_device_buffer_ensure (&plan->gaps, gaps_bytes,
+              err)) != CV_OK)
     return status;
 
   RdpDeviceSlots slots;
@@ -150,6 +163,11 @@ cv_rdp_cuda_gather (CvRdpCuda * plan, CvStream stream, CvError * err)
 
   const int n = plan->setup.n_columns;
   const HostLayout l = host_layout (&plan->slots, n);
+  std::memset (&plan->result, 0, sizeof (plan->result));
+  if (plan->host.size < l.total) {
+    /* an earlier frame's gather may still write the buffer being replaced */
+    CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
+  }
   status = cv_host_buffer_ensure (&plan->host, l.total, err);
   if (status != CV_OK)
     return status;
