@@ -1,0 +1,227 @@
+/* CUDA plan of the RDP segmentation: buffers, and the three launches
+ * (prepare, segment, gather) in stream order.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <cstring>
+#include <new>
+
+#include "cv_rdp_kernels.cuh"
+
+/* Alignment of the arrays inside the pinned result buffer. */
+#define RDP_HOST_ALIGN 64
+
+struct CvRdpCuda
+{
+  CvDeviceBuffer signal;        /* prepared columns */
+  CvDeviceBuffer counts;        /* cut count, gap count, levels per column */
+  CvDeviceBuffer cut_rows, cut_values, gaps;
+  CvHostBuffer host;            /* the flat result (pinned) */
+  void *host_mapped;            /* device-visible address of host.ptr */
+  void *host_mapped_for;        /* the host.ptr it belongs to */
+
+  CvRdpSetup setup;             /* of the last segment call */
+  int segmented;                /* a segment call has been enqueued */
+  RdpDeviceSlots slots;
+  CvRdpResult result;
+};
+
+/* Byte offsets of the flat arrays inside the pinned buffer. */
+struct HostLayout
+{
+  size_t cut_offsets, gap_offsets, levels, cut_rows, cut_values, gaps, total;
+};
+
+static size_t
+align_up (size_t x)
+{
+  return (x + RDP_HOST_ALIGN - 1) / RDP_HOST_ALIGN * RDP_HOST_ALIGN;
+}
+
+static HostLayout
+host_layout (const RdpDeviceSlots * slots, int n_columns)
+{
+  const size_t n = (size_t) n_columns;
+  const size_t max_cuts = n * slots->cut_capacity;
+  const size_t max_gaps = n * slots->gap_capacity;
+  HostLayout l;
+  l.cut_offsets = 0;
+  l.gap_offsets = align_up (l.cut_offsets + (n + 1) * sizeof (int32_t));
+  l.levels = align_up (l.gap_offsets + (n + 1) * sizeof (int32_t));
+  l.cut_rows = align_up (l.levels + n * sizeof (int32_t));
+  l.cut_values = align_up (l.cut_rows + max_cuts * sizeof (int32_t));
+  l.gaps = align_up (l.cut_values + max_cuts * sizeof (float));
+  l.total = align_up (l.gaps + max_gaps * sizeof (CvRdpGap));
+  return l;
+}
+
+extern "C" CvRdpCuda *
+cv_rdp_cuda_new (void)
+{
+  CvRdpCuda *plan = new (std::nothrow) CvRdpCuda;
+  if (plan != nullptr)
+    std::memset (plan, 0, sizeof (*plan));
+  return plan;
+}
+
+extern "C" void
+cv_rdp_cuda_free (CvRdpCuda * plan)
+{
+  if (plan == nullptr)
+    return;
+  cv_device_buffer_free (&plan->signal);
+  cv_device_buffer_free (&plan->counts);
+  cv_device_buffer_free (&plan->cut_rows);
+  cv_device_buffer_free (&plan->cut_values);
+  cv_device_buffer_free (&plan->gaps);
+  cv_host_buffer_free (&plan->host);
+  delete plan;
+}
+
+extern "C" CvStatus
+cv_rdp_cuda_segment (CvRdpCuda * plan, const CvRdpParams * params,
+    const CvImageS16 * disparity, CvStream stream, CvError * err)
+{
+  CvRdpSetup setup;
+  CvStatus status;
+
+  if (plan == nullptr)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT, "rdp cuda: plan is NULL");
+  plan->segmented = 0;          /* the slots are rebuilt below */
+  std::memset (&plan->result, 0, sizeof (plan->result));
+  status = cv_rdp_check_image (disparity, "device", err);
+  if (status != CV_OK)
+    return status;
+  status = cv_rdp_setup (params, disparity->width, disparity->height, &setup,
+      err);
+  if (status != CV_OK)
+    return status;
+
+  const size_t n = (size_t) setup.n_columns;
+  const size_t cut_cap = (size_t) setup.height;
+  const size_t gap_cap = (size_t) (setup.height + 1) / 2;
+  const size_t pitch = (size_t) rdp_signal_pitch (setup.height);
+  /* int32 and float samples are both 4 bytes */
+  static_assert (sizeof (int32_t) == sizeof (float), "4-byte samples");
+  const size_t signal_bytes = n * pitch * sizeof (int32_t);
+  const size_t counts_bytes = 3 * n * sizeof (int32_t);
+  const size_t rows_bytes = n * cut_cap * sizeof (int32_t);
+  const size_t values_bytes = n * cut_cap * sizeof (float);
+  const size_t gaps_bytes = n * gap_cap * sizeof (CvRdpGap);
+  if (plan->signal.size < signal_bytes || plan->counts.size < counts_bytes
+      || plan->cut_rows.size < rows_bytes || plan->cut_values.size < values_bytes
+      || plan->gaps.size < gaps_bytes) {
+    /* growing frees buffers that frames still queued on @stream may use:
+     * wait for them (first frames / a larger frame size only) */
+    CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
+  }
+  if ((status = cv_device_buffer_ensure (&plan->signal, signal_bytes,
+              err)) != CV_OK
+      || (status = cv_device_buffer_ensure (&plan->counts, counts_bytes,
+              err)) != CV_OK
+      || (status = cv_device_buffer_ensure (&plan->cut_rows, rows_bytes,
+              err)) != CV_OK
+      || (status = cv_device_buffer_ensure (&plan->cut_values, values_bytes,
+              err)) != CV_OK
+      || (status = cv_device_buffer_ensure (&plan->gaps, gaps_bytes,
+              err)) != CV_OK)
+    return status;
+
+  RdpDeviceSlots slots;
+  int32_t *counts = static_cast < int32_t * >(plan->counts.ptr);
+  slots.cut_count = counts;
+  slots.gap_count = counts + n;
+  slots.levels = counts + 2 * n;
+  slots.cut_rows = static_cast < int32_t * >(plan->cut_rows.ptr);
+  slots.cut_values = static_cast < float *>(plan->cut_values.ptr);
+  slots.gaps = static_cast < CvRdpGap * >(plan->gaps.ptr);
+  slots.cut_capacity = (int) cut_cap;
+  slots.gap_capacity = (int) gap_cap;
+
+  cudaStream_t s = (cudaStream_t) stream;
+  status = rdp_launch_prepare (&setup, disparity, plan->signal.ptr, s, err);
+  if (status != CV_OK)
+    return status;
+  status = rdp_launch_segment (&setup, plan->signal.ptr, &slots, s, err);
+  if (status != CV_OK)
+    return status;
+
+  plan->setup = setup;
+  plan->slots = slots;
+  plan->segmented = 1;
+  return CV_OK;
+}
+
+extern "C" CvStatus
+cv_rdp_cuda_gather (CvRdpCuda * plan, CvStream stream, CvError * err)
+{
+  CvStatus status;
+
+  if (plan == nullptr || !plan->segmented)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "rdp cuda: gather without a segmented frame");
+
+  const int n = plan->setup.n_columns;
+  const HostLayout l = host_layout (&plan->slots, n);
+  std::memset (&plan->result, 0, sizeof (plan->result));
+  if (plan->host.size < l.total) {
+    /* an earlier frame's gather may still write the buffer being replaced */
+    CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
+  }
+  status = cv_host_buffer_ensure (&plan->host, l.total, err);
+  if (status != CV_OK)
+    return status;
+  if (plan->host_mapped_for != plan->host.ptr) {
+    /* with unified addressing this is host.ptr itself */
+    CV_CUDA_TRY (err, cudaHostGetDevicePointer (&plan->host_mapped,
+            plan->host.ptr, 0));
+    plan->host_mapped_for = plan->host.ptr;
+  }
+
+  uint8_t *dev = static_cast < uint8_t * >(plan->host_mapped);
+  RdpHostView view;
+  view.cut_offsets = reinterpret_cast < int32_t * >(dev + l.cut_offsets);
+  view.gap_offsets = reinterpret_cast < int32_t * >(dev + l.gap_offsets);
+  view.levels = reinterpret_cast < int32_t * >(dev + l.levels);
+  view.cut_rows = reinterpret_cast < int32_t * >(dev + l.cut_rows);
+  view.cut_values = reinterpret_cast < float *>(dev + l.cut_values);
+  view.gaps = reinterpret_cast < CvRdpGap * >(dev + l.gaps);
+  status = rdp_launch_gather (n, &plan->slots, &view, (cudaStream_t) stream,
+      err);
+  if (status != CV_OK)
+    return status;
+
+  uint8_t *host = static_cast < uint8_t * >(plan->host.ptr);
+  CvRdpResult *r = &plan->result;
+  r->n_columns = n;
+  r->height = plan->setup.height;
+  r->column_step = plan->setup.column_step;
+  r->signal = plan->setup.signal;
+  r->cut_offsets = reinterpret_cast < const int32_t * >(host + l.cut_offsets);
+  r->gap_offsets = reinterpret_cast < const int32_t * >(host + l.gap_offsets);
+  r->levels = reinterpret_cast < const int32_t * >(host + l.levels);
+  r->cut_rows = reinterpret_cast < const int32_t * >(host + l.cut_rows);
+  r->cut_values = reinterpret_cast < const float *>(host + l.cut_values);
+  r->gaps = reinterpret_cast < const CvRdpGap * >(host + l.gaps);
+  return CV_OK;
+}
+
+extern "C" CvStatus
+cv_rdp_cuda_compute (CvRdpCuda * plan, const CvRdpParams * params,
+    const CvImageS16 * disparity, CvStream stream, CvError * err)
+{
+  CvStatus status = cv_rdp_cuda_segment (plan, params, disparity, stream, err);
+  if (status != CV_OK)
+    return status;
+  return cv_rdp_cuda_gather (plan, stream, err);
+}
+
+extern "C" void
+cv_rdp_cuda_result (const CvRdpCuda * plan, CvRdpResult * result)
+{
+  if (plan == nullptr) {
+    std::memset (result, 0, sizeof (*result));
+    return;
+  }
+  *result = plan->result;
+}

@@ -1,0 +1,25 @@
+/* gst-cudavision core: the RDP kernels' launchers (internal to cuda/rdp;
+ * the data they work on is described in cv_rdp_slots.h).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CV_RDP_KERNELS_CUH
+#define CV_RDP_KERNELS_CUH
+
+#include "cv_cuda.cuh"
+#include "cv_rdp_slots.h"
+
+/* Column selection, median, depth: disparity (device) -> prepared signal. */
+CvStatus rdp_launch_prepare (const CvRdpSetup * setup,
+    const CvImageS16 * disparity, void *signal, cudaStream_t stream,
+    CvError * err);
+
+/* Iterative RDP, one warp-sized thread block per column -> slots. */
+CvStatus rdp_launch_segment (const CvRdpSetup * setup, const void *signal,
+    const RdpDeviceSlots * slots, cudaStream_t stream, CvError * err);
+
+/* Offsets (prefix sums) and copy of the slots into the flat host arrays. */
+CvStatus rdp_launch_gather (int n_columns, const RdpDeviceSlots * slots,
+    const RdpHostView * host, cudaStream_t stream, CvError * err);
+
+#endif /* CV_RDP_KERNELS_CUH */

@@ -1,0 +1,68 @@
+/* gst-cudavision core: where the RDP kernels keep a frame's results
+ * (internal to cuda/rdp; plain C++ so the kernels can also be compiled for
+ * the host by the emulation test).
+ *
+ *  - the prepared signal, column-major: column j at signal + j * pitch
+ *    (pitch = rdp_signal_pitch (height) elements), int32 fixed-point
+ *    disparity or float depth, negative = invalid;
+ *  - per-column result slots (RdpDeviceSlots): counts, levels, and each
+ *    column's cut rows / values / gaps at a fixed capacity per column;
+ *  - the flat result in pinned host memory, written by the gather kernel
+ *    through its device-visible address (RdpHostView).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CV_RDP_SLOTS_H
+#define CV_RDP_SLOTS_H
+
+#include "cv_rdp_private.h"
+
+/* Per-column results in device memory. */
+struct RdpDeviceSlots
+{
+  int32_t *cut_count;           /* [n_columns] */
+  int32_t *gap_count;           /* [n_columns] */
+  int32_t *levels;              /* [n_columns] */
+  int32_t *cut_rows;            /* [n_columns][cut_capacity] */
+  float *cut_values;            /* [n_columns][cut_capacity] */
+  CvRdpGap *gaps;               /* [n_columns][gap_capacity] */
+  int cut_capacity;             /* = height: every row may be a cut */
+  int gap_capacity;             /* = (height + 1) / 2: gaps alternate with valid runs */
+};
+
+/* The flat result arrays (CvRdpResult layout), device-visible addresses of
+ * pinned host memory. */
+struct RdpHostView
+{
+  int32_t *cut_offsets;         /* [n_columns + 1] */
+  int32_t *gap_offsets;         /* [n_columns + 1] */
+  int32_t *levels;              /* [n_columns] */
+  int32_t *cut_rows;
+  float *cut_values;
+  CvRdpGap *gaps;
+};
+
+/* Rows of the prepared signal's columns are padded to a multiple of this,
+ * so every column starts 128-byte aligned. */
+#define RDP_SIGNAL_ROW_ALIGN 32
+
+/* Column pitch (elements) of the prepared signal. */
+static inline int
+rdp_signal_pitch (int height)
+{
+  return (height + RDP_SIGNAL_ROW_ALIGN - 1) / RDP_SIGNAL_ROW_ALIGN *
+      RDP_SIGNAL_ROW_ALIGN;
+}
+
+/* The kernels are written for 32-lane warps. */
+namespace {
+constexpr int kLanes = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+}
+
+/* Dynamic shared memory of a kernel (the emulation test defines its own). */
+#ifndef RDP_DYNAMIC_SHARED
+#define RDP_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
+#endif
+
+#endif /* CV_RDP_SLOTS_H */

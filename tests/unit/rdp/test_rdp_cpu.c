@@ -1,0 +1,367 @@
+/* rdp-cpu: the CPU reference against an independent naive RDP and against
+ * RDP's defining properties, on every input kind and column length.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cv_rdp_private.h"
+#include "cv_test.h"
+#include "rdp_test_support.h"
+
+static int failures = 0;
+
+#define CHECK(cond, ...) do {                                  \
+    if (!(cond)) {                                             \
+      g_printerr ("FAIL %s:%d: ", __FILE__, __LINE__);         \
+      g_printerr (__VA_ARGS__);                                \
+      g_printerr ("\n");                                       \
+      failures++;                                              \
+    }                                                          \
+  } while (0)
+
+/* A one-column image from @values (1/16 px, negative = invalid). */
+static CvImageS16 *
+column_image (const int16_t * values, int n)
+{
+  CvImageS16 *img = rdp_image_new (1, n, 6);
+  for (int y = 0; y < n; y++)
+    CV_ROW (img, y)[0] = values[y];
+  return img;
+}
+
+static void
+expect_cuts (const int16_t * values, int n, float epsilon,
+    const int32_t * rows, int n_rows, int levels, const char *what)
+{
+  CvRdpParams p;
+  CvRdpResult r;
+  CvError err = { 0 };
+  CvImageS16 *img = column_image (values, n);
+  CvRdpCpu *cpu = cv_rdp_cpu_new ();
+
+  cv_rdp_params_init (&p);
+  p.median_window = 0;
+  p.epsilon = epsilon;
+  CHECK (cv_rdp_cpu_compute (cpu, &p, img, 1, &err) == CV_OK, "%s: %s", what,
+      err.message);
+  cv_rdp_cpu_result (cpu, &r);
+  CHECK (r.cut_offsets[1] == n_rows, "%s: %d cuts, expected %d", what,
+      r.cut_offsets[1], n_rows);
+  for (int i = 0; i < MIN (n_rows, r.cut_offsets[1]); i++)
+    CHECK (r.cut_rows[i] == rows[i], "%s: cut %d at row %d, expected %d", what,
+        i, r.cut_rows[i], rows[i]);
+  CHECK (r.levels[0] == levels, "%s: %d levels, expected %d", what,
+      r.levels[0], levels);
+  cv_rdp_cpu_free (cpu);
+  rdp_image_free (img);
+}
+
+/* Hand-computed cases, including the tie rule. */
+static void
+test_known_columns (void)
+{
+  {
+    const int16_t v[] = { 0, 0, 160, 0, 0 };
+    const int32_t cuts[] = { 0, 2, 4 };
+    expect_cuts (v, 5, 6.0f, cuts, 3, 2, "peak");
+  }
+  {
+    /* rows 1 and 3 are equally far from the chord 0-4: the lowest row wins;
+     * then [1, 4] has rows 2 and 3 equally far: row 2 wins */
+    const int16_t v[] = { 0, 160, 0, 160, 0 };
+    const int32_t cuts[] = { 0, 1, 2, 3, 4 };
+    expect_cuts (v, 5, 4.0f, cuts, 5, 3, "ties");
+  }
+  {
+    /* a sample exactly epsilon away is within tolerance (D > T splits) */
+    const int16_t v[] = { 0, 64, 0 };
+    const int32_t cuts[] = { 0, 2 };
+    expect_cuts (v, 3, 4.0f, cuts, 2, 1, "exactly epsilon");
+  }
+  {
+    const int16_t v[] = { 0, 65, 0 };
+    const int32_t cuts[] = { 0, 1, 2 };
+    expect_cuts (v, 3, 4.0f, cuts, 3, 1, "just beyond epsilon");
+  }
+  {
+    /* invalid samples split runs; runs of 1 and 2 samples; no interior */
+    const int16_t v[] = { -1, 100, -16, 100, 200, -1, -1, 7 };
+    const int32_t cuts[] = { 1, 3, 4, 7 };
+    expect_cuts (v, 8, 4.0f, cuts, 4, 0, "short runs");
+  }
+  {
+    const int16_t v[] = { -1, -1, -1 };
+    expect_cuts (v, 3, 4.0f, NULL, 0, 0, "all invalid");
+  }
+  {
+    const int16_t v[] = { 5 };
+    const int32_t cuts[] = { 0 };
+    expect_cuts (v, 1, 4.0f, cuts, 1, 0, "one sample");
+  }
+}
+
+/* RDP's result is greedy, not minimal: the issue's "removing any cut breaks
+ * the tolerance" holds for leaf cuts only.  Values (px) 0 2.5 5 7.5 10 11 10
+ * 7.5 5 2.5 0, epsilon 1 px: cuts 0 4 5 6 10, and without cut 5 the chord
+ * 4-6 is exactly 1 px from row 5 (within tolerance). */
+static void
+test_greedy_not_minimal (void)
+{
+  const int16_t v[] = { 0, 40, 80, 120, 160, 176, 160, 120, 80, 40, 0 };
+  const int32_t cuts[] = { 0, 4, 5, 6, 10 };
+  CvRdpParams p;
+  CvRdpResult r;
+  CvImageS16 *img = column_image (v, 11);
+  CvRdpCpu *cpu = cv_rdp_cpu_new ();
+  RdpNaive *nv;
+  int removable = -1;
+
+  expect_cuts (v, 11, 1.0f, cuts, 5, 3, "greedy counterexample");
+  cv_rdp_params_init (&p);
+  p.median_window = 0;
+  p.epsilon = 1.0f;
+  CHECK (cv_rdp_cpu_compute (cpu, &p, img, 1, NULL) == CV_OK, "compute");
+  cv_rdp_cpu_result (cpu, &r);
+  nv = rdp_naive_compute (&p, img);
+  CHECK (rdp_check_properties (nv, &p, &r, "greedy counterexample",
+          &removable), "properties");
+  CHECK (removable == 1, "expected exactly one removable cut (row 5), got %d",
+      removable);
+  rdp_naive_free (nv);
+  cv_rdp_cpu_free (cpu);
+  rdp_image_free (img);
+}
+
+/* The library's float distance is the unfused sequence of cv_rdp_math.h:
+ * each product and sum rounded to float.  Reference: the double result of
+ * one operation on floats, rounded to float, is the correctly rounded float
+ * result (double has more than 2 * 24 + 2 bits), so no FMA is involved. */
+static void
+test_no_fp_contraction (void)
+{
+  guint32 s = 4242;
+  int mismatches = 0;
+
+  for (int i = 0; i < 200000; i++) {
+    float ya = (float) (cv_test_rand (&s) % 100000) / 977.0f;
+    float yb = (float) (cv_test_rand (&s) % 100000) / 613.0f;
+    float yr = (float) (cv_test_rand (&s) % 100000) / 419.0f;
+    int32_t a = (int32_t) (cv_test_rand (&s) % 1000);
+    int32_t b = a + 2 + (int32_t) (cv_test_rand (&s) % 15000);
+    int32_t r = a + 1 + (int32_t) (cv_test_rand (&s) % (uint32_t) (b - a - 1));
+    float p = (float) ((double) ya * (double) (float) (b - r));
+    float q = (float) ((double) yb * (double) (float) (r - a));
+    float sum = (float) ((double) p + (double) q);
+    float t = (float) ((double) yr * (double) (float) (b - a));
+    float expect = fabsf ((float) ((double) sum - (double) t));
+    float got = cv_rdp_distance_f32_compiled (ya, yb, yr, a, b, r);
+    if (memcmp (&expect, &got, sizeof (float)) != 0 && mismatches++ < 5)
+      g_printerr ("distance(%a, %a, %a, %d, %d, %d) = %a, unfused %a\n",
+          (double) ya, (double) yb, (double) yr, a, b, r, (double) got,
+          (double) expect);
+  }
+  CHECK (mismatches == 0, "%d float distances differ from the unfused "
+      "definition: the host build contracts to FMA", mismatches);
+}
+
+static void
+expect_invalid (CvRdpParams * p, int w, int h, const char *what)
+{
+  CvError err = { 0 };
+  CvStatus st = cv_rdp_params_validate (p, w, h, &err);
+  CHECK (st == CV_ERROR_INVALID_ARGUMENT && err.message[0] != '\0',
+      "%s: expected an invalid-argument error, got %s", what,
+      cv_status_name (st));
+}
+
+static void
+test_validation (void)
+{
+  CvRdpParams p;
+  CvError err = { 0 };
+  CvRdpCpu *cpu = cv_rdp_cpu_new ();
+  CvImageS16 *img = rdp_image_new (4, 4, 0);
+
+  cv_rdp_params_init (&p);
+  CHECK (p.epsilon == 4.0f && p.median_window == 3 && p.column_step == 1
+      && p.signal == CV_RDP_SIGNAL_DISPARITY, "defaults");
+  CHECK (cv_rdp_params_validate (&p, 1242, 375, &err) == CV_OK, "%s",
+      err.message);
+  p.epsilon = -1;
+  expect_invalid (&p, 10, 10, "negative epsilon");
+  p.epsilon = NAN;
+  expect_invalid (&p, 10, 10, "NaN epsilon");
+  p.epsilon = 5000;
+  expect_invalid (&p, 10, 10, "huge disparity epsilon");
+  cv_rdp_params_init (&p);
+  p.median_window = 4;
+  expect_invalid (&p, 10, 10, "median 4");
+  cv_rdp_params_init (&p);
+  p.column_step = 0;
+  expect_invalid (&p, 10, 10, "column step 0");
+  cv_rdp_params_init (&p);
+  p.signal = (CvRdpSignal) 7;
+  expect_invalid (&p, 10, 10, "signal 7");
+  cv_rdp_params_init (&p);
+  p.signal = CV_RDP_SIGNAL_DEPTH;
+  expect_invalid (&p, 10, 10, "depth without calibration");
+  p.calib.focal_length = 700;
+  p.calib.baseline = 0.5f;
+  CHECK (cv_rdp_params_validate (&p, 10, 10, NULL) == CV_OK, "depth ok");
+  p.max_depth = -1;
+  expect_invalid (&p, 10, 10, "negative max depth");
+  cv_rdp_params_init (&p);
+  expect_invalid (&p, 10, 0, "height 0");
+  expect_invalid (&p, 10, CV_RDP_MAX_HEIGHT + 1, "height above maximum");
+  expect_invalid (&p, 0, 10, "width 0");
+  CHECK (cv_rdp_cpu_compute (cpu, &p, img, 0, &err) ==
+      CV_ERROR_INVALID_ARGUMENT, "0 threads");
+  img->stride = 6;
+  cv_error_clear (&err);
+  CHECK (cv_rdp_cpu_compute (cpu, &p, img, 1, &err) ==
+      CV_ERROR_INVALID_ARGUMENT, "stride below width");
+  CHECK (cv_rdp_output_columns (&p, 1242) == 1242, "columns k=1");
+  p.column_step = 4;
+  CHECK (cv_rdp_output_columns (&p, 1242) == 311, "columns k=4");
+  rdp_image_free (img);
+  cv_rdp_cpu_free (cpu);
+}
+
+/* One input through the CPU reference (1 and 3 threads) and the naive. */
+static gboolean
+run_case (RdpInputKind kind, int w, int h, const CvRdpParams * p, guint32 seed,
+    int *removable_total)
+{
+  char label[160];
+  CvImageS16 *img = rdp_image_new (w, h, 2 * (int) (seed % 5));
+  CvRdpCpu *one = cv_rdp_cpu_new (), *three = cv_rdp_cpu_new ();
+  CvRdpResult r1, r3;
+  CvError err = { 0 };
+  RdpNaive *nv;
+  gboolean ok = TRUE;
+  int removable = 0;
+
+  g_snprintf (label, sizeof (label), "%s %dx%d eps %g %s median %d step %d%s "
+      "seed %u", rdp_input_name (kind), w, h, (double) p->epsilon,
+      p->signal == CV_RDP_SIGNAL_DEPTH ? "depth" : "disparity",
+      p->median_window, p->column_step,
+      p->column_mode == CV_RDP_COLUMNS_MEAN ? " mean" : "", seed);
+  rdp_image_fill (img, kind, seed);
+  if (cv_rdp_cpu_compute (one, p, img, 1, &err) != CV_OK
+      || cv_rdp_cpu_compute (three, p, img, 3, &err) != CV_OK) {
+    g_printerr ("%s: %s\n", label, err.message);
+    ok = FALSE;
+  } else {
+    cv_rdp_cpu_result (one, &r1);
+    cv_rdp_cpu_result (three, &r3);
+    nv = rdp_naive_compute (p, img);
+    ok = nv != NULL
+        && rdp_results_equal (&nv->result, &r1, "naive", "cpu", label)
+        && rdp_results_equal (&r1, &r3, "cpu-1-thread", "cpu-3-threads", label)
+        && rdp_check_properties (nv, p, &r1, label, &removable);
+    rdp_naive_free (nv);
+  }
+  *removable_total += removable;
+  if (!ok)
+    failures++;
+  cv_rdp_cpu_free (one);
+  cv_rdp_cpu_free (three);
+  rdp_image_free (img);
+  return ok;
+}
+
+static void
+params_set (CvRdpParams * p, int which)
+{
+  cv_rdp_params_init (p);
+  p->calib.focal_length = 720.0f;
+  p->calib.baseline = 0.54f;
+  switch (which) {
+    case 0:                    /* defaults: disparity, eps 4, median 3 */
+      break;
+    case 1:
+      p->median_window = 0;
+      p->epsilon = 0.0f;
+      break;
+    case 2:
+      p->median_window = 5;
+      p->epsilon = 8.0f;
+      p->column_step = 3;
+      p->column_mode = CV_RDP_COLUMNS_MEAN;
+      break;
+    case 3:
+      p->signal = CV_RDP_SIGNAL_DEPTH;
+      p->epsilon = 0.5f;
+      p->median_window = 0;
+      break;
+    case 4:
+      p->signal = CV_RDP_SIGNAL_DEPTH;
+      p->epsilon = 2.0f;
+      p->max_depth = 60.0f;
+      p->column_step = 2;
+      break;
+    case 5:
+      p->epsilon = 1.03f;       /* rounds to 16/16 px */
+      p->median_window = 3;
+      p->column_step = 2;
+      p->column_mode = CV_RDP_COLUMNS_SAMPLE;
+      break;
+  }
+}
+
+#define N_PARAM_SETS 6
+
+static void
+test_suite (void)
+{
+  static const int heights[] = { 1, 2, 3, 4, 5, 31, 32, 33, 64, 375, 1023,
+    1024, 1025, 4096
+  };
+  int cases = 0, removable = 0;
+  guint32 seed = 1;
+
+  for (int k = 0; k < RDP_N_INPUTS; k++) {
+    for (guint hi = 0; hi < G_N_ELEMENTS (heights); hi++) {
+      for (int ps = 0; ps < N_PARAM_SETS; ps++) {
+        CvRdpParams p;
+        int h = heights[hi];
+        int w = h >= 1024 ? 2 + (int) (seed % 3) : 3 + (int) (seed % 6);
+        params_set (&p, ps);
+        run_case ((RdpInputKind) k, w, h, &p, seed++, &removable);
+        cases++;
+      }
+    }
+  }
+  /* the tallest columns, a few kinds */
+  {
+    CvRdpParams p;
+    params_set (&p, 0);
+    run_case (RDP_INPUT_STREET, 2, CV_RDP_MAX_HEIGHT, &p, seed++, &removable);
+    run_case (RDP_INPUT_RAMPS, 1, CV_RDP_MAX_HEIGHT, &p, seed++, &removable);
+    params_set (&p, 3);
+    run_case (RDP_INPUT_INVALID_RUNS, 1, CV_RDP_MAX_HEIGHT, &p, seed++,
+        &removable);
+    cases += 3;
+  }
+  g_print ("rdp-cpu: %d cases; %d non-leaf cuts are removable on their own "
+      "(greedy, not minimal)\n", cases, removable);
+}
+
+int
+main (void)
+{
+  test_known_columns ();
+  test_greedy_not_minimal ();
+  test_no_fp_contraction ();
+  test_validation ();
+  test_suite ();
+  if (failures) {
+    g_printerr ("rdp-cpu: %d failures\n", failures);
+    return 1;
+  }
+  g_print ("rdp-cpu: all passed\n");
+  return 0;
+}
