@@ -1,0 +1,325 @@
+/* gst-cudavision core, SGM: device helpers shared by the CUDA kernels.
+ *
+ * Data layout of the CUDA implementation:
+ *  - census: one word per pixel (uint32_t for the 31-bit centre-symmetric
+ *    census, unsigned long long for the 62-bit full census), dense rows;
+ *  - cost volume `sum`: uint16 per (pixel, disparity index), disparity
+ *    fastest, dense: the only buffer of 2 bytes per cell;
+ *  - aggregation: one warp per image slice; lane l holds the K consecutive
+ *    disparity indices [l K, l K + K) of a pixel as K/2 registers of two
+ *    uint16 (low half = even index), so D is padded to 32 K ("padded lanes"
+ *    l >= D / K carry a constant large cost and are never stored).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CV_SGM_DEVICE_CUH
+#define CV_SGM_DEVICE_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "cv_cuda.cuh"
+#include "cv_sgm_common.h"
+
+#define SGM_WARP 32
+#define SGM_FULL_MASK 0xffffffffu
+
+/* Path costs of padded disparity lanes: a matching cost above
+ * 62 + 2 * CV_SGM_MAX_P2, so that neither such a lane's cost plus P1 nor its
+ * value ever wins a minimum against real lanes (see cv_sgm_cuda.cu). */
+#define SGM_PAD_COST 0x1100u
+/* Path cost of the neighbours outside [0, 32 K): never wins, and adding
+ * P1 <= CV_SGM_MAX_P2 stays within 16 bits. */
+#define SGM_INF_COST 0x7fffu
+#define SGM_PACK2(v) ((uint32_t) (v) * 0x10001u)
+
+/* Disparities per lane for D disparities (the padding rule of the
+ * kernels): every lane holds either only real or only padded indices. */
+static inline int
+sgm_lane_disparities (int n_disp)
+{
+  if (n_disp <= 64)
+    return 2;
+  if (n_disp <= 128)
+    return 4;
+  if (n_disp <= 192 && n_disp % 48 == 0)
+    return 6;
+  return 8;
+}
+
+/* ---- packed uint16 pairs --------------------------------------------------- */
+
+static __device__ __forceinline__ uint32_t
+sgm_vmin2 (uint32_t a, uint32_t b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  uint32_t r;
+  asm ("min.u16x2 %0, %1, %2;" : "=r" (r) : "r" (a), "r" (b));
+  return r;
+#else
+  return __vminu2 (a, b);
+#endif
+}
+
+/* min over the two halves of a packed pair */
+static __device__ __forceinline__ uint32_t
+sgm_fold_min (uint32_t v)
+{
+  return min (v & 0xffffu, v >> 16);
+}
+
+static __device__ __forceinline__ uint32_t
+sgm_warp_min (uint32_t v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_min_sync (SGM_FULL_MASK, v);
+#else
+  for (int o = 16; o > 0; o >>= 1)
+    v = min (v, __shfl_xor_sync (SGM_FULL_MASK, v, o));
+  return v;
+#endif
+}
+
+/* ---- census words ------------------------------------------------------------ */
+
+static __device__ __forceinline__ int
+sgm_hamming (uint32_t a, uint32_t b)
+{
+  return __popc (a ^ b);
+}
+
+static __device__ __forceinline__ int
+sgm_hamming (unsigned long long a, unsigned long long b)
+{
+  return __popcll (a ^ b);
+}
+
+/* Shared-memory index of element @e of a staged census row: one padding
+ * element per 128 bytes, so lanes reading with a stride of K elements hit
+ * distinct banks. */
+template < typename CT > static __device__ __forceinline__ int
+sgm_pad_index (int e)
+{
+  return e + e / (int) (128 / sizeof (CT));
+}
+
+template < typename CT > static __host__ __device__ constexpr int
+sgm_padded_size (int n)
+{
+  return n + n / (int) (128 / sizeof (CT)) + 1;
+}
+
+/* ---- cost vector of a lane ------------------------------------------------------ */
+
+/* Packed matching costs of the lane's K disparity indices k = lane K + j
+ * for the pixel whose left census is @cl; the right census of index k is at
+ * @stage[sgm_pad_index (base - k)].  Padded lanes get SGM_PAD_COST. */
+template < int K, typename CT > static __device__ __forceinline__ void
+sgm_lane_costs (uint32_t (&cost)[K / 2], CT cl, const CT * stage, int base,
+    int lane, bool real)
+{
+#pragma unroll
+  for (int q = 0; q < K / 2; q++) {
+    if (real) {
+      int k = lane * K + 2 * q;
+      int c0 = sgm_hamming (cl, stage[sgm_pad_index < CT > (base - k)]);
+      int c1 = sgm_hamming (cl, stage[sgm_pad_index < CT > (base - k - 1)]);
+      cost[q] = __byte_perm ((uint32_t) c0, (uint32_t) c1, 0x5410);
+    } else {
+      cost[q] = SGM_PACK2 (SGM_PAD_COST);
+    }
+  }
+}
+
+/* ---- one step of eq. 2.3 for a lane ---------------------------------------------- */
+
+/* @L: the lane's path costs at the previous pixel (updated in place to the
+ * current pixel); @m: min over all lanes of the previous costs; @p2e: the
+ * effective P2.  Returns the lane's minimum of the new costs (both halves
+ * folded); the caller reduces it over the warp.  When @start, the new costs
+ * are the matching costs. */
+template < int K > static __device__ __forceinline__ uint32_t
+sgm_path_step (uint32_t (&L)[K / 2], const uint32_t (&cost)[K / 2], uint32_t m,
+    uint32_t p1_pk, uint32_t p2e, bool start, int lane)
+{
+  const uint32_t inf_pk = SGM_PACK2 (SGM_INF_COST);
+  uint32_t up = __shfl_up_sync (SGM_FULL_MASK, L[K / 2 - 1], 1);
+  uint32_t dn = __shfl_down_sync (SGM_FULL_MASK, L[0], 1);
+  uint32_t m_pk = SGM_PACK2 (m);
+  uint32_t jump_pk = SGM_PACK2 (m + p2e);
+  uint32_t out[K / 2];
+  uint32_t vmin;
+
+  if (lane == 0)
+    up = inf_pk;
+  if (lane == SGM_WARP - 1)
+    dn = inf_pk;
+
+#pragma unroll
+  for (int q = 0; q < K / 2; q++) {
+    uint32_t below = q > 0 ? L[q - 1] : up;     /* holds index 2q - 1 in its high half */
+    uint32_t above = q < K / 2 - 1 ? L[q + 1] : dn;     /* holds 2q + 2 in its low half */
+    uint32_t lm1 = __byte_perm (below, L[q], 0x5432);
+    uint32_t lp1 = __byte_perm (L[q], above, 0x5432);
+    uint32_t t = __viaddmin_u16x2 (lm1, p1_pk, L[q]);
+    t = __viaddmin_u16x2 (lp1, p1_pk, t);
+    t = sgm_vmin2 (t, jump_pk);
+    /* each half: cost + t - m, with t >= m and the result < 2^16, so the
+     * 32-bit arithmetic never carries between the halves */
+    out[q] = cost[q] + t - m_pk;
+  }
+#pragma unroll
+  for (int q = 0; q < K / 2; q++)
+    L[q] = start ? cost[q] : out[q];
+
+  vmin = L[0];
+#pragma unroll
+  for (int q = 1; q < K / 2; q++)
+    vmin = sgm_vmin2 (vmin, L[q]);
+  return sgm_fold_min (vmin);
+}
+
+/* ---- loads and stores of a lane's K uint16 of the cost volume ------------------ */
+
+template < int K > struct SgmVec;
+
+template <> struct SgmVec <2 >
+{
+  static __device__ __forceinline__ void load (uint32_t (&v)[1], const uint16_t * p)
+  {
+    v[0] = __ldcg ((const unsigned int *) p);
+  }
+  static __device__ __forceinline__ void store (uint16_t * p, const uint32_t (&v)[1])
+  {
+    __stcg ((unsigned int *) p, v[0]);
+  }
+};
+
+template <> struct SgmVec <4 >
+{
+  static __device__ __forceinline__ void load (uint32_t (&v)[2], const uint16_t * p)
+  {
+    uint2 r = __ldcg ((const uint2 *) p);
+    v[0] = r.x;
+    v[1] = r.y;
+  }
+  static __device__ __forceinline__ void store (uint16_t * p, const uint32_t (&v)[2])
+  {
+    __stcg ((uint2 *) p, make_uint2 (v[0], v[1]));
+  }
+};
+
+template <> struct SgmVec <6 >
+{
+  /* 12 bytes per lane: only 4-byte alignment is guaranteed */
+  static __device__ __forceinline__ void load (uint32_t (&v)[3], const uint16_t * p)
+  {
+    const unsigned int *w = (const unsigned int *) p;
+    v[0] = __ldcg (w);
+    v[1] = __ldcg (w + 1);
+    v[2] = __ldcg (w + 2);
+  }
+  static __device__ __forceinline__ void store (uint16_t * p, const uint32_t (&v)[3])
+  {
+    unsigned int *w = (unsigned int *) p;
+    __stcg (w, v[0]);
+    __stcg (w + 1, v[1]);
+    __stcg (w + 2, v[2]);
+  }
+};
+
+template <> struct SgmVec <8 >
+{
+  static __device__ __forceinline__ void load (uint32_t (&v)[4], const uint16_t * p)
+  {
+    uint4 r = __ldcg ((const uint4 *) p);
+    v[0] = r.x;
+    v[1] = r.y;
+    v[2] = r.z;
+    v[3] = r.w;
+  }
+  static __device__ __forceinline__ void store (uint16_t * p, const uint32_t (&v)[4])
+  {
+    __stcg ((uint4 *) p, make_uint4 (v[0], v[1], v[2], v[3]));
+  }
+};
+
+/* Brings the 128-byte line holding @p into L2 (no registers, no waiting). */
+static __device__ __forceinline__ void
+sgm_prefetch_l2 (const void *p)
+{
+  asm volatile ("prefetch.global.L2 [%0];"::"l" (p));
+}
+
+/* ---- asynchronous copies to shared memory (sm_80+; synchronous before) ------- */
+
+template < typename CT > static __device__ __forceinline__ void
+sgm_copy_async (CT * dst, const CT * src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  unsigned s = (unsigned) __cvta_generic_to_shared (dst);
+  asm volatile ("cp.async.ca.shared.global [%0], [%1], %2;"::"r" (s), "l" (src),
+      "n" (sizeof (CT)));
+#else
+  *dst = *src;
+#endif
+}
+
+/* 16-byte copy that bypasses L1 (data written by other warps this launch) */
+static __device__ __forceinline__ void
+sgm_copy_async16_cg (void *dst, const void *src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  unsigned s = (unsigned) __cvta_generic_to_shared (dst);
+  asm volatile ("cp.async.cg.shared.global [%0], [%1], 16;"::"r" (s), "l" (src));
+#else
+  *(uint4 *) dst = __ldcg ((const uint4 *) src);
+#endif
+}
+
+static __device__ __forceinline__ void
+sgm_copy_commit (void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile ("cp.async.commit_group;");
+#endif
+}
+
+/* Waits until at most @N committed groups of this thread are pending. */
+template < int N > static __device__ __forceinline__ void
+sgm_copy_wait (void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile ("cp.async.wait_group %0;"::"n" (N));
+#endif
+}
+
+/* ---- cross-warp ordering through counters in global memory ------------------ */
+
+/* Publishes this warp's earlier global writes, then adds 1 to @counter. */
+static __device__ __forceinline__ void
+sgm_signal (int *counter, int lane)
+{
+  __threadfence ();
+  __syncwarp ();
+  if (lane == 0)
+    atomicAdd (counter, 1);
+}
+
+/* Waits until *@counter >= @target; afterwards the writes published by the
+ * signals counted are visible to the whole warp. */
+static __device__ __forceinline__ void
+sgm_wait (const int *counter, int target, int lane)
+{
+  if (lane == 0) {
+    while (*(volatile const int *) counter < target) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+      __nanosleep (100);
+#endif
+    }
+    __threadfence ();
+  }
+  __syncwarp ();
+}
+
+#endif /* CV_SGM_DEVICE_CUH */
