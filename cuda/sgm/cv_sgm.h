@@ -86,20 +86,21 @@ typedef struct
    * max_disparity <= CV_SGM_MAX_DISPARITY_END.  Default 0. */
   int min_disparity;
   /* Penalty for a disparity change of 1 px between neighbours along a path,
-   * cost units (Hamming bits), 0 <= p1 < p2.  Default 7. */
+   * cost units (Hamming bits), 0 <= p1 < p2.  Default 24. */
   int p1;
   /* Penalty for larger disparity changes, cost units, p2 <= CV_SGM_MAX_P2.
-   * Default 86. */
+   * Default 128. */
   int p2;
   /* Non-zero: P2 is lowered at intensity edges along the path,
-   * max (p1 + 1, p2 * s / (s + |I(p) - I(p - r)|)).  Default 0 (off). */
+   * max (p1 + 1, p2 * s / (s + |I(p) - I(p - r)|)).  Default 1 (on). */
   int adaptive_p2;
   /* s above: luma difference (grey levels, 1..255) that halves P2.
    * Default 32. */
   int adaptive_p2_scale;
   /* 4 or 8 aggregation paths.  Default 8. */
   int paths;
-  /* Census transform.  Default CV_SGM_CENSUS_9X7. */
+  /* Census transform.  Default CV_SGM_CENSUS_9X7 (more accurate; the
+   * centre-symmetric one is cheaper on the GPU). */
   CvSgmCensus census;
   /* Non-zero: parabola sub-pixel refinement.  Default 1. */
   int subpixel;
@@ -115,10 +116,20 @@ typedef struct
   int median;
 } CvSgmParams;
 
-/* Fills @params with the documented defaults.  P1, P2, census kind,
- * uniqueness and the left-right check were tuned on the shared Middlebury
- * pairs (cones, teddy, tsukuba; D = 64, 8 paths) for the lowest mean bad-2
- * with sub-pixel and median on; see tests/unit/sgm/sgm-tune.c. */
+/* Fills @params with the documented defaults: D 128, min 0, full 9x7
+ * census, P1 24, P2 128, adaptive P2 on (scale 32), 8 paths, sub-pixel on,
+ * uniqueness 0.95, left-right check on (max difference 1), median on.
+ *
+ * Tuning (tests/unit/sgm/sgm-tune.c, D = 64, 8 paths, the three shared
+ * Middlebury pairs): the lowest mean bad-2 with every set within the
+ * issue's limits.  Grid: census kind x adaptive P2 x P1 4..40 x P2 48..256 x
+ * scale 16/32/64.  Best: full census, adaptive (32), P1 24, P2 128: bad-2
+ * cones 14.78 %, teddy 15.04 %, tsukuba 6.54 % (mean 12.12); the
+ * centre-symmetric census does best with adaptive P2, P1 10, P2 64 (16.72,
+ * 16.89, 5.98 %, mean 13.20).  Uniqueness and the left-right check are kept
+ * on although bad-2, which counts invalid pixels as errors, is lower
+ * without them (LR off and uniqueness 1: 11.75, 11.99, 4.07 %): they remove
+ * wrong matches, which matter more downstream than holes. */
 void cv_sgm_params_init (CvSgmParams * params);
 
 /* Checks @params; CV_ERROR_INVALID_ARGUMENT naming the field otherwise. */
@@ -142,6 +153,22 @@ CvStatus cv_sgm_cpu (const CvSgmParams * params, const CvImageU8 * left,
 CvStatus cv_disparity_to_color_cpu (const CvImageS16 * disparity,
     int range_min, int range_max, CvImageU8 * rgba, CvError * err);
 
+/* How the vertical and diagonal paths are scheduled (results identical):
+ * CONCURRENT runs all of them in one cooperative launch (the down and up
+ * sweeps meet in the middle; least memory traffic); TWO_SWEEPS runs the
+ * down paths, then the up paths, each set in one cooperative launch (same
+ * traffic, half the parallelism); SEQUENTIAL launches one path after the
+ * other (most traffic).  AUTO picks the first of these the device can hold
+ * (a cooperative grid must fit on the device at once).  For tests and
+ * benchmarks; default AUTO. */
+typedef enum
+{
+  CV_SGM_SCHEDULE_AUTO = 0,
+  CV_SGM_SCHEDULE_SEQUENTIAL = 1,
+  CV_SGM_SCHEDULE_TWO_SWEEPS = 2,
+  CV_SGM_SCHEDULE_CONCURRENT = 3,
+} CvSgmSchedule;
+
 #ifdef CV_HAVE_CUDA
 /* ---- CUDA (device memory; the caller's CUDA context current) ------------ */
 
@@ -161,22 +188,6 @@ void cv_sgm_cuda_free (CvSgmCuda * plan);
 CvStatus cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     const CvImageU8 * left, const CvImageU8 * right, CvImageS16 * disparity,
     CvImageU8 * confidence, CvStream stream, CvError * err);
-
-/* How the vertical and diagonal paths are scheduled (results identical):
- * CONCURRENT runs all of them in one cooperative launch (the down and up
- * sweeps meet in the middle; least memory traffic); TWO_SWEEPS runs the
- * down paths, then the up paths, each set in one cooperative launch (same
- * traffic, half the parallelism); SEQUENTIAL launches one path after the
- * other (most traffic).  AUTO picks the first of these the device can hold
- * (a cooperative grid must fit on the device at once).  For tests and
- * benchmarks; default AUTO. */
-typedef enum
-{
-  CV_SGM_SCHEDULE_AUTO = 0,
-  CV_SGM_SCHEDULE_SEQUENTIAL = 1,
-  CV_SGM_SCHEDULE_TWO_SWEEPS = 2,
-  CV_SGM_SCHEDULE_CONCURRENT = 3,
-} CvSgmSchedule;
 
 void cv_sgm_cuda_set_schedule (CvSgmCuda * plan, CvSgmSchedule schedule);
 

@@ -9,7 +9,11 @@
  * the minimum m of eq. 2.3, and they are never stored: the real lanes
  * compute exactly the D-disparity recurrence of the CPU reference.
  */
+#ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
+#else
+#include "cv_sgm_kernel_args.h"
+#endif
 #include "cv_sgm_device.cuh"
 
 #include <stdlib.h>
@@ -24,54 +28,6 @@
 #define COLOR_TILE_W 32
 #define COLOR_TILE_H 8
 
-/* Kernel variants: K in {2, 4, 6, 8} x census kind x slices per warp. */
-#define N_K_VARIANTS 4
-#define N_NS_VARIANTS 2
-
-struct CvSgmCuda
-{
-  CvDeviceBuffer census_l, census_r, sum, disp, best, best_right, conf;
-  CvDeviceBuffer counters;
-  CvSgmSchedule schedule, last_schedule;
-  int profiling;
-  cudaEvent_t events[CV_SGM_MAX_STAGES + 1];
-  const char *stage_names[CV_SGM_MAX_STAGES];
-  int n_stages;
-  /* device facts, queried on first use (a plan serves one device) */
-  int have_device_info;
-  int n_sms, coop_ok, smem_optin;
-  int paths_occupancy[N_K_VARIANTS][2][N_NS_VARIANTS];  /* -1: not queried */
-  int horiz_smem_set[N_K_VARIANTS][2];
-};
-
-static CvStatus
-device_info (CvSgmCuda * plan, CvError * err)
-{
-  int dev = 0;
-  if (plan->have_device_info)
-    return CV_OK;
-  CV_CUDA_TRY (err, cudaGetDevice (&dev));
-  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->n_sms,
-          cudaDevAttrMultiProcessorCount, dev));
-  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->coop_ok,
-          cudaDevAttrCooperativeLaunch, dev));
-  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->smem_optin,
-          cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  memset (plan->paths_occupancy, 0xff, sizeof (plan->paths_occupancy));
-  memset (plan->horiz_smem_set, 0, sizeof (plan->horiz_smem_set));
-  plan->have_device_info = 1;
-  return CV_OK;
-}
-
-static int
-paths_occupancy (CvSgmCuda * plan, int k, int full, int ns)
-{
-  int *slot = &plan->paths_occupancy[sgm_k_index (k)][full][ns == 4];
-  if (*slot < 0)
-    *slot = sgm_paths_occupancy (k, full, ns);
-  return *slot;
-}
-
 /* ---- census (eq. 2.1) ----------------------------------------------------- */
 
 template < typename CT, bool CS > __global__ void
@@ -82,7 +38,11 @@ sgm_census_kernel (const uint8_t * left, size_t left_stride,
 {
   constexpr int TW = CENSUS_TILE_W + 2 * CV_SGM_CENSUS_RX;
   constexpr int TH = CENSUS_TILE_H + 2 * CV_SGM_CENSUS_RY;
-  __shared__ uint8_t tile[TH][TW];
+  struct Tile
+  {
+    uint8_t v[TH][TW];
+  };
+  auto & tile = sgm_block_shared < Tile > ().v;
   const uint8_t *img = blockIdx.z == 0 ? left : right;
   const size_t stride = blockIdx.z == 0 ? left_stride : right_stride;
   CT *out = blockIdx.z == 0 ? out_l : out_r;
@@ -169,7 +129,11 @@ __global__ void
 __launch_bounds__ (POST_TILE_W * POST_TILE_H)
 sgm_post_kernel (const SgmPostArgs a)
 {
-  __shared__ int16_t tile[POST_TILE_H + 2][POST_TILE_W + 2];
+  struct Tile
+  {
+    int16_t v[POST_TILE_H + 2][POST_TILE_W + 2];
+  };
+  auto & tile = sgm_block_shared < Tile > ().v;
   const int x0 = blockIdx.x * POST_TILE_W, y0 = blockIdx.y * POST_TILE_H;
   const int tid = threadIdx.y * POST_TILE_W + threadIdx.x;
 
@@ -224,6 +188,7 @@ sgm_color_kernel (const int16_t * disp, size_t disp_stride, int width,
   o[3] = (uint8_t) (c >> 24);
 }
 
+#ifndef SGM_EMULATION
 extern "C" CvStatus
 cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
     int range_max, CvImageU8 * rgba, CvStream stream, CvError * err)
@@ -250,6 +215,54 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
       range_max * CV_DISP_SCALE, rgba->data, rgba->stride);
   CV_CUDA_CHECK_LAUNCH (err, "sgm_color_kernel");
   return CV_OK;
+}
+
+/* Kernel variants: K in {2, 4, 6, 8} x census kind x slices per warp. */
+#define N_K_VARIANTS 4
+#define N_NS_VARIANTS 2
+
+struct CvSgmCuda
+{
+  CvDeviceBuffer census_l, census_r, sum, disp, best, best_right, conf;
+  CvDeviceBuffer counters;
+  CvSgmSchedule schedule, last_schedule;
+  int profiling;
+  cudaEvent_t events[CV_SGM_MAX_STAGES + 1];
+  const char *stage_names[CV_SGM_MAX_STAGES];
+  int n_stages;
+  /* device facts, queried on first use (a plan serves one device) */
+  int have_device_info;
+  int n_sms, coop_ok, smem_optin;
+  int paths_occupancy[N_K_VARIANTS][2][N_NS_VARIANTS];  /* -1: not queried */
+  int horiz_smem_set[N_K_VARIANTS][2];
+};
+
+static CvStatus
+device_info (CvSgmCuda * plan, CvError * err)
+{
+  int dev = 0;
+  if (plan->have_device_info)
+    return CV_OK;
+  CV_CUDA_TRY (err, cudaGetDevice (&dev));
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->n_sms,
+          cudaDevAttrMultiProcessorCount, dev));
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->coop_ok,
+          cudaDevAttrCooperativeLaunch, dev));
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->smem_optin,
+          cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  memset (plan->paths_occupancy, 0xff, sizeof (plan->paths_occupancy));
+  memset (plan->horiz_smem_set, 0, sizeof (plan->horiz_smem_set));
+  plan->have_device_info = 1;
+  return CV_OK;
+}
+
+static int
+paths_occupancy (CvSgmCuda * plan, int k, int full, int ns)
+{
+  int *slot = &plan->paths_occupancy[sgm_k_index (k)][full][ns == 4];
+  if (*slot < 0)
+    *slot = sgm_paths_occupancy (k, full, ns);
+  return *slot;
 }
 
 /* ---- plan ------------------------------------------------------------------------ */
@@ -344,49 +357,6 @@ stage_mark (CvSgmCuda * plan, const char *next_name, cudaStream_t stream,
 
 /* ---- orchestration ------------------------------------------------------------------ */
 
-/* Fills the path groups: 2 (vertical) or 6 (vertical and diagonal); groups
- * 0 .. n/2-1 go down, the others up.  CONCURRENT order of the writers of a
- * row: top half down groups then up groups, bottom half up groups then down
- * groups (each waits for the one before it). */
-static int
-setup_groups (SgmPathsArgs * pa, int paths)
-{
-  static const int dirs8[6][2] = {
-    {0, 1}, {1, 1}, {-1, 1}, {0, -1}, {1, -1}, {-1, -1},
-  };
-  static const int dirs4[2][2] = { {0, 1}, {0, -1} };
-  const int n = paths == 8 ? 6 : 2;
-  const int half = n / 2;
-
-  for (int g = 0; g < n; g++) {
-    SgmGroup *gr = &pa->groups[g];
-    gr->dx = paths == 8 ? dirs8[g][0] : dirs4[g][0];
-    gr->dy = paths == 8 ? dirs8[g][1] : dirs4[g][1];
-    /* top: 0, 1, .., n-1; bottom: half, .., n-1, 0, .., half-1 */
-    gr->wait_top = g == 0 ? -1 : g - 1;
-    gr->wait_bottom = g == half ? -1 : (g == 0 ? n - 1 : g - 1);
-    gr->first_top = g == 0;
-    gr->first_bottom = g == half;
-  }
-  return n;
-}
-
-/* Rewrites the group order for TWO_SWEEPS (down groups chained, then up
- * groups chained, group 0 the first writer) or SEQUENTIAL (no waits). */
-static void
-reorder_groups (SgmPathsArgs * pa, int n, CvSgmSchedule schedule)
-{
-  const int half = n / 2;
-  for (int g = 0; g < n; g++) {
-    SgmGroup *gr = &pa->groups[g];
-    int w = -1;
-    if (schedule == CV_SGM_SCHEDULE_TWO_SWEEPS && g != 0 && g != half)
-      w = g - 1;
-    gr->wait_top = gr->wait_bottom = w;
-    gr->first_top = gr->first_bottom = g == 0;
-  }
-}
-
 static CvStatus
 check_device_views (const CvImageU8 * left, const CvImageU8 * right,
     const CvImageS16 * disparity, const CvImageU8 * confidence, CvError * err)
@@ -419,121 +389,53 @@ check_device_views (const CvImageU8 * left, const CvImageU8 * right,
   return CV_OK;
 }
 
-/* Launch geometry of the path kernel for NS slices per warp. */
-static void
-paths_geometry (int width, int ns, int *slots, int *blocks_per_group)
+static int
+occupancy_cb (int k, int full, int ns, void *user)
 {
-  const int per_block = ns * SGM_PATHS_WARPS;
-  *slots = (width + ns - 1 + per_block - 1) / per_block * per_block;
-  *blocks_per_group = *slots / per_block;
+  return paths_occupancy ((CvSgmCuda *) user, k, full, ns);
 }
 
 static CvStatus
 run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     int k, int full, cudaStream_t stream, CvError * err)
 {
-  const int w = left->width, h = left->height;
   SgmPathsArgs pa;
-  /* more slices per warp (ILP) first where a lane holds few disparities */
-  const int ns_order[2] = { k <= 4 ? 4 : 2, k <= 4 ? 2 : 4 };
-  int ns = 0, n_groups, bpg = 0, slots = 0;
-  CvSgmSchedule chosen = CV_SGM_SCHEDULE_SEQUENTIAL;
+  SgmPathsPlan pp;
+  CvSgmSchedule request = plan->schedule;
+  int li;
 
-  memset (&pa, 0, sizeof (pa));
-  pa.census_l = plan->census_l.ptr;
-  pa.census_r = plan->census_r.ptr;
-  pa.luma = left->data;
-  pa.luma_stride = left->stride;
-  pa.sum = (uint16_t *) plan->sum.ptr;
-  pa.counters = (int *) plan->counters.ptr;
-  pa.width = w;
-  pa.height = h;
-  pa.n_disp = p->max_disparity;
-  pa.min_disp = p->min_disparity;
-  pa.p1 = p->p1;
-  pa.p2 = p->p2;
-  pa.adaptive = p->adaptive_p2 != 0;
-  pa.adaptive_scale = p->adaptive_p2_scale;
-  pa.n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
-  pa.half_batch = pa.n_batches / 2;
-  n_groups = setup_groups (&pa, p->paths);
-  pa.n_groups = n_groups;
+  for (;;) {
+    memset (&pa, 0, sizeof (pa));
+    sgm_plan_paths (p, left->width, left->height, k, full, request,
+        plan->coop_ok, plan->n_sms, occupancy_cb, plan, &pa, &pp);
+    pa.census_l = plan->census_l.ptr;
+    pa.census_r = plan->census_r.ptr;
+    pa.luma = left->data;
+    pa.luma_stride = left->stride;
+    pa.sum = (uint16_t *) plan->sum.ptr;
+    pa.counters = (int *) plan->counters.ptr;
+    plan->last_schedule = pp.schedule;
 
-  /* the first cooperative schedule whose grid the device holds at once */
-  if (plan->coop_ok && plan->schedule != CV_SGM_SCHEDULE_SEQUENTIAL) {
-    static const CvSgmSchedule modes[2] = {
-      CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_SCHEDULE_TWO_SWEEPS,
-    };
-    for (int mi = 0; mi < 2 && ns == 0; mi++) {
-      int groups_at_once = modes[mi] == CV_SGM_SCHEDULE_CONCURRENT
-          ? n_groups : n_groups / 2;
-      if (plan->schedule != CV_SGM_SCHEDULE_AUTO && plan->schedule != modes[mi])
+    for (li = 0; li < pp.n_launches; li++) {
+      CvError launch_err = { CV_OK, 0, "" };
+      pa.group_base = pp.launches[li].group_base;
+      pa.coop = pp.launches[li].coop;
+      if (sgm_paths_launch (&pa, k, full, pp.ns, pp.launches[li].n_blocks,
+              stream, &launch_err) == CV_OK)
         continue;
-      for (int i = 0; i < 2 && ns == 0; i++) {
-        int cand_slots, cand_bpg;
-        int occ = paths_occupancy (plan, k, full, ns_order[i]);
-        paths_geometry (w, ns_order[i], &cand_slots, &cand_bpg);
-        if ((long) cand_bpg * groups_at_once <= (long) occ * plan->n_sms) {
-          ns = ns_order[i];
-          slots = cand_slots;
-          bpg = cand_bpg;
-          chosen = modes[mi];
-        }
+      /* a cooperative grid refused before anything ran (the device is
+       * partitioned, say): plan again, one path after the other */
+      if (li == 0 && pa.coop && launch_err.cuda_code ==
+          (int) cudaErrorCooperativeLaunchTooLarge) {
+        cudaGetLastError ();
+        break;
       }
+      return cv_error_set (err, launch_err.status, "%s", launch_err.message);
     }
-  }
-  if (ns == 0) {
-    ns = ns_order[0];
-    paths_geometry (w, ns, &slots, &bpg);
-  }
-
-  pa.slots = slots;
-  pa.warps_per_group = slots / ns;
-  plan->last_schedule = chosen;
-  if (chosen == CV_SGM_SCHEDULE_CONCURRENT) {
-    CvError coop_err = { CV_OK, 0, "" };
-    pa.coop = 1;
-    pa.group_base = 0;
-    if (sgm_paths_launch (&pa, k, full, ns, bpg * n_groups, stream,
-            &coop_err) == CV_OK)
+    if (li == pp.n_launches)
       return CV_OK;
-    /* refused (the device is partitioned, say): nothing ran, go one by one */
-    if (coop_err.cuda_code != (int) cudaErrorCooperativeLaunchTooLarge)
-      return cv_error_set (err, coop_err.status, "%s", coop_err.message);
-    cudaGetLastError ();
-    chosen = CV_SGM_SCHEDULE_SEQUENTIAL;
+    request = CV_SGM_SCHEDULE_SEQUENTIAL;
   }
-
-  reorder_groups (&pa, n_groups, chosen);
-  if (chosen == CV_SGM_SCHEDULE_TWO_SWEEPS) {
-    for (int sweep = 0; sweep < 2; sweep++) {
-      CvError coop_err = { CV_OK, 0, "" };
-      pa.coop = 1;
-      pa.group_base = sweep * (n_groups / 2);
-      if (sgm_paths_launch (&pa, k, full, ns, bpg * (n_groups / 2), stream,
-              &coop_err) == CV_OK)
-        continue;
-      if (sweep > 0
-          || coop_err.cuda_code != (int) cudaErrorCooperativeLaunchTooLarge)
-        return cv_error_set (err, coop_err.status, "%s", coop_err.message);
-      cudaGetLastError ();
-      chosen = CV_SGM_SCHEDULE_SEQUENTIAL;
-      reorder_groups (&pa, n_groups, chosen);
-      break;
-    }
-    if (chosen == CV_SGM_SCHEDULE_TWO_SWEEPS)
-      return CV_OK;
-  }
-
-  plan->last_schedule = CV_SGM_SCHEDULE_SEQUENTIAL;
-  for (int g = 0; g < n_groups; g++) {
-    CvStatus st;
-    pa.coop = 0;
-    pa.group_base = g;
-    if ((st = sgm_paths_launch (&pa, k, full, ns, bpg, stream, err)) != CV_OK)
-      return st;
-  }
-  return CV_OK;
 }
 
 extern "C" CvStatus
@@ -666,3 +568,4 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   }
   return stage_mark (plan, NULL, stream, err);
 }
+#endif /* SGM_EMULATION */

@@ -27,58 +27,8 @@
 #define CV_SGM_CUDA_PRIVATE_H
 
 #include <cuda_runtime.h>
-#include <stdint.h>
 
-#include "cv_sgm.h"
-
-/* Warps per block of the path kernel; a group's warps fill whole blocks. */
-#define SGM_PATHS_WARPS 8
-/* Rows whose read-modify-write order is tracked by one counter per group. */
-#define SGM_BATCH_ROWS 8
-/* At most this many path groups run in the path kernel. */
-#define SGM_MAX_GROUPS 6
-/* Rows (each with two warps) per block of the horizontal kernel. */
-#define SGM_HORIZ_ROWS 2
-
-typedef struct
-{
-  int dx, dy;                   /* direction of travel: dy +1 down, -1 up */
-  int wait_top, wait_bottom;    /* group to wait for per half (-1: none) */
-  int first_top, first_bottom;  /* 1: first writer of its rows (no read) */
-} SgmGroup;
-
-typedef struct
-{
-  const void *census_l, *census_r;      /* uint32_t or unsigned long long */
-  const uint8_t *luma;          /* left view (adaptive P2) */
-  size_t luma_stride;
-  uint16_t *sum;
-  int *counters;                /* [n_groups][n_batches], zero at start */
-  int width, height, n_disp, min_disp, p1, p2, adaptive, adaptive_scale;
-  int slots;                    /* slices per group (>= width + NS - 1) */
-  int warps_per_group;
-  int n_groups;
-  int group_base;               /* first group of this launch */
-  int coop;                     /* 1: the launch's groups run concurrently
-                                 * (cooperative launch), counters on; 0: one
-                                 * group, no counters */
-  int n_batches, half_batch;    /* batches [0, half_batch) are the top half */
-  SgmGroup groups[SGM_MAX_GROUPS];
-} SgmPathsArgs;
-
-typedef struct
-{
-  const void *census_l, *census_r;
-  const uint8_t *luma;
-  size_t luma_stride;
-  uint16_t *sum;
-  int16_t *disp;                /* raw disparity (after uniqueness), dense */
-  int16_t *best;                /* integer best index b, dense */
-  int16_t *best_right;          /* right view's best index, dense (-1 none) */
-  uint8_t *conf;                /* margin confidence, dense */
-  int width, height, n_disp, min_disp, p1, p2, adaptive, adaptive_scale;
-  int subpixel, uniqueness_fixed;
-} SgmHorizArgs;
+#include "cv_sgm_kernel_args.h"
 
 #ifdef __cplusplus
 extern "C" {

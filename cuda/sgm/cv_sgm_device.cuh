@@ -15,13 +15,36 @@
 #ifndef CV_SGM_DEVICE_CUH
 #define CV_SGM_DEVICE_CUH
 
-#include <cuda_runtime.h>
 #include <stdint.h>
 
+#ifdef SGM_EMULATION
+/* the tests compile the kernels for CPU threads (tests/unit/sgm) */
+#include "sgm_emulation.h"
+#else
+#include <cuda_runtime.h>
 #include "cv_cuda.cuh"
+#endif
 #include "cv_sgm_common.h"
 
 #define SGM_WARP 32
+
+#ifndef SGM_EMULATION
+/* Block-shared storage of type T (one instance per kernel using it). */
+template < typename T > static __device__ __forceinline__ T &
+sgm_block_shared (void)
+{
+  __shared__ T storage;
+  return storage;
+}
+
+/* The block's dynamic shared memory. */
+static __device__ __forceinline__ unsigned char *
+sgm_dynamic_shared (void)
+{
+  extern __shared__ __align__ (16) unsigned char sgm_dynamic_smem[];
+  return sgm_dynamic_smem;
+}
+#endif
 #define SGM_FULL_MASK 0xffffffffu
 
 /* Path costs of padded disparity lanes: a matching cost above
@@ -32,20 +55,6 @@
  * P1 <= CV_SGM_MAX_P2 stays within 16 bits. */
 #define SGM_INF_COST 0x7fffu
 #define SGM_PACK2(v) ((uint32_t) (v) * 0x10001u)
-
-/* Disparities per lane for D disparities (the padding rule of the
- * kernels): every lane holds either only real or only padded indices. */
-static inline int
-sgm_lane_disparities (int n_disp)
-{
-  if (n_disp <= 64)
-    return 2;
-  if (n_disp <= 128)
-    return 4;
-  if (n_disp <= 192 && n_disp % 48 == 0)
-    return 6;
-  return 8;
-}
 
 /* ---- packed uint16 pairs --------------------------------------------------- */
 
@@ -248,7 +257,11 @@ template <> struct SgmVec <8 >
 static __device__ __forceinline__ void
 sgm_prefetch_l2 (const void *p)
 {
+#ifdef __CUDA_ARCH__
   asm volatile ("prefetch.global.L2 [%0];"::"l" (p));
+#else
+  (void) p;
+#endif
 }
 
 /* ---- asynchronous copies to shared memory (sm_80+; synchronous before) ------- */
@@ -313,7 +326,9 @@ sgm_wait (const int *counter, int target, int lane)
 {
   if (lane == 0) {
     while (*(volatile const int *) counter < target) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#if defined(SGM_EMULATION)
+      sgm_emu_sleep ();         /* let the other emulated threads run */
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
       __nanosleep (100);
 #endif
     }

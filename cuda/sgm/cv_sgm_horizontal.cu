@@ -16,7 +16,11 @@
  * The cost-volume reads go through a per-warp ring of SGM_HORIZ_RING pixels
  * filled with asynchronous copies, plus L2 prefetches further ahead.
  */
+#ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
+#else
+#include "cv_sgm_kernel_args.h"
+#endif
 #include "cv_sgm_device.cuh"
 
 /* Pixels of the cost volume in flight per warp (asynchronous copies). */
@@ -66,7 +70,7 @@ template < int K, typename CT > __global__ void
 __launch_bounds__ (SGM_HORIZ_ROWS * 2 * SGM_WARP)
 sgm_horizontal_kernel (const SgmHorizArgs a)
 {
-  extern __shared__ __align__ (16) unsigned char smem[];
+  unsigned char *smem = sgm_dynamic_shared ();
   const int W = a.width, H = a.height, D = a.n_disp, md = a.min_disp;
   const HorizLayout lay = horiz_layout (W, D, (int) sizeof (CT));
   const int lane = threadIdx.x & (SGM_WARP - 1);
@@ -244,6 +248,7 @@ sgm_horizontal_kernel (const SgmHorizArgs a)
   }
 }
 
+#ifndef SGM_EMULATION
 typedef void (*SgmHorizKernel) (const SgmHorizArgs);
 
 template < typename CT > static SgmHorizKernel
@@ -291,3 +296,4 @@ sgm_horizontal_launch (const SgmHorizArgs * args, int k, int full_census,
   CV_CUDA_CHECK_LAUNCH (err, "sgm_horizontal_kernel");
   return CV_OK;
 }
+#endif /* SGM_EMULATION */

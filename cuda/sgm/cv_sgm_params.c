@@ -5,9 +5,9 @@
 /* Defaults tuned on the shared Middlebury pairs (see cv_sgm.h and
  * tests/unit/sgm/sgm-tune.c for the search and its results). */
 #define DEFAULT_MAX_DISPARITY 128
-#define DEFAULT_P1 7
-#define DEFAULT_P2 86
-#define DEFAULT_ADAPTIVE_P2 0
+#define DEFAULT_P1 24
+#define DEFAULT_P2 128
+#define DEFAULT_ADAPTIVE_P2 1
 #define DEFAULT_ADAPTIVE_P2_SCALE 32
 #define DEFAULT_PATHS 8
 #define DEFAULT_CENSUS CV_SGM_CENSUS_9X7

@@ -23,7 +23,11 @@
  * half stay in L2 (the groups of a half follow each other a few batches
  * apart).
  */
+#ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
+#else
+#include "cv_sgm_kernel_args.h"
+#endif
 #include "cv_sgm_device.cuh"
 
 #include <climits>
@@ -75,7 +79,7 @@ __launch_bounds__ (SGM_PATHS_WARPS * SGM_WARP)
 sgm_paths_kernel (const SgmPathsArgs a)
 {
   typedef SgmPathsSmem < K, CT, NS > Smem;
-  __shared__ Smem sm;
+  Smem & sm = sgm_block_shared < Smem > ();
 
   const int lane = threadIdx.x & (SGM_WARP - 1);
   const int wib = threadIdx.x / SGM_WARP;
@@ -276,6 +280,7 @@ sgm_paths_kernel (const SgmPathsArgs a)
   sgm_copy_wait < 0 > ();
 }
 
+#ifndef SGM_EMULATION
 /* ---- dispatch ---------------------------------------------------------------- */
 
 typedef void (*SgmPathsKernel) (const SgmPathsArgs);
@@ -338,3 +343,4 @@ sgm_paths_launch (const SgmPathsArgs * args, int k, int full_census, int ns,
   }
   return CV_OK;
 }
+#endif /* SGM_EMULATION */
