@@ -217,9 +217,9 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
   return CV_OK;
 }
 
-/* Kernel variants: K in {2, 4, 6, 8} x census kind x slices per warp. */
+/* Kernel variants: K in {2, 4, 6, 8} x census kind. */
 #define N_K_VARIANTS 4
-#define N_NS_VARIANTS 2
+#define N_NS_VARIANTS 1
 
 struct CvSgmCuda
 {
@@ -233,7 +233,10 @@ struct CvSgmCuda
   /* device facts, queried on first use (a plan serves one device) */
   int have_device_info;
   int n_sms, coop_ok, smem_optin;
-  int paths_occupancy[N_K_VARIANTS][2][N_NS_VARIANTS];  /* -1: not queried */
+  /* blocks per SM of the path kernel variants, for paths_occupancy_d
+   * disparities (-1: not queried) */
+  int paths_occupancy[N_K_VARIANTS][2][N_NS_VARIANTS];
+  int paths_occupancy_d[N_K_VARIANTS][2][N_NS_VARIANTS];
   int horiz_smem_set[N_K_VARIANTS][2];
 };
 
@@ -257,11 +260,14 @@ device_info (CvSgmCuda * plan, CvError * err)
 }
 
 static int
-paths_occupancy (CvSgmCuda * plan, int k, int full, int ns)
+paths_occupancy (CvSgmCuda * plan, int k, int full, int ns, int n_disp)
 {
-  int *slot = &plan->paths_occupancy[sgm_k_index (k)][full][ns == 4];
-  if (*slot < 0)
-    *slot = sgm_paths_occupancy (k, full, ns);
+  int *slot = &plan->paths_occupancy[sgm_k_index (k)][full][0];
+  int *slot_d = &plan->paths_occupancy_d[sgm_k_index (k)][full][0];
+  if (*slot < 0 || *slot_d != n_disp) {
+    *slot = sgm_paths_occupancy (k, full, ns, n_disp, plan->smem_optin);
+    *slot_d = n_disp;
+  }
   return *slot;
 }
 
@@ -389,10 +395,17 @@ check_device_views (const CvImageU8 * left, const CvImageU8 * right,
   return CV_OK;
 }
 
+typedef struct
+{
+  CvSgmCuda *plan;
+  int n_disp;
+} OccupancyQuery;
+
 static int
 occupancy_cb (int k, int full, int ns, void *user)
 {
-  return paths_occupancy ((CvSgmCuda *) user, k, full, ns);
+  OccupancyQuery *q = (OccupancyQuery *) user;
+  return paths_occupancy (q->plan, k, full, ns, q->n_disp);
 }
 
 static CvStatus
@@ -402,12 +415,13 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;
+  OccupancyQuery query = { plan, p->max_disparity };
   int li;
 
   for (;;) {
     memset (&pa, 0, sizeof (pa));
     sgm_plan_paths (p, left->width, left->height, k, full, request,
-        plan->coop_ok, plan->n_sms, occupancy_cb, plan, &pa, &pp);
+        plan->coop_ok, plan->n_sms, occupancy_cb, &query, &pa, &pp);
     pa.census_l = plan->census_l.ptr;
     pa.census_r = plan->census_r.ptr;
     pa.luma = left->data;
@@ -421,7 +435,7 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       pa.group_base = pp.launches[li].group_base;
       pa.coop = pp.launches[li].coop;
       if (sgm_paths_launch (&pa, k, full, pp.ns, pp.launches[li].n_blocks,
-              stream, &launch_err) == CV_OK)
+              plan->smem_optin, stream, &launch_err) == CV_OK)
         continue;
       /* a cooperative grid refused before anything ran (the device is
        * partitioned, say): plan again, one path after the other */

@@ -34,14 +34,19 @@
 extern "C" {
 #endif
 
-/* Path kernel for K disparities per lane, census kind, NS slices per warp:
- * blocks per SM the device can hold (0 on error). */
-int sgm_paths_occupancy (int k, int full_census, int ns);
+/* Dynamic shared memory of a block of the path kernel. */
+size_t sgm_paths_smem_bytes (int n_disp, int full_census, int ns);
+
+/* Path kernel for K disparities per lane, census kind, NS slices per warp,
+ * D disparities: blocks per SM the device can hold (0 when none or on
+ * error); @smem_limit: the device's opt-in shared memory per block. */
+int sgm_paths_occupancy (int k, int full_census, int ns, int n_disp,
+    int smem_limit);
 
 /* Launches the path kernel with @n_blocks blocks of SGM_PATHS_WARPS warps;
  * cooperatively when args->coop. */
 CvStatus sgm_paths_launch (const SgmPathsArgs * args, int k, int full_census,
-    int ns, int n_blocks, cudaStream_t stream, CvError * err);
+    int ns, int n_blocks, int smem_limit, cudaStream_t stream, CvError * err);
 
 /* Launches the horizontal kernel; @smem_limit: the device's opt-in shared
  * memory per block; *@smem_set: the dynamic size already allowed for this

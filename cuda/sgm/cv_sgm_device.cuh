@@ -103,9 +103,10 @@ sgm_hamming (unsigned long long a, unsigned long long b)
   return __popcll (a ^ b);
 }
 
-/* Shared-memory index of element @e of a staged census row: one padding
- * element per 128 bytes, so lanes reading with a stride of K elements hit
- * distinct banks. */
+/* Shared-memory index of element @e of a padded array: one padding
+ * element per 128 bytes, so lanes accessing with a stride of a few
+ * elements hit distinct banks (the right-view minima of the horizontal
+ * kernel). */
 template < typename CT > static __device__ __forceinline__ int
 sgm_pad_index (int e)
 {
@@ -118,26 +119,92 @@ sgm_padded_size (int n)
   return n + n / (int) (128 / sizeof (CT)) + 1;
 }
 
-/* ---- cost vector of a lane ------------------------------------------------------ */
-
-/* Packed matching costs of the lane's K disparity indices k = lane K + j
- * for the pixel whose left census is @cl; the right census of index k is at
- * @stage[sgm_pad_index (base - k)].  Padded lanes get SGM_PAD_COST. */
+/* Packs the costs of the pairs of a lane from its census words @w
+ * (ascending columns): w[K - 1 - j] is the right census of disparity index
+ * lane K + j.  Padded lanes (!@real) get SGM_PAD_COST. */
 template < int K, typename CT > static __device__ __forceinline__ void
-sgm_lane_costs (uint32_t (&cost)[K / 2], CT cl, const CT * stage, int base,
-    int lane, bool real)
+sgm_pack_costs (uint32_t (&cost)[K / 2], CT cl, const CT (&w)[K], bool real)
 {
 #pragma unroll
   for (int q = 0; q < K / 2; q++) {
+    int c0 = sgm_hamming (cl, w[K - 1 - 2 * q]);
+    int c1 = sgm_hamming (cl, w[K - 2 - 2 * q]);
+    cost[q] = real ? __byte_perm ((uint32_t) c0, (uint32_t) c1, 0x5410)
+        : SGM_PACK2 (SGM_PAD_COST);
+  }
+}
+
+/* ---- census window of one slice (path kernel) ----------------------------- */
+
+/* Packed matching costs of a lane from the census window of its pixel:
+ * window element m is the right census of column x - min_disp - (D - 1) + m,
+ * so disparity indices k, k + 1 (k = lane K + 2q) are elements D - 1 - k and
+ * D - 2 - k: one aligned pair (D and K are even), loaded at once.  Padded
+ * lanes (!@real) get SGM_PAD_COST and read nothing. */
+template < int K, typename CT > static __device__ __forceinline__ void
+sgm_window_costs (uint32_t (&cost)[K / 2], CT cl, const CT * window,
+    int n_disp, int lane, bool real)
+{
+#pragma unroll
+  for (int q = 0; q < K / 2; q++) {
+    cost[q] = SGM_PACK2 (SGM_PAD_COST);
     if (real) {
-      int k = lane * K + 2 * q;
-      int c0 = sgm_hamming (cl, stage[sgm_pad_index < CT > (base - k)]);
-      int c1 = sgm_hamming (cl, stage[sgm_pad_index < CT > (base - k - 1)]);
-      cost[q] = __byte_perm ((uint32_t) c0, (uint32_t) c1, 0x5410);
-    } else {
-      cost[q] = SGM_PACK2 (SGM_PAD_COST);
+      const int k = lane * K + 2 * q;
+      const CT *pair = window + (n_disp - 2 - k);       /* [k + 1], [k] */
+      CT w0, w1;
+      if (sizeof (CT) == 8) {
+        uint4 v = *(const uint4 *) pair;
+        w1 = (CT) (((unsigned long long) v.y << 32) | v.x);
+        w0 = (CT) (((unsigned long long) v.w << 32) | v.z);
+      } else {
+        uint2 v = *(const uint2 *) pair;
+        w1 = (CT) v.x;
+        w0 = (CT) v.y;
+      }
+      cost[q] = __byte_perm ((uint32_t) sgm_hamming (cl, w0),
+          (uint32_t) sgm_hamming (cl, w1), 0x5410);
     }
   }
+}
+
+/* ---- census row with duplicated line halos (horizontal kernel) --------------- */
+
+/* Element e of a row is stored at sgm_row_slot (e); each line of 32 elements
+ * is preceded by copies of the K - 1 elements before it, so that a lane can
+ * read the K elements p - K + 1 .. p from sgm_row_slot (p) - j, j < K, with
+ * immediate offsets, and lanes K elements apart hit distinct banks. */
+template < int K > static __host__ __device__ __forceinline__ int
+sgm_row_slot (int e)
+{
+  return e + (K - 1) * (e / 32 + 1);
+}
+
+template < int K > static __host__ __device__ constexpr int
+sgm_row_slots (int n)
+{
+  return n + (K - 1) * (n / 32 + 2);
+}
+
+/* Stores element @e (value @v) of a duplicated-halo row. */
+template < int K, typename CT > static __device__ __forceinline__ void
+sgm_row_store (CT * row, int e, CT v)
+{
+  const int r = e % 32;
+  row[sgm_row_slot < K > (e)] = v;
+  if (r >= 32 - (K - 1))        /* also in the halo of the next line */
+    row[(32 + K - 1) * (e / 32 + 1) + r - (32 - (K - 1))] = v;
+}
+
+/* The K census words of a lane for the pixel whose disparity-0 element is
+ * @p (= x + D - 1 in the row of the horizontal kernel): w[K - 1 - j] =
+ * element p - lane K - j. */
+template < int K, typename CT > static __device__ __forceinline__ void
+sgm_row_words (CT (&w)[K], const CT * row, int p, int lane)
+{
+  const CT *src = row + sgm_row_slot < K > (p - lane * K);
+#pragma unroll
+  for (int j = 0; j < K; j++)
+    w[K - 1 - j] = src[-j];
 }
 
 /* ---- one step of eq. 2.3 for a lane ---------------------------------------------- */

@@ -3,7 +3,9 @@
  * best index (see cv_sgm_cuda_private.h).
  *
  * A block holds SGM_HORIZ_ROWS rows, each with two warps: left-to-right
- * (L2R) and right-to-left (R2L).  The row's census words (both views), its
+ * (L2R) and right-to-left (R2L).  The row's census words (both views; the
+ * right one with duplicated line halos, sgm_row_store, so that lanes read
+ * their K words with immediate offsets and without bank conflicts), its
  * luma and the right view's running minima live in shared memory.
  *  Part 1: L2R walks x = 0 .. mid-1, R2L walks x = W-1 .. mid; each adds
  *          its path cost into `sum` (read + write, 4 bytes per cell).
@@ -48,14 +50,15 @@ typedef struct
 } HorizLayout;
 
 static __host__ __device__ inline HorizLayout
-horiz_layout (int width, int n_disp, int census_bytes)
+horiz_layout (int width, int n_disp, int census_bytes, int k)
 {
   HorizLayout l;
-  int per_line = 128 / census_bytes;
   int n_right = width + n_disp - 1;
   int n_rmin = width;
+  /* sgm_row_slots: duplicated halos of k - 1 words per line of 32 */
+  size_t right_slots = (size_t) (n_right / 32 + 2) * (32 + k - 1);
   l.right = 0;
-  l.left = align16 ((size_t) (n_right + n_right / per_line + 1) * census_bytes);
+  l.left = align16 (right_slots * census_bytes);
   l.rmin = l.left + align16 ((size_t) width * census_bytes);
   l.luma = l.rmin + align16 ((size_t) (n_rmin + n_rmin / 32 + 1) * 4);
   l.row_bytes = l.luma + align16 ((size_t) width);
@@ -72,7 +75,7 @@ sgm_horizontal_kernel (const SgmHorizArgs a)
 {
   unsigned char *smem = sgm_dynamic_shared ();
   const int W = a.width, H = a.height, D = a.n_disp, md = a.min_disp;
-  const HorizLayout lay = horiz_layout (W, D, (int) sizeof (CT));
+  const HorizLayout lay = horiz_layout (W, D, (int) sizeof (CT), K);
   const int lane = threadIdx.x & (SGM_WARP - 1);
   const int wib = threadIdx.x / SGM_WARP;
   const int r = wib >> 1, dir = wib & 1;        /* dir 0: L2R, 1: R2L */
@@ -99,7 +102,7 @@ sgm_horizontal_kernel (const SgmHorizArgs a)
     const CT *cl = (const CT *) a.census_l + (size_t) yr * W;
     for (int e = threadIdx.x; e < W + D - 1; e += blockDim.x) {
       int col = e - md - (D - 1);
-      right[sgm_pad_index < CT > (e)] = col >= 0 ? cr[col] : (CT) 0;
+      sgm_row_store < K, CT > (right, e, col >= 0 ? cr[col] : (CT) 0);
     }
     for (int x = threadIdx.x; x < W; x += blockDim.x) {
       left[x] = cl[x];
@@ -153,7 +156,13 @@ sgm_horizontal_kernel (const SgmHorizArgs a)
 
       const bool start = x == origin;
       uint32_t cost[K / 2];
-      sgm_lane_costs < K, CT > (cost, left[x], right, x + D - 1, lane, real);
+      CT w[K];
+#pragma unroll
+      for (int j = 0; j < K; j++)
+        w[j] = 0;
+      if (real)
+        sgm_row_words < K, CT > (w, right, x + D - 1, lane);
+      sgm_pack_costs < K, CT > (cost, left[x], w, real);
       uint32_t p2e = (uint32_t) a.p2;
       if (a.adaptive && !start) {
         int delta = (int) luma[x] - (int) luma[x - step];
@@ -277,7 +286,7 @@ sgm_horizontal_launch (const SgmHorizArgs * args, int k, int full_census,
     int smem_limit, int *smem_set, cudaStream_t stream, CvError * err)
 {
   int census_bytes = full_census ? 8 : 4;
-  HorizLayout lay = horiz_layout (args->width, args->n_disp, census_bytes);
+  HorizLayout lay = horiz_layout (args->width, args->n_disp, census_bytes, k);
   SgmHorizKernel kernel = full_census ? pick_k < unsigned long long >(k)
       : pick_k < uint32_t > (k);
   dim3 grid ((args->height + SGM_HORIZ_ROWS - 1) / SGM_HORIZ_ROWS);

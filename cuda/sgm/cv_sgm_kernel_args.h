@@ -18,6 +18,9 @@ extern "C" {
 
 /* Warps per block of the path kernel; a group's warps fill whole blocks. */
 #define SGM_PATHS_WARPS 8
+/* Slices (neighbouring columns or diagonals) per warp of the path kernel:
+ * their recurrences are independent (ILP) and they share the loop work. */
+#define SGM_PATHS_NS 2
 /* Rows whose read-modify-write order is tracked by one counter per group. */
 #define SGM_BATCH_ROWS 8
 /* At most this many path groups run in the path kernel. */

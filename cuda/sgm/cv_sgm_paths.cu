@@ -10,14 +10,15 @@
  *
  * Per row, a warp
  *  - stages the census words it needs into its own shared memory
- *    (asynchronously, one row ahead): the right census of the columns
- *    [c_lo - min_disp - (D - 1), c_hi - min_disp] and the left census of its
- *    NS pixels;
+ *    (asynchronously, one row ahead): per pixel the window of the right
+ *    census [x - min_disp - (D - 1), x - min_disp] (read back by each lane as
+ *    one aligned vector of its K words) and the left census word;
  *  - computes the matching costs of its pixels (lane l: disparity indices
  *    l K .. l K + K - 1) and steps eq. 2.3 with packed uint16 SIMD;
  *  - adds the path costs into `sum` (or writes them, if it is the first
- *    writer of the row), having loaded the previous values one row ahead
- *    and prefetched them into L2 SGM_PREFETCH_ROWS rows ahead.
+ *    writer of the row), having copied the previous values into shared
+ *    memory one row ahead (asynchronously) and prefetched them into L2
+ *    SGM_PREFETCH_ROWS rows ahead.
  * Bytes moved per cell and group: 2 (read, except for the first writer) +
  * 2 (write); in the cooperative schedule all but one read and one write per
  * half stay in L2 (the groups of a half follow each other a few batches
@@ -38,14 +39,45 @@
 /* Bytes per L2 prefetch (one line). */
 #define SGM_LINE_BYTES 128
 
-template < int K, typename CT, int NS > struct SgmPathsSmem
+/* Dynamic shared memory of a block: per warp, per slice the census
+ * window of its pixel (D words, 16-byte aligned), then the left census
+ * words of the slices, then the sums of the slices' pixels so far (copied
+ * in bypassing L1, as other SMs write them), then the adaptive-P2 table.  One buffer: a warp
+ * packs the matching costs of a slice of row t, then starts the copies of
+ * that slice's row t + 1, which arrive while it runs eq. 2.3. */
+template < typename CT > static __host__ __device__ inline size_t
+paths_window_offset (int n_disp, int ns, int warp, int slice)
 {
-  static constexpr int DP = SGM_WARP * K;
-  static constexpr int STAGE = sgm_padded_size < CT > (NS + DP);
-  CT right[SGM_PATHS_WARPS][2][STAGE];
-  CT left[SGM_PATHS_WARPS][2][NS];
-  uint16_t p2_lut[256];
-};
+  return ((size_t) warp * ns + slice) * n_disp * sizeof (CT);
+}
+
+template < typename CT > static __host__ __device__ inline size_t
+paths_left_offset (int n_disp, int ns, int warp, int slice)
+{
+  return paths_window_offset < CT > (n_disp, ns, SGM_PATHS_WARPS, 0)
+      + ((size_t) warp * ns + slice) * sizeof (CT);
+}
+
+/* the previous sums of a slice's pixel (D uint16, 16-byte aligned) */
+template < typename CT > static __host__ __device__ inline size_t
+paths_sum_offset (int n_disp, int ns, int warp, int slice)
+{
+  size_t o = paths_left_offset < CT > (n_disp, ns, SGM_PATHS_WARPS, 0);
+  o = (o + 15) & ~(size_t) 15;
+  return o + ((size_t) warp * ns + slice) * n_disp * sizeof (uint16_t);
+}
+
+template < typename CT > static __host__ __device__ inline size_t
+paths_lut_offset (int n_disp, int ns)
+{
+  return paths_sum_offset < CT > (n_disp, ns, SGM_PATHS_WARPS, 0);
+}
+
+template < typename CT > static __host__ __device__ inline size_t
+paths_smem_bytes (int n_disp, int ns)
+{
+  return paths_lut_offset < CT > (n_disp, ns) + 256 * sizeof (uint16_t);
+}
 
 /* Column of a slice @ahead row steps after the one at column @c (drift
  * @dx, |ahead * dx| + NS < slots), wrapped into [0, slots). */
@@ -57,29 +89,17 @@ wrap_column (int c, int slots)
   return c;
 }
 
-/* The contiguous run [c_lo, c_lo + n_on) of the warp's columns inside the
- * image, the warp's first slice being at column @c0. */
-template < int NS > static __device__ __forceinline__ void
-slice_run (int c0, int slots, int width, int &c_lo, int &n_on)
-{
-  c_lo = INT_MAX;
-  n_on = 0;
-#pragma unroll
-  for (int i = 0; i < NS; i++) {
-    int c = wrap_column (c0 + i, slots);
-    if (c < width) {
-      c_lo = min (c_lo, c);
-      n_on++;
-    }
-  }
-}
+/* Blocks per SM the register allocation aims at: 64 registers or fewer
+ * (4 blocks, 32 warps per SM). */
+#define SGM_PATHS_MIN_BLOCKS(ns) ((ns) <= 2 ? 4 : 1)
 
 template < int K, typename CT, int NS > __global__ void
-__launch_bounds__ (SGM_PATHS_WARPS * SGM_WARP)
+__launch_bounds__ (SGM_PATHS_WARPS * SGM_WARP, SGM_PATHS_MIN_BLOCKS (NS))
 sgm_paths_kernel (const SgmPathsArgs a)
 {
-  typedef SgmPathsSmem < K, CT, NS > Smem;
-  Smem & sm = sgm_block_shared < Smem > ();
+  unsigned char *smem = sgm_dynamic_shared ();
+  uint16_t *p2_lut = (uint16_t *) (smem + paths_lut_offset < CT > (a.n_disp,
+          NS));
 
   const int lane = threadIdx.x & (SGM_WARP - 1);
   const int wib = threadIdx.x / SGM_WARP;
@@ -88,7 +108,7 @@ sgm_paths_kernel (const SgmPathsArgs a)
   const uint32_t p1_pk = SGM_PACK2 (a.p1);
 
   for (int i = threadIdx.x; i < 256; i += blockDim.x)
-    sm.p2_lut[i] = (uint16_t) cv_sgm_p2_effective (a.p1, a.p2, a.adaptive,
+    p2_lut[i] = (uint16_t) cv_sgm_p2_effective (a.p1, a.p2, a.adaptive,
         a.adaptive_scale, i);
   __syncthreads ();
 
@@ -127,29 +147,42 @@ sgm_paths_kernel (const SgmPathsArgs a)
         sgm_wait (a.counters + wg * a.n_batches + b, a.warps_per_group, lane);
     }
   };
-  auto stage = [&](int t, int ahead, int buf) {
+  auto window = [&](int i) -> CT * {
+    return (CT *) (smem + paths_window_offset < CT > (D, NS, wib, i));
+  };
+  auto left_word = [&](int i) -> CT * {
+    return (CT *) (smem + paths_left_offset < CT > (D, NS, wib, i));
+  };
+  /* census window (and left word) of slice i at row step t + ahead */
+  auto stage_slice = [&](int t, int ahead, int i) {
     const int y = row_of (t + ahead);
-    int c_lo, n_on;
-    slice_run < NS > (wrap_column (c0 + dx * ahead, slots), slots, W, c_lo,
-        n_on);
-    if (n_on == 0)
+    const int c = col_of (i, ahead);
+    if (c >= W)
       return;
-    const int n_r = n_on + D - 1;
-    const int col_first = c_lo - md - (D - 1);
     const CT *row_r = cen_r + (size_t) y * W;
-    CT *dst = sm.right[wib][buf];
-    for (int e = lane; e < n_r; e += SGM_WARP) {
-      int col = col_first + e;
-      if (col >= 0)
-        sgm_copy_async (&dst[sgm_pad_index < CT > (e)], row_r + col);
-      else
-        dst[sgm_pad_index < CT > (e)] = 0;      /* left of the right image */
+    const int col0 = c - md - (D - 1);
+    CT *dst = window (i);
+    if (col0 >= 0) {
+#pragma unroll
+      for (int j = 0; j < K; j++) {
+        const int mm = lane + SGM_WARP * j;
+        if (mm < D)
+          sgm_copy_async (dst + mm, row_r + col0 + mm);
+      }
+    } else {                    /* near the left edge: zeros left of it */
+#pragma unroll
+      for (int j = 0; j < K; j++) {
+        const int mm = lane + SGM_WARP * j;
+        if (mm < D) {
+          if (col0 + mm >= 0)
+            sgm_copy_async (dst + mm, row_r + col0 + mm);
+          else
+            dst[mm] = 0;
+        }
+      }
     }
-    if (lane < NS) {
-      int c = col_of (lane, ahead);
-      if (c < W)
-        sgm_copy_async (&sm.left[wib][buf][lane], cen_l + (size_t) y * W + c);
-    }
+    if (lane == 0)
+      sgm_copy_async (left_word (i), cen_l + (size_t) y * W + c);
   };
   auto load_luma = [&](int t, int ahead) -> int {
     int v = 0;
@@ -160,13 +193,18 @@ sgm_paths_kernel (const SgmPathsArgs a)
     }
     return v;
   };
-  auto load_sum = [&](uint32_t (&v)[NS][K / 2], int t, int ahead) {
+  auto sum_slot = [&](int i) -> uint16_t * {
+    return (uint16_t *) (smem + paths_sum_offset < CT > (D, NS, wib, i));
+  };
+  /* the sums of the pixels of row step t + ahead into shared memory */
+  auto load_sum = [&](int t, int ahead) {
     const int y = row_of (t + ahead);
 #pragma unroll
     for (int i = 0; i < NS; i++) {
       int c = col_of (i, ahead);
-      if (c < W && real)
-        SgmVec < K >::load (v[i], a.sum + ((size_t) y * W + c) * D + lane * K);
+      if (c < W && lane < D / 8)        /* 16 bytes = 8 sums per lane */
+        sgm_copy_async16_cg (sum_slot (i) + lane * 8,
+            a.sum + ((size_t) y * W + c) * D + lane * 8);
     }
   };
   auto prefetch_sum = [&](int t, int ahead) {
@@ -187,40 +225,34 @@ sgm_paths_kernel (const SgmPathsArgs a)
   uint32_t L[NS][K / 2];
   uint32_t m[NS];
   int luma_prev[NS];
-  uint32_t prev_sum[NS][K / 2];
 #pragma unroll
   for (int i = 0; i < NS; i++) {
     m[i] = 0;
     luma_prev[i] = 0;
 #pragma unroll
-    for (int q = 0; q < K / 2; q++) {
+    for (int q = 0; q < K / 2; q++)
       L[i][q] = 0;
-      prev_sum[i][q] = 0;
-    }
   }
 
-  stage (0, 0, 0);
-  sgm_copy_commit ();
+#pragma unroll
+  for (int i = 0; i < NS; i++)
+    stage_slice (0, 0, i);
   int luma_next = load_luma (0, 0);
   {
     const int b0 = row_of (0) / SGM_BATCH_ROWS;
     ensure_ready (b0);
     if (!is_first (b0))
-      load_sum (prev_sum, 0, 0);
+      load_sum (0, 0);
   }
+  sgm_copy_commit ();
 
   for (int t = 0; t < H; t++) {
     const int y = row_of (t);
     const int b = y / SGM_BATCH_ROWS;
     const bool first = is_first (b);
-    const int buf = t & 1;
 
-    __syncwarp ();              /* everyone is done with the other buffer */
-    if (t + 1 < H)
-      stage (t, 1, buf ^ 1);
-    sgm_copy_commit ();
-    sgm_copy_wait < 1 > ();
-    __syncwarp ();
+    sgm_copy_wait < 0 > ();
+    __syncwarp ();              /* row t's windows are in place */
 
     const int luma_here = luma_next;
     if (t + 1 < H)
@@ -229,39 +261,44 @@ sgm_paths_kernel (const SgmPathsArgs a)
         && !is_first (row_of (t + SGM_PREFETCH_ROWS) / SGM_BATCH_ROWS))
       prefetch_sum (t, SGM_PREFETCH_ROWS);
 
-    int c_lo, n_on;
-    slice_run < NS > (c0, slots, W, c_lo, n_on);
-    const CT *st_r = sm.right[wib][buf];
-
 #pragma unroll
     for (int i = 0; i < NS; i++) {
       const int c = col_of (i, 0);
       const bool on = c < W;
       const bool start = t == 0 || (dx > 0 && c == 0) || (dx < 0 && c == W - 1);
+
+      /* matching costs of slice i, then its window is free for row t + 1 */
       uint32_t cost[K / 2];
-      CT cl = on ? sm.left[wib][buf][i] : (CT) 0;
-      sgm_lane_costs < K, CT > (cost, cl, st_r, (c - c_lo) + D - 1, lane,
-          real && on);
+      {
+        CT cl = on ? *left_word (i) : (CT) 0;
+        sgm_window_costs < K, CT > (cost, cl, window (i), D, lane,
+            real && on);
+      }
+      __syncwarp ();
+      if (t + 1 < H)
+        stage_slice (t, 1, i);
 
       uint32_t p2e = (uint32_t) a.p2;
       if (a.adaptive) {
         int lum = __shfl_sync (SGM_FULL_MASK, luma_here, i);
         int delta = lum - luma_prev[i];
-        p2e = sm.p2_lut[delta < 0 ? -delta : delta];
+        p2e = p2_lut[delta < 0 ? -delta : delta];
         luma_prev[i] = lum;
       }
-      uint32_t lmin = sgm_path_step < K > (L[i], cost, m[i], p1_pk, p2e, start,
-          lane);
+      uint32_t lmin = sgm_path_step < K > (L[i], cost, m[i], p1_pk, p2e,
+          start, lane);
       m[i] = sgm_warp_min (lmin);
 
       if (on && real) {
         uint32_t out[K / 2];
+        const uint32_t *prev = (const uint32_t *) (sum_slot (i) + lane * K);
 #pragma unroll
         for (int q = 0; q < K / 2; q++)
-          out[q] = first ? L[i][q] : prev_sum[i][q] + L[i][q];
+          out[q] = first ? L[i][q] : prev[q] + L[i][q];
         SgmVec < K >::store (a.sum + ((size_t) y * W + c) * D + lane * K, out);
       }
     }
+    __syncwarp ();              /* the sums of row t are read */
 
     if (t + 1 < H) {
       const int bn = row_of (t + 1) / SGM_BATCH_ROWS;
@@ -271,10 +308,11 @@ sgm_paths_kernel (const SgmPathsArgs a)
         ensure_ready (bn);
       }
       if (!is_first (bn))
-        load_sum (prev_sum, t, 1);
+        load_sum (t, 1);
     } else if (a.coop) {
       sgm_signal (a.counters + g * a.n_batches + b, lane);
     }
+    sgm_copy_commit ();         /* row t + 1: windows and sums */
     c0 = wrap_column (c0 + dx, slots);
   }
   sgm_copy_wait < 0 > ();
@@ -288,7 +326,8 @@ typedef void (*SgmPathsKernel) (const SgmPathsArgs);
 template < int K, typename CT > static SgmPathsKernel
 pick_ns (int ns)
 {
-  return ns == 4 ? sgm_paths_kernel < K, CT, 4 > : sgm_paths_kernel < K, CT, 2 >;
+  (void) ns;                    /* SGM_PATHS_NS only */
+  return sgm_paths_kernel < K, CT, SGM_PATHS_NS >;
 }
 
 template < typename CT > static SgmPathsKernel
@@ -313,13 +352,25 @@ pick_kernel (int k, int full_census, int ns)
       : pick_k < uint32_t > (k, ns);
 }
 
+extern "C" size_t
+sgm_paths_smem_bytes (int n_disp, int full_census, int ns)
+{
+  return full_census ? paths_smem_bytes < unsigned long long >(n_disp, ns)
+      : paths_smem_bytes < uint32_t > (n_disp, ns);
+}
+
 extern "C" int
-sgm_paths_occupancy (int k, int full_census, int ns)
+sgm_paths_occupancy (int k, int full_census, int ns, int n_disp,
+    int smem_limit)
 {
   int n = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n,
-          pick_kernel (k, full_census, ns), SGM_PATHS_WARPS * SGM_WARP,
-          0) != cudaSuccess) {
+  size_t smem = sgm_paths_smem_bytes (n_disp, full_census, ns);
+  SgmPathsKernel kernel = pick_kernel (k, full_census, ns);
+  if (smem > (size_t) smem_limit
+      || cudaFuncSetAttribute ((const void *) kernel,
+          cudaFuncAttributeMaxDynamicSharedMemorySize, smem_limit) != cudaSuccess
+      || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n, kernel,
+          SGM_PATHS_WARPS * SGM_WARP, smem) != cudaSuccess) {
     cudaGetLastError ();
     return 0;
   }
@@ -328,17 +379,24 @@ sgm_paths_occupancy (int k, int full_census, int ns)
 
 extern "C" CvStatus
 sgm_paths_launch (const SgmPathsArgs * args, int k, int full_census, int ns,
-    int n_blocks, cudaStream_t stream, CvError * err)
+    int n_blocks, int smem_limit, cudaStream_t stream, CvError * err)
 {
   SgmPathsKernel kernel = pick_kernel (k, full_census, ns);
+  size_t smem = sgm_paths_smem_bytes (args->n_disp, full_census, ns);
   dim3 grid (n_blocks), block (SGM_PATHS_WARPS * SGM_WARP);
 
+  if (smem > (size_t) smem_limit)
+    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
+        "sgm: the path kernel needs %zu bytes of shared memory per block, "
+        "the device offers %d", smem, smem_limit);
+  CV_CUDA_TRY (err, cudaFuncSetAttribute ((const void *) kernel,
+          cudaFuncAttributeMaxDynamicSharedMemorySize, smem_limit));
   if (args->coop) {
     void *params[] = { (void *) args };
     CV_CUDA_TRY (err, cudaLaunchCooperativeKernel ((const void *) kernel, grid,
-            block, params, 0, stream));
+            block, params, smem, stream));
   } else {
-    kernel <<< grid, block, 0, stream >>> (*args);
+    kernel <<< grid, block, smem, stream >>> (*args);
     CV_CUDA_CHECK_LAUNCH (err, "sgm_paths_kernel");
   }
   return CV_OK;

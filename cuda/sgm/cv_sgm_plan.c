@@ -5,6 +5,10 @@
 
 #include <string.h>
 
+/* A later slice count replaces an earlier one only if its blocks spread
+ * over the SMs at least this much better (see sgm_plan_paths). */
+#define SGM_PLAN_SPREAD_MARGIN 1.05
+
 int
 sgm_lane_disparities (int n_disp)
 {
@@ -77,8 +81,8 @@ sgm_plan_paths (const CvSgmParams * p, int width, int height, int k,
     SgmOccupancyFunc occupancy, void *user, SgmPathsArgs * pa,
     SgmPathsPlan * plan)
 {
-  /* more slices per warp (ILP) first where a lane holds few disparities */
-  const int ns_order[2] = { k <= 4 ? 4 : 2, k <= 4 ? 2 : 4 };
+  /* one kernel variant per K and census: SGM_PATHS_NS slices per warp */
+  const int ns_order[1] = { SGM_PATHS_NS };
   static const CvSgmSchedule coop_modes[2] = {
     CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_SCHEDULE_TWO_SWEEPS,
   };
@@ -98,18 +102,31 @@ sgm_plan_paths (const CvSgmParams * p, int width, int height, int k,
   n_groups = setup_groups (pa, p->paths);
   pa->n_groups = n_groups;
 
-  /* the first cooperative schedule whose grid the device holds at once */
+  /* the first cooperative schedule whose grid the device holds at once;
+   * of the slice counts that fit, the one whose blocks spread most evenly
+   * over the SMs (all blocks run from start to end: the SMs holding the
+   * most blocks set the time) */
   if (coop_ok && request != CV_SGM_SCHEDULE_SEQUENTIAL) {
     for (mi = 0; mi < 2 && ns == 0; mi++) {
       int at_once = coop_modes[mi] == CV_SGM_SCHEDULE_CONCURRENT
           ? n_groups : n_groups / 2;
+      double best_eff = 0.0;
       if (request != CV_SGM_SCHEDULE_AUTO && request != coop_modes[mi])
         continue;
-      for (i = 0; i < 2 && ns == 0; i++) {
+      for (i = 0; i < (int) (sizeof (ns_order) / sizeof (ns_order[0])); i++) {
         int cand_slots, cand_bpg;
+        long blocks;
+        double eff;
         int occ = occupancy (k, full_census, ns_order[i], user);
         paths_geometry (width, ns_order[i], &cand_slots, &cand_bpg);
-        if ((long) cand_bpg * at_once <= (long) occ * n_sms) {
+        blocks = (long) cand_bpg * at_once;
+        if (n_sms < 1 || blocks > (long) occ * n_sms)
+          continue;
+        eff = (double) blocks / ((double) n_sms *
+            (double) ((blocks + n_sms - 1) / n_sms));
+        /* ns_order[0] keeps the lead unless clearly worse spread */
+        if (eff > (best_eff > 0.0 ? best_eff * SGM_PLAN_SPREAD_MARGIN : 0.0)) {
+          best_eff = eff;
           ns = ns_order[i];
           slots = cand_slots;
           bpg = cand_bpg;

@@ -113,9 +113,7 @@ main (int argc, char **argv)
   CUDA_OK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
   CUDA_OK (cudaEventCreate (&ev0));
   CUDA_OK (cudaEventCreate (&ev1));
-  plan = cv_sgm_cuda_new ();
-  if (cv_sgm_cuda_set_profiling (plan, 0, &err) != CV_OK)
-    return 1;
+  plan = NULL;
 
   printf ("# bench-sgm on %s (%d SMs, %.2f GHz), %d runs per row (median), "
       "full chain: subpixel, uniqueness 0.95, LR check, median 3x3\n",
@@ -142,9 +140,11 @@ main (int argc, char **argv)
       float stage_ms[CV_SGM_MAX_STAGES][BENCH_STAGE_RUNS];
       const char *names[CV_SGM_MAX_STAGES];
       int n_stages = 0;
-      size_t mem_before = cv_device_bytes_in_use ();
+      size_t mem_before = cv_device_bytes_in_use (), mem_plan;
       double bytes, ops, mem_floor, int_floor;
       CvSgmSchedule sched;
+
+      plan = cv_sgm_cuda_new ();      /* fresh: its device memory is this case's */
 
       fill_pair (hl, hr, c->w, c->h);
       CUDA_OK (cudaMalloc ((void **) &dl, npix));
@@ -179,12 +179,17 @@ main (int argc, char **argv)
           return 1;
         }
       CUDA_OK (cudaStreamSynchronize (stream));
+      mem_plan = cv_device_bytes_in_use () - mem_before;
       for (int i = 0; i < runs; i++) {
         CUDA_OK (cudaEventRecord (ev0, stream));
         cv_sgm_cuda_compute (plan, &p, &vl, &vr, &vd, &vc, stream, &err);
         CUDA_OK (cudaEventRecord (ev1, stream));
         CUDA_OK (cudaEventSynchronize (ev1));
         CUDA_OK (cudaEventElapsedTime (&t[i], ev0, ev1));
+      }
+      if (err.status != CV_OK) {
+        fprintf (stderr, "compute failed: %s\n", err.message);
+        return 1;
       }
       sched = cv_sgm_cuda_get_schedule (plan);
 
@@ -221,7 +226,7 @@ main (int argc, char **argv)
           printf ("%6.2fms %6.2fms ", c->target_ms, c->libsgm_ms);
         else
           printf ("%8s %8s ", "-", "-");
-        printf ("%9.1f\n", (cv_device_bytes_in_use () - mem_before) / 1e6);
+        printf ("%9.1f\n", mem_plan / 1e6);
         for (int s = 0; s < n_stages; s++) {
           qsort (stage_ms[s], BENCH_STAGE_RUNS, sizeof (float), cmp_float);
           printf ("      stage %-32s %7.3fms\n", names[s],
@@ -230,7 +235,11 @@ main (int argc, char **argv)
         printf ("      moved %.1f MB (%.1f bytes per cell), %.2f Gops\n",
             bytes / 1e6, bytes / ((double) npix * c->d), ops / 1e9);
       }
+      printf ("      device memory %.1f MB = %.3f bytes per cell\n",
+          mem_plan / 1e6, mem_plan / ((double) npix * c->d));
       fflush (stdout);
+      cv_sgm_cuda_free (plan);
+      plan = NULL;
       cudaFree (dl);
       cudaFree (dr);
       cudaFree (dc);
@@ -241,6 +250,7 @@ main (int argc, char **argv)
     }
 
   /* the schedules compared on one size */
+  plan = cv_sgm_cuda_new ();
   {
     const Case *c = &cases[1];
     const size_t npix = (size_t) c->w * c->h;

@@ -40,7 +40,7 @@ template < typename CT, int K, int NS > static void
 paths_kernel (const SgmPathsArgs & a, int blocks)
 {
   launch (dim3 (blocks), dim3 (SGM_PATHS_WARPS * SGM_WARP),
-      sizeof (SgmPathsSmem < K, CT, NS >), [&]() {
+      paths_smem_bytes < CT > (a.n_disp, NS), [&]() {
         sgm_paths_kernel < K, CT, NS > (a);
       });
 }
@@ -48,10 +48,9 @@ paths_kernel (const SgmPathsArgs & a, int blocks)
 template < typename CT, int K > static void
 paths_dispatch_ns (const SgmPathsArgs & a, int ns, int blocks)
 {
-  if (ns == 4)
-    paths_kernel < CT, K, 4 > (a, blocks);
-  else
-    paths_kernel < CT, K, 2 > (a, blocks);
+  if (ns != SGM_PATHS_NS)
+    abort ();
+  paths_kernel < CT, K, SGM_PATHS_NS > (a, blocks);
 }
 
 template < typename CT > static void
@@ -76,7 +75,7 @@ paths_dispatch (const SgmPathsArgs & a, int k, int ns, int blocks)
 template < typename CT > static void
 horiz_dispatch (const SgmHorizArgs & a, int k)
 {
-  HorizLayout lay = horiz_layout (a.width, a.n_disp, (int) sizeof (CT));
+  HorizLayout lay = horiz_layout (a.width, a.n_disp, (int) sizeof (CT), k);
   dim3 grid ((a.height + SGM_HORIZ_ROWS - 1) / SGM_HORIZ_ROWS);
   dim3 block (SGM_HORIZ_ROWS * 2 * SGM_WARP);
   switch (k) {
@@ -360,7 +359,7 @@ main (int argc, char **argv)
       CvSgmParams p;
       int combo = di * 37 + paths;
       params_for (&p, combo, ds[di], paths);
-      ok = check (&p, 37, 19, combo, combo & 1, CV_SGM_SCHEDULE_AUTO, 132,
+      ok = check (&p, 29, 17, combo, combo & 1, CV_SGM_SCHEDULE_AUTO, 132,
           CV_SGM_SCHEDULE_CONCURRENT);
     }
   } else if (strcmp (set, "schedules") == 0) {
@@ -377,7 +376,7 @@ main (int argc, char **argv)
       CvSgmParams p;
       params_for (&p, 3, 64, 8);
       occupancy_blocks = 1;
-      ok = check (&p, 70, 12, 5, 1, CV_SGM_SCHEDULE_AUTO, 10,
+      ok = check (&p, 70, 12, 5, 1, CV_SGM_SCHEDULE_AUTO, 16,
           CV_SGM_SCHEDULE_TWO_SWEEPS);
       if (ok)
         ok = check (&p, 70, 12, 6, 0, CV_SGM_SCHEDULE_AUTO, 2,
