@@ -86,10 +86,10 @@ typedef struct
    * max_disparity <= CV_SGM_MAX_DISPARITY_END.  Default 0. */
   int min_disparity;
   /* Penalty for a disparity change of 1 px between neighbours along a path,
-   * cost units (Hamming bits), 0 <= p1 < p2.  Default 24. */
+   * cost units (Hamming bits), 0 <= p1 < p2.  Default 10. */
   int p1;
   /* Penalty for larger disparity changes, cost units, p2 <= CV_SGM_MAX_P2.
-   * Default 128. */
+   * Default 64. */
   int p2;
   /* Non-zero: P2 is lowered at intensity edges along the path,
    * max (p1 + 1, p2 * s / (s + |I(p) - I(p - r)|)).  Default 1 (on). */
@@ -99,8 +99,9 @@ typedef struct
   int adaptive_p2_scale;
   /* 4 or 8 aggregation paths.  Default 8. */
   int paths;
-  /* Census transform.  Default CV_SGM_CENSUS_9X7 (more accurate; the
-   * centre-symmetric one is cheaper on the GPU). */
+  /* Census transform.  Default CV_SGM_CENSUS_CS_9X7 (the thesis'; half
+   * the matching-cost work of the full census on the GPU, which is about
+   * 1 point of bad-2 more accurate with P1 24, P2 128). */
   CvSgmCensus census;
   /* Non-zero: parabola sub-pixel refinement.  Default 1. */
   int subpixel;
@@ -116,20 +117,26 @@ typedef struct
   int median;
 } CvSgmParams;
 
-/* Fills @params with the documented defaults: D 128, min 0, full 9x7
- * census, P1 24, P2 128, adaptive P2 on (scale 32), 8 paths, sub-pixel on,
- * uniqueness 0.95, left-right check on (max difference 1), median on.
+/* Fills @params with the documented defaults: D 128, min 0,
+ * centre-symmetric 9x7 census, P1 10, P2 64, adaptive P2 on (scale 32),
+ * 8 paths, sub-pixel on, uniqueness 0.95, left-right check on (max
+ * difference 1), median on.
  *
- * Tuning (tests/unit/sgm/sgm-tune.c, D = 64, 8 paths, the three shared
- * Middlebury pairs): the lowest mean bad-2 with every set within the
- * issue's limits.  Grid: census kind x adaptive P2 x P1 4..40 x P2 48..256 x
- * scale 16/32/64.  Best: full census, adaptive (32), P1 24, P2 128: bad-2
- * cones 14.78 %, teddy 15.04 %, tsukuba 6.54 % (mean 12.12); the
- * centre-symmetric census does best with adaptive P2, P1 10, P2 64 (16.72,
- * 16.89, 5.98 %, mean 13.20).  Uniqueness and the left-right check are kept
- * on although bad-2, which counts invalid pixels as errors, is lower
- * without them (LR off and uniqueness 1: 11.75, 11.99, 4.07 %): they remove
- * wrong matches, which matter more downstream than holes. */
+ * Tuning (tests/unit/sgm/sgm-tune.c; D = 64, 8 paths, the three shared
+ * Middlebury pairs; bad-2 counts invalid pixels as errors): per census
+ * kind the lowest mean bad-2 with every set within the issue's limits
+ * (18.4 % cones, 18.5 % teddy, 7.0 % tsukuba).  Grid: adaptive P2 on/off x
+ * P1 4..40 x P2 48..256 x scale 16/32/64.  Centre-symmetric: adaptive (32),
+ * P1 10, P2 64: bad-2 cones 16.72 %, teddy 16.89 %, tsukuba 5.98 % (mean
+ * 13.20).  Full census: adaptive (32), P1 24, P2 128: 14.78, 15.04, 6.54 %
+ * (mean 12.12), chosen against because it doubles the matching-cost work
+ * of the GPU kernels (two 32-bit XOR and POPC per cell and path).
+ * Adaptive P2 gains about 0.5 points (off: 17.05, 18.00, 6.19 %).
+ * Uniqueness and the left-right check are kept on although bad-2 is lower
+ * without them (both off: 13.75, 14.67, 5.02 %, all pixels valid): they
+ * remove wrong matches, which matter more downstream than holes (bad-2 of
+ * the valid pixels: 6.02, 6.46, 3.80 % with them, 13.75, 14.67, 5.02 %
+ * without). */
 void cv_sgm_params_init (CvSgmParams * params);
 
 /* Checks @params; CV_ERROR_INVALID_ARGUMENT naming the field otherwise. */

@@ -5,12 +5,12 @@
 /* Defaults tuned on the shared Middlebury pairs (see cv_sgm.h and
  * tests/unit/sgm/sgm-tune.c for the search and its results). */
 #define DEFAULT_MAX_DISPARITY 128
-#define DEFAULT_P1 24
-#define DEFAULT_P2 128
+#define DEFAULT_P1 10
+#define DEFAULT_P2 64
 #define DEFAULT_ADAPTIVE_P2 1
 #define DEFAULT_ADAPTIVE_P2_SCALE 32
 #define DEFAULT_PATHS 8
-#define DEFAULT_CENSUS CV_SGM_CENSUS_9X7
+#define DEFAULT_CENSUS CV_SGM_CENSUS_CS_9X7
 #define DEFAULT_UNIQUENESS 0.95f
 #define DEFAULT_LR_CHECK 1
 #define DEFAULT_LR_MAX_DIFF 1

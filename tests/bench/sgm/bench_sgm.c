@@ -50,7 +50,8 @@ static const Case cases[] = {
   {1920, 1080, 256, 8, 0, 0},
 };
 
-/* Bytes moved per frame by the schedule used. */
+/* Bytes moved to and from device memory per frame by the schedule used
+ * (census rows and luma are small enough to stay in L2 once read). */
 static double
 bytes_moved (const Case * c, int census_bytes, CvSgmSchedule sched)
 {
@@ -60,10 +61,10 @@ bytes_moved (const Case * c, int census_bytes, CvSgmSchedule sched)
   if (sched == CV_SGM_SCHEDULE_SEQUENTIAL)
     paths_b = cells * (2.0 + 4.0 * (groups - 1));
   else
-    paths_b = cells * 6.0;      /* write; read + write; (rest in L2) */
+    paths_b = cells * 6.0;      /* write; read + write; (the rest in L2) */
   return npix * (2 + 2 * census_bytes)  /* census: images in, words out */
-      + paths_b + npix * census_bytes * 2 * (c->d + 8) / 8.0 /* staged rows */
-      + cells * 6.0 + npix * (2 * census_bytes + 7)     /* horizontal + WTA */
+      + paths_b + npix * (2 * census_bytes + 1) /* paths: + census, luma */
+      + cells * 6.0 + npix * (2 * census_bytes + 1 + 7) /* horizontal + WTA */
       + npix * 10.0;            /* post: maps in, disparity and confidence out */
 }
 

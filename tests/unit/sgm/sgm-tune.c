@@ -54,9 +54,11 @@ evaluate (const TuneCase * c)
     all_ok &= sc[s].bad2 <= limit[s];
   }
   printf ("census %d adaptive %d/%3d P1 %3d P2 %3d uniq %.2f lr %d: cones "
-      "%5.2f teddy %5.2f tsukuba %5.2f mean %5.2f%s\n", c->census,
-      c->adaptive, c->scale, c->p1, c->p2, (double) c->uniqueness, c->lr,
-      sc[0].bad2, sc[1].bad2, sc[2].bad2, mean, all_ok ? "" : " (over)");
+      "%5.2f teddy %5.2f tsukuba %5.2f mean %5.2f%s (on valid: %.2f %.2f "
+      "%.2f)\n", c->census, c->adaptive, c->scale, c->p1, c->p2,
+      (double) c->uniqueness, c->lr, sc[0].bad2, sc[1].bad2, sc[2].bad2, mean,
+      all_ok ? "" : " (over)", sc[0].bad2_valid, sc[1].bad2_valid,
+      sc[2].bad2_valid);
   fflush (stdout);
   if (all_ok && mean < best_mean) {
     best_mean = mean;
