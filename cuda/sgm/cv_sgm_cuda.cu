@@ -238,6 +238,7 @@ struct CvSgmCuda
   int paths_occupancy[N_K_VARIANTS][2][N_NS_VARIANTS];
   int paths_occupancy_d[N_K_VARIANTS][2][N_NS_VARIANTS];
   int horiz_smem_set[N_K_VARIANTS][2];
+  int paths_smem_set[N_K_VARIANTS][2];
 };
 
 static CvStatus
@@ -255,6 +256,7 @@ device_info (CvSgmCuda * plan, CvError * err)
           cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   memset (plan->paths_occupancy, 0xff, sizeof (plan->paths_occupancy));
   memset (plan->horiz_smem_set, 0, sizeof (plan->horiz_smem_set));
+  memset (plan->paths_smem_set, 0, sizeof (plan->paths_smem_set));
   plan->have_device_info = 1;
   return CV_OK;
 }
@@ -435,7 +437,8 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       pa.group_base = pp.launches[li].group_base;
       pa.coop = pp.launches[li].coop;
       if (sgm_paths_launch (&pa, k, full, pp.ns, pp.launches[li].n_blocks,
-              plan->smem_optin, stream, &launch_err) == CV_OK)
+              plan->smem_optin, &plan->paths_smem_set[sgm_k_index (k)][full],
+              stream, &launch_err) == CV_OK)
         continue;
       /* a cooperative grid refused before anything ran (the device is
        * partitioned, say): plan again, one path after the other */

@@ -44,9 +44,12 @@ int sgm_paths_occupancy (int k, int full_census, int ns, int n_disp,
     int smem_limit);
 
 /* Launches the path kernel with @n_blocks blocks of SGM_PATHS_WARPS warps;
- * cooperatively when args->coop. */
+ * cooperatively when args->coop.  *@smem_set: the dynamic shared memory
+ * already allowed for this kernel variant in the current context
+ * (updated). */
 CvStatus sgm_paths_launch (const SgmPathsArgs * args, int k, int full_census,
-    int ns, int n_blocks, int smem_limit, cudaStream_t stream, CvError * err);
+    int ns, int n_blocks, int smem_limit, int *smem_set, cudaStream_t stream,
+    CvError * err);
 
 /* Launches the horizontal kernel; @smem_limit: the device's opt-in shared
  * memory per block; *@smem_set: the dynamic size already allowed for this

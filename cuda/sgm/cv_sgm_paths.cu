@@ -366,9 +366,12 @@ sgm_paths_occupancy (int k, int full_census, int ns, int n_disp,
   int n = 0;
   size_t smem = sgm_paths_smem_bytes (n_disp, full_census, ns);
   SgmPathsKernel kernel = pick_kernel (k, full_census, ns);
+  /* the occupancy of a dynamic size above the default limit counts only
+   * once the kernel is allowed that size (queried rarely: cached) */
   if (smem > (size_t) smem_limit
       || cudaFuncSetAttribute ((const void *) kernel,
-          cudaFuncAttributeMaxDynamicSharedMemorySize, smem_limit) != cudaSuccess
+          cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem)
+      != cudaSuccess
       || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n, kernel,
           SGM_PATHS_WARPS * SGM_WARP, smem) != cudaSuccess) {
     cudaGetLastError ();
@@ -379,7 +382,8 @@ sgm_paths_occupancy (int k, int full_census, int ns, int n_disp,
 
 extern "C" CvStatus
 sgm_paths_launch (const SgmPathsArgs * args, int k, int full_census, int ns,
-    int n_blocks, int smem_limit, cudaStream_t stream, CvError * err)
+    int n_blocks, int smem_limit, int *smem_set, cudaStream_t stream,
+    CvError * err)
 {
   SgmPathsKernel kernel = pick_kernel (k, full_census, ns);
   size_t smem = sgm_paths_smem_bytes (args->n_disp, full_census, ns);
@@ -389,8 +393,11 @@ sgm_paths_launch (const SgmPathsArgs * args, int k, int full_census, int ns,
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,
         "sgm: the path kernel needs %zu bytes of shared memory per block, "
         "the device offers %d", smem, smem_limit);
-  CV_CUDA_TRY (err, cudaFuncSetAttribute ((const void *) kernel,
-          cudaFuncAttributeMaxDynamicSharedMemorySize, smem_limit));
+  if ((int) smem > *smem_set) {
+    CV_CUDA_TRY (err, cudaFuncSetAttribute ((const void *) kernel,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+    *smem_set = (int) smem;
+  }
   if (args->coop) {
     void *params[] = { (void *) args };
     CV_CUDA_TRY (err, cudaLaunchCooperativeKernel ((const void *) kernel, grid,
