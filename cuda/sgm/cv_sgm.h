@@ -191,7 +191,10 @@ void cv_sgm_cuda_free (CvSgmCuda * plan);
 
 /* The whole chain on device luma views, asynchronously on @stream:
  * results bit-identical to cv_sgm_cpu.  The views must stay valid until the
- * stream has executed the work; the caller synchronises. */
+ * stream has executed the work; the caller synchronises.  Two rows of both
+ * views' census words must fit in a block's shared memory:
+ * CV_ERROR_UNSUPPORTED beyond about 7000 px (centre-symmetric census) or
+ * 4000 px (full census) of width on an H200. */
 CvStatus cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     const CvImageU8 * left, const CvImageU8 * right, CvImageS16 * disparity,
     CvImageU8 * confidence, CvStream stream, CvError * err);
