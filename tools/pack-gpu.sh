@@ -14,6 +14,10 @@ tools/build.sh
 (cd build && find . -type l -name '*.so*' -not -path '*/meson-*' | while read -r l; do
   [ -e "../.gpu/build/$l" ] || cp -L "$l" "../.gpu/build/$l"
 done)
+# host debug info is not needed there and the copy is size-limited; the
+# device code (and its -lineinfo) lives in .nv_fatbin, which stays
+find .gpu -type f \( -name '*.so*' -o -perm -u+x \) -exec sh -c \
+  'head -c 4 "$1" | grep -q ELF && strip --strip-debug "$1"' _ {} \;
 if [ -d ../shared/data ]; then
   cp -r --no-preserve=mode ../shared/data .gpu/data
 fi
