@@ -11,9 +11,9 @@
  * per warp load) and the M-step walked ~400 samples per thread through
  * dependent loads.  Here every pass reads the samples as words:
  *   E-step   a thread per sample, its row as 16-byte words, EM_GROUP
- *            components at a time with their {mean, 1/var} staged in shared
- *            memory (broadcast reads), the count converted exactly once per
- *            dimension and EM_GROUP independent accumulators;
+ *            components at a time (FP64: half) with their {mean, 1/var}
+ *            staged in shared memory (broadcast reads), the count converted
+ *            exactly once per dimension and one accumulator per component;
  *   M-step   a thread per (4-dimension word, slice of samples), a warp
  *            reading whole rows (coalesced), EM_BATCH samples' loads in
  *            flight per thread, EM_GROUP components' sums in registers,
@@ -27,24 +27,33 @@
  * One component (k = 1, the thesis' k0 = k = 1: nearly every frame) takes
  * a shortcut with the same results: every responsibility is exactly 1
  * (exp(0), log(1) = 0), so the first M-step gives the sample mean and
- * variance - from the exact integer sums the centre search computes anyway
- * - and the second M-step reproduces them bit for bit, so the third E-step
- * repeats the second's log-likelihood and stops.  The outcome is fixed by
- * the first two E-steps: parameters P1, iterations 1 when |LL1 - LL0| <=
- * tolerance * n (or max_iterations is 1), else 2; 4 sample passes instead of
- * 7. */
+ * variance P1 - from the exact integer sums the centre search computes
+ * anyway - and the second M-step reproduces them bit for bit, so the third
+ * E-step repeats the second's log-likelihood and stops.  The outcome is
+ * fixed by the first two E-steps: parameters P1, iterations 1 when
+ * |LL1 - LL0| <= tolerance * n (or max_iterations is 1), else 2.  And with
+ * one component the log-likelihood depends on the samples only through
+ * those sums:
+ *   LL = n (log w - 1/2 sum_d log var_d)
+ *        - 1/2 sum_d (sum_i x_id^2 - 2 mu_d sum_i x_id + n mu_d^2) / var_d,
+ * evaluated in FP64 (exactly in integers for the centre's parameters).  So
+ * k = 1 takes 2 passes over the samples (sums, centre) instead of 7. */
 #include "cv_road_distance.cuh"
 #include "cv_road_library.cuh"
 
 #include <climits>
 
 #define EM_THREADS CV_ROAD_BLOCK_THREADS
-/* Components per sample pass: independent accumulators per thread. */
+/* Components per sample pass: independent accumulators per thread (FP64
+ * takes half as many: its M-step registers would spill). */
 #define EM_GROUP 4
+#define EM_GROUP_OF(T) (sizeof (T) == sizeof (double) ? EM_GROUP / 2 : EM_GROUP)
 /* Samples whose loads a thread of the M-step has in flight together. */
 #define EM_BATCH 4
 #define EM_MAX_DIMS (CV_ROAD_MAX_BINS * CV_ROAD_MAX_BINS)
 #define EM_WORD_BYTES 4
+/* Largest n for which n * 255 fits a signed 32-bit integer. */
+#define EM_NARROW_MAX_N (INT_MAX / 255)
 /* Shared scratch reused by the passes: EM_GROUP components' {mean, 1/var}
  * pairs (FP64: 16 KiB at 256 dims) or the M-step partials of the block
  * (FP64: 4 x 8 bytes a thread). */
@@ -194,9 +203,17 @@ em_pick_centres (const FastEmArgs & a, int *centres, uint4 * part,
 #pragma unroll
       for (int b = 0; b < CV_ROAD_ROW_ALIGN; b++) {
         if (d0 + b < a.dims) {
-          long long diff = (long long) a.n * em_byte (w[b >> 2], b & 3) -
-              sums[d0 + b];
-          d2 += diff * diff;
+          if (a.n <= EM_NARROW_MAX_N) {
+            /* |n x - sum| <= 255 n fits 32 bits: one widening
+             * multiply-add per dimension */
+            int diff = a.n * (int) em_byte (w[b >> 2], b & 3) -
+                (int) sums[d0 + b];
+            d2 += (long long) diff * diff;
+          } else {
+            long long diff = (long long) a.n * em_byte (w[b >> 2], b & 3) -
+                sums[d0 + b];
+            d2 += diff * diff;
+          }
         }
       }
     }
@@ -290,21 +307,22 @@ em_expectation (const FastEmArgs & a, const double *lconst,
 {
   typedef RoadReal<T> R;
   typedef typename R::Pair Pair;
+  const int G = EM_GROUP_OF (T);
   const Pair *tab = (const Pair *) a.tab;
   T *resp = (T *) a.resp;
   double ll = 0.0;
 
-  for (int cg = 0; cg < a.k; cg += EM_GROUP) {
-    int gk = min (EM_GROUP, a.k - cg);
+  for (int cg = 0; cg < a.k; cg += G) {
+    int gk = min (G, a.k - cg);
     __syncthreads ();
     for (int t = threadIdx.x; t < gk * a.dims; t += blockDim.x)
       staged[t] = tab[cg * a.dims + t];
     __syncthreads ();
     for (int i = threadIdx.x; i < a.n; i += blockDim.x) {
       const uint8_t *row = em_row (a, i);
-      T acc[EM_GROUP];
+      T acc[EM_GROUP_OF (T)];
 #pragma unroll
-      for (int q = 0; q < EM_GROUP; q++)
+      for (int q = 0; q < G; q++)
         acc[q] = 0;
       for (int d0 = 0; d0 < a.dims; d0 += CV_ROAD_ROW_ALIGN) {
         uint4 v = em_load16 (a, row, d0);
@@ -314,14 +332,14 @@ em_expectation (const FastEmArgs & a, const double *lconst,
           if (d0 + b < a.dims) {
             T xv = R::count (w[b >> 2], b & 3);
 #pragma unroll
-            for (int q = 0; q < EM_GROUP; q++)
+            for (int q = 0; q < G; q++)
               if (q < gk)
                 acc[q] = R::step (acc[q], xv, staged[q * a.dims + d0 + b]);
           }
         }
       }
 #pragma unroll
-      for (int q = 0; q < EM_GROUP; q++)
+      for (int q = 0; q < G; q++)
         if (q < gk)
           resp[(size_t) (cg + q) * a.n + i] = (T) lconst[cg + q] -
               (T) 0.5 * acc[q];
@@ -376,13 +394,15 @@ em_maximization (const FastEmArgs & a, T * part, T * part_mass,
   const int slices = blockDim.x / wcols;
   const int wc = threadIdx.x % wcols, slice = threadIdx.x / wcols;
 
-  for (int cg = 0; cg < a.k; cg += EM_GROUP) {
-    const int gk = min (EM_GROUP, a.k - cg);
-    T ax[EM_GROUP][EM_WORD_BYTES], axx[EM_GROUP][EM_WORD_BYTES];
-    T am[EM_GROUP];
+  const int G = EM_GROUP_OF (T);
+
+  for (int cg = 0; cg < a.k; cg += G) {
+    const int gk = min (G, a.k - cg);
+    T ax[EM_GROUP_OF (T)][EM_WORD_BYTES], axx[EM_GROUP_OF (T)][EM_WORD_BYTES];
+    T am[EM_GROUP_OF (T)];
 
 #pragma unroll
-    for (int q = 0; q < EM_GROUP; q++) {
+    for (int q = 0; q < G; q++) {
       am[q] = 0;
 #pragma unroll
       for (int b = 0; b < EM_WORD_BYTES; b++)
@@ -391,20 +411,20 @@ em_maximization (const FastEmArgs & a, T * part, T * part_mass,
     if (slice < slices) {
       for (int i = slice; i < a.n; i += EM_BATCH * slices) {
         uint32_t w[EM_BATCH];
-        T r[EM_BATCH][EM_GROUP];
+        T r[EM_BATCH][EM_GROUP_OF (T)];
 #pragma unroll
         for (int u = 0; u < EM_BATCH; u++) {
           int ii = i + u * slices;
           bool ok = ii < a.n;
           w[u] = ok ? em_load32 (a, em_row (a, ii), wc) : 0u;
 #pragma unroll
-          for (int q = 0; q < EM_GROUP; q++)
+          for (int q = 0; q < G; q++)
             r[u][q] = ok && q < gk ? resp[(size_t) (cg + q) * a.n + ii] : 0;
         }
 #pragma unroll
         for (int u = 0; u < EM_BATCH; u++) {
 #pragma unroll
-          for (int q = 0; q < EM_GROUP; q++) {
+          for (int q = 0; q < G; q++) {
             am[q] += r[u][q];
 #pragma unroll
             for (int b = 0; b < EM_WORD_BYTES; b++) {
@@ -419,7 +439,7 @@ em_maximization (const FastEmArgs & a, T * part, T * part_mass,
     }
 
 #pragma unroll
-    for (int q = 0; q < EM_GROUP; q++) {
+    for (int q = 0; q < G; q++) {
       double mass = 0.0;
       if (q >= gk)
         break;                  /* uniform */
@@ -489,24 +509,40 @@ em_block_fast (const FastEmArgs & a, int *iterations, double *log_likelihood)
   __syncthreads ();
 
   if (a.k == 1) {
-    /* the shortcut (top of the file): E-step 0, then P1 from the integer
-     * sums (the M-step's solve on sums of r x with every r = 1) and E-step
-     * 1; iteration 2 would repeat P1 and LL1 exactly */
-    em_prepare<T> (a, lconst);
-    ll_prev = em_expectation<T> (a, lconst, (Pair *) scratch);
-    ll = ll_prev;
+    /* the shortcut (top of the file); mean/var hold the centre's parameters
+     * (iteration 0) */
+    const double n = (double) a.n;
+    double q0 = 0.0, q1 = 0.0, log_det1 = 0.0, ll0, ll1;
+    double mu = 0.0, var = var0;
+
+    for (int d = threadIdx.x; d < a.dims; d += blockDim.x) {
+      long long c = (long long) a.mean[d];
+      /* sum_i (x_id - c)^2, exact in integers */
+      long long dev0 = sums_sq[d] - 2 * c * sums[d] + (long long) a.n * c * c;
+      q0 += (double) dev0 / var0;
+      /* P1: the M-step's solve on sums of r x with every r = 1;
+       * sum_i (x_id - mu)^2 = sum x^2 - mu sum x */
+      em_solve ((double) sums[d], (double) sums_sq[d], n, a.variance_floor,
+          &mu, &var);
+      q1 += ((double) sums_sq[d] - mu * (double) sums[d]) / var;
+      log_det1 += log (var);
+    }
+    /* the log-determinant of iteration 0 is dims * log(var0) */
+    ll0 = -0.5 * n * (double) a.dims * log (var0) -
+        0.5 * cv_road_block_sum (q0);
+    ll1 = -0.5 * n * cv_road_block_sum (log_det1) -
+        0.5 * cv_road_block_sum (q1);
+    ll = ll0;
     if (a.max_iterations > 0) {
-      const double mass = (double) a.n;
-      for (int d = threadIdx.x; d < a.dims; d += blockDim.x)
-        em_solve ((double) sums[d], (double) sums_sq[d], mass,
+      for (int d = threadIdx.x; d < a.dims; d += blockDim.x) {
+        em_solve ((double) sums[d], (double) sums_sq[d], n,
             a.variance_floor, &a.mean[d], &a.var[d]);
+      }
       if (threadIdx.x == 0)
-        a.weight[0] = CV_ROAD_DDIV (mass, (double) a.n);
-      __syncthreads ();
-      em_prepare<T> (a, lconst);
-      ll = em_expectation<T> (a, lconst, (Pair *) scratch);
+        a.weight[0] = CV_ROAD_DDIV (n, n);
+      ll = ll1;
       done = a.max_iterations == 1
-          || fabs (ll - ll_prev) <= a.tolerance * a.n ? 1 : 2;
+          || fabs (ll1 - ll0) <= a.tolerance * a.n ? 1 : 2;
     }
     if (threadIdx.x == 0) {
       *iterations = done;
