@@ -22,7 +22,13 @@
  * seeds_block_kernel then counts the component sizes at the roots, picks the
  * largest (ties: smallest root) and lists its patches in row-major order;
  * region_block_kernel keeps the passable patches connected to the seeds.
- * Grids too large for shared memory take the global-memory kernels. */
+ * Grids too large for shared memory take the global-memory kernels.
+ *
+ * While threads walk and hook trees concurrently, every access to a cell
+ * another thread may change is an atomic (reads as atomicOr with 0), and
+ * "is this cell foreground" comes from the read-only input mask: the
+ * lock-free phases have no plain access racing with a write, as
+ * compute-sanitizer's racecheck requires. */
 #include "cv_road_cuda.cuh"
 
 #define FULL_MASK 0xffffffffu
@@ -31,21 +37,22 @@
  * reductions and scans); kept free of the dynamic allocation. */
 #define BLOCK_CCL_STATIC_RESERVE 1024
 
-/* Shared cells are read through a volatile view: other threads change them
- * while this one walks a path. */
-typedef volatile int VolatileCell;
+/* A cell other threads may be changing (an atomic read). */
+static __device__ __forceinline__ int
+bccl_load (int *cells, int i)
+{
+  return atomicOr (cells + i, 0);
+}
 
 static __device__ __forceinline__ int
 bccl_find (int *cells, int i)
 {
-  VolatileCell *parent = cells;
-
   for (;;) {
-    int p = parent[i];
+    int p = bccl_load (cells, i);
     int gp;
     if (p == i)
       return i;
-    gp = parent[p];
+    gp = bccl_load (cells, p);
     if (gp == p)
       return p;
     /* path halving: i skips to its grandparent (an ancestor: the value can
@@ -79,38 +86,55 @@ bccl_unite (int *cells, int a, int b)
 }
 
 /* Every foreground cell of the cols-wide grid of @n cells joins its left and
- * upper neighbours.  Ends with a barrier. */
+ * upper neighbours; @fg (cell index -> bool) reads the input mask.  Ends
+ * with a barrier. */
+template <typename Foreground>
 static __device__ void
-bccl_merge (int *cells, int cols, int n)
+bccl_merge (int *cells, int cols, int n, Foreground fg)
 {
-  VolatileCell *label = cells;
-
   for (int i = threadIdx.x; i < n; i += blockDim.x) {
     bool left, up;
-    /* foreground cells stay >= 0 and background cells -1 throughout */
-    if (label[i] < 0)
+    if (!fg (i))
       continue;
-    left = i % cols > 0 && label[i - 1] >= 0;
-    up = i >= cols && label[i - cols] >= 0;
+    left = i % cols > 0 && fg (i - 1);
+    up = i >= cols && fg (i - cols);
     if (left)
       bccl_unite (cells, i, i - 1);
-    if (up && !(left && label[i - cols - 1] >= 0))
+    if (up && !(left && fg (i - cols - 1)))
       bccl_unite (cells, i, i - cols);
   }
   __syncthreads ();
 }
 
 /* Every foreground cell's parent becomes its root.  Ends with a barrier. */
+template <typename Foreground>
 static __device__ void
-bccl_flatten (int *cells, int n)
+bccl_flatten (int *cells, int n, Foreground fg)
 {
-  VolatileCell *label = cells;
-
   for (int i = threadIdx.x; i < n; i += blockDim.x)
-    if (label[i] >= 0)
-      label[i] = bccl_find (cells, i);
+    if (fg (i))
+      atomicExch (cells + i, bccl_find (cells, i));
   __syncthreads ();
 }
+
+/* The input masks of the three kernels. */
+struct MaskBytes
+{
+  const uint8_t *mask;
+  __device__ bool operator () (int i) const
+  {
+    return mask[i] != 0;
+  }
+};
+
+struct MaskLabels
+{
+  const int32_t *labels;        /* >= 0: foreground */
+  __device__ bool operator () (int i) const
+  {
+    return labels[i] >= 0;
+  }
+};
 
 /* Combines (size, index) pairs across a warp: the largest size, ties to the
  * smallest index; index -1 marks "none". */
@@ -168,12 +192,13 @@ __global__ void __launch_bounds__ (CV_ROAD_BLOCK_CCL_THREADS)
 block_label_kernel (const uint8_t * mask, int cols, int n, int32_t * labels)
 {
   extern __shared__ int cells[];
+  MaskBytes fg = { mask };
 
   for (int i = threadIdx.x; i < n; i += blockDim.x)
     cells[i] = mask[i] ? i : -1;
   __syncthreads ();
-  bccl_merge (cells, cols, n);
-  bccl_flatten (cells, n);
+  bccl_merge (cells, cols, n, fg);
+  bccl_flatten (cells, n, fg);
   for (int i = threadIdx.x; i < n; i += blockDim.x)
     labels[i] = cells[i];
 }
@@ -184,8 +209,9 @@ __global__ void __launch_bounds__ (CV_ROAD_BLOCK_CCL_THREADS)
 seeds_block_kernel (RoadDev c)
 {
   extern __shared__ int cells[];
-  VolatileCell *label = cells;
+  int *label = cells;
   const int n = c.patches;
+  MaskBytes fg = { c.candidates };
   int lane = threadIdx.x % CV_ROAD_WARP;
   int best_size = 0, best_root = -1, root, chunk, begin, end, count = 0;
   int pos, total;
@@ -193,18 +219,20 @@ seeds_block_kernel (RoadDev c)
   for (int i = threadIdx.x; i < n; i += blockDim.x)
     cells[i] = c.candidates[i] ? i : -1;
   __syncthreads ();
-  bccl_merge (cells, c.cols, n);
-  bccl_flatten (cells, n);
+  bccl_merge (cells, c.cols, n, fg);
+  bccl_flatten (cells, n, fg);
 
   /* sizes at the roots, as -(size + 1): a root starts at -2 (itself), its
-   * other cells (still holding the root's index) subtract themselves */
+   * other cells (still holding the root's index) subtract themselves (a
+   * thread touches only its own cells until the barrier) */
   for (int i = threadIdx.x; i < n; i += blockDim.x)
     if (label[i] == i)
       label[i] = -2;
   __syncthreads ();
   for (int base = 0; base < n; base += blockDim.x) {
     int i = base + threadIdx.x;
-    int r = i < n ? label[i] : -1;
+    /* a root's cell is being counted down meanwhile: atomic read */
+    int r = i < n ? bccl_load (cells, i) : -1;
     unsigned active = __ballot_sync (FULL_MASK, r >= 0);
     if (r >= 0) {
       /* lanes of one row usually share a root: one atomic per root */
@@ -255,15 +283,15 @@ region_block_kernel (RoadDev c)
 {
   extern __shared__ int cells[];
   __shared__ int road_root;
-  VolatileCell *label = cells;
   const int n = c.patches;
+  /* labels2: p for passable patches (seeds included), -1 otherwise */
+  MaskLabels fg = { c.labels2 };
   int n_road = 0;
 
-  /* labels2: p for passable patches (seeds included), -1 otherwise */
   for (int i = threadIdx.x; i < n; i += blockDim.x)
-    cells[i] = c.labels2[i] >= 0 ? i : -1;
+    cells[i] = fg (i) ? i : -1;
   __syncthreads ();
-  bccl_merge (cells, c.cols, n);
+  bccl_merge (cells, c.cols, n, fg);
   if (threadIdx.x == 0) {
     int seed = c.counters->seed_root;
     road_root = seed >= 0 ? bccl_find (cells, seed) : -2;
@@ -277,7 +305,7 @@ region_block_kernel (RoadDev c)
       if (c.classes[i] == CV_ROAD_PATCH_SEED) {
         road = true;
       } else {
-        road = label[i] >= 0 && bccl_find (cells, i) == road_root;
+        road = fg (i) && bccl_find (cells, i) == road_root;
         c.classes[i] = road ? CV_ROAD_PATCH_ROAD : CV_ROAD_PATCH_NOT_ROAD;
       }
     }

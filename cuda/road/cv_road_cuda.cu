@@ -107,6 +107,7 @@ struct _CvRoadCuda
   int graph_usable;             /* 0: the image nodes were not found, the
                                  * frames are enqueued directly */
   RoadDev graph_key;            /* the captured RoadDev, images cleared */
+  void *graph_host;             /* host_result.ptr of the captured copy */
   CvRoadStageCallback graph_callback;
   void *graph_user_data;
   ImageArgs graph_images;       /* images the exec graph's nodes read */
@@ -686,6 +687,7 @@ capture_graph (CvRoadCuda * det, const RoadDev & dev, CvError * err)
   det->graph_callback = det->stage_callback;
   det->graph_user_data = det->stage_user_data;
   det->graph_images = image_args_of (dev);
+  det->graph_host = det->host_result.ptr;
   det->graph_captured = 1;
   scan_graph (det);
   if (!det->graph_usable)
@@ -712,7 +714,8 @@ enqueue_graph (CvRoadCuda * det, const RoadDev & dev, CvStream stream,
 
   graph_key_of (dev, &key);
   if (!det->graph_captured || memcmp (&key, &det->graph_key, sizeof (key))
-      != 0 || det->graph_callback != det->stage_callback
+      != 0 || det->graph_host != det->host_result.ptr
+      || det->graph_callback != det->stage_callback
       || det->graph_user_data != det->stage_user_data) {
     status = capture_graph (det, dev, err);
     if (status != CV_OK)
