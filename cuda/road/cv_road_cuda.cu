@@ -658,7 +658,9 @@ scan_graph (CvRoadCuda * det)
 
 /* Captures the FAST frame on the detector's own stream (captured, never
  * run: the caller's stream may be the legacy default stream, which cannot
- * be captured) and instantiates it. */
+ * be captured) and instantiates it.  The capture is remembered (graph_key
+ * and the rest) even when it fails, so a failure is not retried every
+ * frame: the frames are then enqueued directly (graph_usable 0). */
 static CvStatus
 capture_graph (CvRoadCuda * det, const RoadDev & dev, CvError * err)
 {
@@ -667,6 +669,12 @@ capture_graph (CvRoadCuda * det, const RoadDev & dev, CvError * err)
   CvStatus status;
 
   destroy_graph (det);
+  graph_key_of (dev, &det->graph_key);
+  det->graph_callback = det->stage_callback;
+  det->graph_user_data = det->stage_user_data;
+  det->graph_images = image_args_of (dev);
+  det->graph_host = det->host_result.ptr;
+  det->graph_captured = 1;
   if (det->capture_stream == NULL)
     CV_CUDA_TRY (err, cudaStreamCreateWithFlags (&det->capture_stream,
             cudaStreamNonBlocking));
@@ -679,23 +687,16 @@ capture_graph (CvRoadCuda * det, const RoadDev & dev, CvError * err)
   if (status != CV_OK) {
     if (graph != NULL)
       cudaGraphDestroy (graph);
-    cudaGetLastError ();
     return status;
   }
   det->graph = graph;
-  graph_key_of (dev, &det->graph_key);
-  det->graph_callback = det->stage_callback;
-  det->graph_user_data = det->stage_user_data;
-  det->graph_images = image_args_of (dev);
-  det->graph_host = det->host_result.ptr;
-  det->graph_captured = 1;
   scan_graph (det);
   if (!det->graph_usable)
-    return CV_OK;               /* frames are enqueued directly */
+    return CV_OK;
   code = cudaGraphInstantiate (&det->graph_exec, graph, 0);
   if (code != cudaSuccess) {
     det->graph_exec = NULL;
-    destroy_graph (det);
+    det->graph_usable = 0;
     return cv_cuda_error (err, (int) code, "cudaGraphInstantiate");
   }
   return CV_OK;
@@ -703,23 +704,26 @@ capture_graph (CvRoadCuda * det, const RoadDev & dev, CvError * err)
 
 /* FAST_F32_GRAPH: replays the captured frame, capturing it again when
  * anything but the images changed (parameters, sizes, buffers, the stage
- * callback). */
+ * callback).  Where capturing fails (a driver or environment without stream
+ * capture), the frames are enqueued directly: slower, never wrong. */
 static CvStatus
 enqueue_graph (CvRoadCuda * det, const RoadDev & dev, CvStream stream,
     CvError * err)
 {
   ImageArgs images = image_args_of (dev);
   RoadDev key;
-  CvStatus status;
 
   graph_key_of (dev, &key);
   if (!det->graph_captured || memcmp (&key, &det->graph_key, sizeof (key))
       != 0 || det->graph_host != det->host_result.ptr
       || det->graph_callback != det->stage_callback
       || det->graph_user_data != det->stage_user_data) {
-    status = capture_graph (det, dev, err);
-    if (status != CV_OK)
-      return status;
+    CvError capture_err;
+    cv_error_clear (&capture_err);
+    if (capture_graph (det, dev, &capture_err) != CV_OK) {
+      det->graph_usable = 0;
+      cudaGetLastError ();      /* capture errors are not the frame's */
+    }
   }
   if (!det->graph_usable)
     return enqueue_fast (det, dev, stream, err);
