@@ -591,9 +591,8 @@ cv_road_cuda_em_fast (const uint8_t * samples, size_t stride, int n,
     double *weights, CvRoadEmStats * stats, CvStream stream, CvError * err)
 {
   FastEmArgs a;
-  size_t resp_bytes = sizeof (double) * (size_t) k * n;
-  size_t tab_bytes = sizeof (double2) * (size_t) k * dims;
-  size_t min_bytes = sizeof (long long) * (size_t) n;
+  CvRoadEmWorkspace ws;
+  uint8_t *base;
   CvStatus status;
 
   if (k < 1 || k > CV_ROAD_MAX_MODELS || n < k || dims < 1
@@ -601,10 +600,12 @@ cv_road_cuda_em_fast (const uint8_t * samples, size_t stride, int n,
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "road EM: needs 1 <= k <= min(n, %d), 1 <= dims <= %d (k %d, n %d, "
         "dims %d)", CV_ROAD_MAX_MODELS, EM_MAX_DIMS, k, n, dims);
-  status = cv_device_buffer_ensure (workspace, resp_bytes + tab_bytes +
-      min_bytes, err);
+  /* each array on its own aligned offset (cv_road_stages.h) */
+  cv_road_em_workspace_layout (n, dims, k, &ws);
+  status = cv_device_buffer_ensure (workspace, ws.total, err);
   if (status != CV_OK)
     return status;
+  base = (uint8_t *) workspace->ptr;
   a.samples = samples;
   a.stride = stride;
   a.idx = NULL;
@@ -619,10 +620,9 @@ cv_road_cuda_em_fast (const uint8_t * samples, size_t stride, int n,
   a.mean = means;
   a.var = variances;
   a.weight = weights;
-  a.resp = workspace->ptr;
-  a.tab = (uint8_t *) workspace->ptr + resp_bytes;
-  a.min_d2 = (long long *) ((uint8_t *) workspace->ptr + resp_bytes +
-      tab_bytes);
+  a.resp = base + ws.resp;
+  a.tab = base + ws.tab;
+  a.min_d2 = (long long *) (base + ws.min_d2);
   if (use_double) {
     em_fast_kernel<double> <<< 1, EM_THREADS, 0, stream >>> (a, stats);
     CV_CUDA_CHECK_LAUNCH (err, "em_fast_kernel<double>");

@@ -87,6 +87,45 @@ CvStatus cv_road_em_cpu (const uint8_t * samples, size_t stride, int n,
     int dims, int k, const CvRoadEmParams * params, double *means,
     double *variances, double *weights, CvRoadEmStats * stats, CvError * err);
 
+/* Workspace of the FAST EM (cv_road_cuda_em_fast): its arrays carved from
+ * one device buffer.  Every array starts at a multiple of
+ * CV_ROAD_EM_WORKSPACE_ALIGN bytes from the buffer's start (device
+ * allocations are at least that aligned), whatever n, dims and k: the
+ * E-step table is read as 16-byte pairs (FP64 {mean, 1/var}), so packing
+ * the arrays back to back (the table after 8 k n bytes of
+ * responsibilities) misaligned it whenever k n was odd. */
+#define CV_ROAD_EM_WORKSPACE_ALIGN 256
+
+typedef struct
+{
+  size_t resp;                  /* k * n responsibilities (8 bytes each,
+                                 * enough for FP64) */
+  size_t tab;                   /* k * dims {mean, 1/var} pairs (16 bytes
+                                 * each, enough for FP64) */
+  size_t min_d2;                /* n int64 distances (centre search) */
+  size_t total;                 /* bytes the buffer needs */
+} CvRoadEmWorkspace;
+
+static inline size_t
+cv_road_em_workspace_round (size_t bytes)
+{
+  return (bytes + CV_ROAD_EM_WORKSPACE_ALIGN - 1) /
+      CV_ROAD_EM_WORKSPACE_ALIGN * CV_ROAD_EM_WORKSPACE_ALIGN;
+}
+
+static inline void
+cv_road_em_workspace_layout (int n, int dims, int k, CvRoadEmWorkspace * ws)
+{
+  const size_t resp_bytes = 8 * (size_t) k * (size_t) n;
+  const size_t tab_bytes = 16 * (size_t) k * (size_t) dims;
+  const size_t min_bytes = 8 * (size_t) n;
+
+  ws->resp = 0;
+  ws->tab = cv_road_em_workspace_round (ws->resp + resp_bytes);
+  ws->min_d2 = cv_road_em_workspace_round (ws->tab + tab_bytes);
+  ws->total = ws->min_d2 + min_bytes;
+}
+
 /* ---- model library ------------------------------------------------------- */
 
 typedef struct

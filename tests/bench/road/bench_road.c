@@ -4,9 +4,10 @@
  * for every implementation variant (cv_road_stages.h: CvRoadCudaVariant),
  * each checked against the CPU reference in the same run.
  *
- * For each configuration the sequence (SEQUENCE_FRAMES frames, uploaded
- * once) is processed by the CPU reference for the first CHECK_FRAMES frames
- * (classes and seed counts kept), then by each variant in turn, from a fresh
+ * For each configuration the sequence (SEQUENCE_FRAMES frames, rendered and
+ * uploaded once; the host copies kept) is processed by the CPU reference for
+ * the first CHECK_FRAMES frames, on those very host copies (classes and seed
+ * counts kept), then by each variant in turn, from a fresh
  * library: WARM_UP_FRAMES frames (the library fills up: one new model per
  * frame), then TIMED_FRAMES frames, each synchronised, with CUDA events
  * recorded between the stages (stage callback; inside a graph as event
@@ -104,13 +105,16 @@ typedef struct
                                  * (0: report only) */
 } BenchConfig;
 
-/* The sequence on the device and the CPU reference's answers. */
+/* The sequence on the device and on the host (the same bytes), and the CPU
+ * reference's answers. */
 typedef struct
 {
   RoadSequence seq;
   CvRoadParams params;
   CvImageU8 rgba[SEQUENCE_FRAMES];
   CvImageS16 disp[SEQUENCE_FRAMES];
+  CvImageU8 host_rgba[SEQUENCE_FRAMES];
+  CvImageS16 host_disp[SEQUENCE_FRAMES];
   int patches;
   uint8_t *cpu_classes;         /* CHECK_FRAMES * patches */
   int cpu_seeds[CHECK_FRAMES];
@@ -122,12 +126,16 @@ typedef struct
   double stage_med[CV_ROAD_STAGE_END], total_med, total_worst;
   double host_med, pipelined_ms, training;
   double agreement, worst_agreement;
+  int worst_frame;              /* frame of worst_agreement */
   int seed_mismatches, n_models;
+  int first_seed_frame;         /* first frame whose seed count differs (-1:
+                                 * none), with both counts */
+  int first_seed_gpu, first_seed_cpu;
   CvRoadCudaPlanInfo plan;
 } VariantResult;
 
 static void
-prepare (const BenchConfig * bc, BenchData * bd)
+prepare (const BenchConfig * bc, cudaStream_t stream, BenchData * bd)
 {
   RoadSequenceSpec spec;
   CvRoadCpu *cpu;
@@ -150,7 +158,18 @@ prepare (const BenchConfig * bc, BenchData * bd)
 
   for (int f = 0; f < SEQUENCE_FRAMES; f++) {
     size_t pitch;
+    CvImageU8 *hr = &bd->host_rgba[f];
+    CvImageS16 *hd = &bd->host_disp[f];
+
     road_sequence_render (&bd->seq, f);
+    /* keep the frame: rendering it again would not give these bytes (the
+     * disparity noise continues one random sequence, road_sequence.h) */
+    *hr = *bd->seq.rgba;
+    hr->data = g_memdup2 (bd->seq.rgba->data, bd->seq.rgba->stride *
+        bc->height);
+    *hd = *bd->seq.disparity;
+    hd->data = g_memdup2 (bd->seq.disparity->data,
+        bd->seq.disparity->stride * bc->height);
     CUDA_OK (cudaMallocPitch ((void **) &bd->rgba[f].data, &pitch,
             (size_t) bc->width * 4, bc->height));
     bd->rgba[f].stride = pitch;
@@ -159,25 +178,26 @@ prepare (const BenchConfig * bc, BenchData * bd)
     bd->disp[f].stride = pitch;
     bd->rgba[f].width = bd->disp[f].width = bc->width;
     bd->rgba[f].height = bd->disp[f].height = bc->height;
-    CUDA_OK (cudaMemcpy2D (bd->rgba[f].data, bd->rgba[f].stride,
-            bd->seq.rgba->data, bd->seq.rgba->stride, (size_t) bc->width * 4,
-            bc->height, cudaMemcpyHostToDevice));
-    CUDA_OK (cudaMemcpy2D (bd->disp[f].data, bd->disp[f].stride,
-            bd->seq.disparity->data, bd->seq.disparity->stride,
-            (size_t) bc->width * 2, bc->height, cudaMemcpyHostToDevice));
+    CUDA_OK (cudaMemcpy2DAsync (bd->rgba[f].data, bd->rgba[f].stride,
+            hr->data, hr->stride, (size_t) bc->width * 4, bc->height,
+            cudaMemcpyHostToDevice, stream));
+    CUDA_OK (cudaMemcpy2DAsync (bd->disp[f].data, bd->disp[f].stride,
+            hd->data, hd->stride, (size_t) bc->width * 2, bc->height,
+            cudaMemcpyHostToDevice, stream));
   }
+  CUDA_OK (cudaStreamSynchronize (stream));
 
-  /* the CPU reference on the frame order every variant sees (it renders
-   * again: the frames were not kept on the host) */
+  /* the CPU reference on the frame order every variant sees, on the frames
+   * the variants get */
   if (cv_road_cpu_new (&bd->params, &cpu, &err) != CV_OK) {
     fprintf (stderr, "cv_road_cpu_new: %s\n", err.message);
     exit (1);
   }
   bd->cpu_ms = 0.0;
   for (int f = 0; f < CHECK_FRAMES; f++) {
-    road_sequence_render (&bd->seq, f % SEQUENCE_FRAMES);
+    int s = f % SEQUENCE_FRAMES;
     t0 = g_get_monotonic_time ();
-    if (cv_road_cpu_process (cpu, bd->seq.rgba, bd->seq.disparity, &res,
+    if (cv_road_cpu_process (cpu, &bd->host_rgba[s], &bd->host_disp[s], &res,
             &err) != CV_OK) {
       fprintf (stderr, "cpu process: %s\n", err.message);
       exit (1);
@@ -197,6 +217,8 @@ release (BenchData * bd)
   for (int f = 0; f < SEQUENCE_FRAMES; f++) {
     cudaFree (bd->rgba[f].data);
     cudaFree (bd->disp[f].data);
+    g_free (bd->host_rgba[f].data);
+    g_free (bd->host_disp[f].data);
   }
   free (bd->cpu_classes);
   road_sequence_clear (&bd->seq);
@@ -205,7 +227,7 @@ release (BenchData * bd)
 /* Frame @i of the run: compares with the CPU reference when it has it. */
 static void
 check_frame (const BenchData * bd, int i, const CvRoadResult * res,
-    long *same, long *checked, double *worst, int *seed_mismatches)
+    long *same, long *checked, VariantResult * vr)
 {
   int agree = 0;
 
@@ -215,9 +237,17 @@ check_frame (const BenchData * bd, int i, const CvRoadResult * res,
     agree += res->classes[p] == bd->cpu_classes[(size_t) i * bd->patches + p];
   *same += agree;
   *checked += bd->patches;
-  if ((double) agree / bd->patches < *worst)
-    *worst = (double) agree / bd->patches;
-  *seed_mismatches += res->n_seeds != bd->cpu_seeds[i];
+  if ((double) agree / bd->patches < vr->worst_agreement) {
+    vr->worst_agreement = (double) agree / bd->patches;
+    vr->worst_frame = i;
+  }
+  if (res->n_seeds != bd->cpu_seeds[i]) {
+    if (vr->seed_mismatches++ == 0) {
+      vr->first_seed_frame = i;
+      vr->first_seed_gpu = res->n_seeds;
+      vr->first_seed_cpu = bd->cpu_seeds[i];
+    }
+  }
 }
 
 static void
@@ -236,6 +266,7 @@ run_variant (const BenchData * bd, CvRoadCudaVariant variant,
 
   memset (vr, 0, sizeof (*vr));
   vr->worst_agreement = 1.0;
+  vr->first_seed_frame = -1;
   if (cv_road_cuda_new (&bd->params, &det, &err) != CV_OK
       || cv_road_cuda_set_variant (det, variant, &err) != CV_OK) {
     fprintf (stderr, "cv_road_cuda_new: %s\n", err.message);
@@ -257,8 +288,7 @@ run_variant (const BenchData * bd, CvRoadCudaVariant variant,
     }
     CUDA_OK (cudaStreamSynchronize (stream));
     cv_road_cuda_result (det, &res, &err);
-    check_frame (bd, i, &res, &same, &checked, &vr->worst_agreement,
-        &vr->seed_mismatches);
+    check_frame (bd, i, &res, &same, &checked, vr);
   }
 
   cv_road_cuda_set_stage_callback (det, record_mark, &m);
@@ -273,8 +303,7 @@ run_variant (const BenchData * bd, CvRoadCudaVariant variant,
     host_ms[t] = (g_get_monotonic_time () - h0) / 1000.0;
     CUDA_OK (cudaStreamSynchronize (stream));
     cv_road_cuda_result (det, &res, &err);
-    check_frame (bd, i, &res, &same, &checked, &vr->worst_agreement,
-        &vr->seed_mismatches);
+    check_frame (bd, i, &res, &same, &checked, vr);
     sum_training += res.n_training;
     for (int s = 0; s < CV_ROAD_STAGE_END; s++) {
       CUDA_OK (cudaEventElapsedTime (&ms, m.marks[s], m.marks[s + 1]));
@@ -330,7 +359,7 @@ bench (const BenchConfig * bc, cudaStream_t stream, double gap_stream_us,
   int failed = 0, best = 0, dims;
   double bytes, dist_ops, em_ops;
 
-  prepare (bc, &bd);
+  prepare (bc, stream, &bd);
   for (int v = 0; v < N_VARIANTS; v++) {
     run_variant (&bd, (CvRoadCudaVariant) v, stream, &vr[v]);
     if (vr[v].total_med < vr[best].total_med)
@@ -364,6 +393,17 @@ bench (const BenchConfig * bc, cudaStream_t stream, double gap_stream_us,
         r->seed_mismatches == 0 ? "=" : "DIFFER", ok ? "" : "  FAIL",
         v == CV_ROAD_CUDA_DEFAULT_VARIANT ? "  <- default" : "");
     failed += !ok;
+  }
+  for (int v = 0; v < N_VARIANTS; v++) {
+    const VariantResult *r = &vr[v];
+    if (r->agreement >= MIN_AGREEMENT && r->seed_mismatches == 0)
+      continue;
+    printf ("  %s FAILED: agreement %.4f over %d frames (needs >= %.2f), "
+        "worst frame %d (%.4f); seed counts differ in %d frames (needs 0), "
+        "first frame %d (gpu %d cpu %d)\n", cv_road_cuda_variant_name ((CvRoadCudaVariant) v),
+        r->agreement, CHECK_FRAMES, MIN_AGREEMENT, r->worst_frame,
+        r->worst_agreement, r->seed_mismatches, r->first_seed_frame,
+        r->first_seed_gpu, r->first_seed_cpu);
   }
   if (bc->target_ms > 0.0)
     printf ("  target <= %.2f ms (median total): default %s %.4f ms %s; "

@@ -4,7 +4,9 @@
  *  - connected components on random and adversarial masks: identical labels
  *    from the global-memory labelling and, where the grid fits, the
  *    single-block one (larger grids must be refused with a message);
- *  - EM on fixed clustered data, rows packed and 16-byte aligned: baseline
+ *  - EM on fixed clustered data, rows unaligned (odd stride, or starting
+ *    one byte into the allocation) and 16-byte aligned, with k n odd and
+ *    even (the workspace layout): baseline
  *    and FP64 EM same iterations and parameters within 1e-9, FP32 EM
  *    parameters within EM_F32_TOLERANCE;
  *  - detector frames (random and synthetic input, several configurations:
@@ -195,7 +197,7 @@ static const char *const em_impl_names[EM_N_IMPLS] = {
 
 static void
 check_em_impl (const uint8_t * x, int n, int dims, int k, size_t stride,
-    EmImpl impl, const char *what)
+    size_t offset, EmImpl impl, const char *what)
 {
   CvRoadEmParams p = { 100, 1e-6, 1.0 };
   CvRoadEmStats cs, gs;
@@ -205,7 +207,7 @@ check_em_impl (const uint8_t * x, int n, int dims, int k, size_t stride,
       malloc (sizeof (double) * k * dims), *cw = malloc (sizeof (double) * k);
   double *gm = malloc (sizeof (double) * k * dims), *gv =
       malloc (sizeof (double) * k * dims), *gw = malloc (sizeof (double) * k);
-  uint8_t *d_x;
+  uint8_t *d_alloc, *d_x;
   double *d_m, *d_v, *d_w, worst = 0.0, tolerance;
   CvRoadEmStats *d_stats;
   uint8_t *padded = calloc ((size_t) n, stride);
@@ -215,7 +217,10 @@ check_em_impl (const uint8_t * x, int n, int dims, int k, size_t stride,
     memcpy (padded + i * stride, x + (size_t) i * dims, dims);
   CV_OK_OR_DIE (cv_road_em_cpu (padded, stride, n, dims, k, &p, cm, cv, cw,
           &cs, &err), &err);
-  CUDA_OK (cudaMalloc ((void **) &d_x, (size_t) n * stride));
+  /* the rows start @offset bytes into the allocation (1: no row is
+   * word-aligned, whatever the stride) */
+  CUDA_OK (cudaMalloc ((void **) &d_alloc, (size_t) n * stride + offset));
+  d_x = d_alloc + offset;
   CUDA_OK (cudaMalloc ((void **) &d_m, sizeof (double) * k * dims));
   CUDA_OK (cudaMalloc ((void **) &d_v, sizeof (double) * k * dims));
   CUDA_OK (cudaMalloc ((void **) &d_w, sizeof (double) * k));
@@ -249,9 +254,10 @@ check_em_impl (const uint8_t * x, int n, int dims, int k, size_t stride,
   /* FP32 may stop an iteration or two apart (its log-likelihood carries
    * float rounding into the stopping test) */
   iteration_slack = impl == EM_FAST_F32 ? 2 + cs.iterations / 10 : 0;
-  printf ("em %-8s %s (n %d, dims %d, k %d, stride %zu): iterations gpu %d "
-      "cpu %d, LL/n gpu %.12f cpu %.12f, worst parameter difference %.3g\n",
-      em_impl_names[impl], what, n, dims, k, stride, gs.iterations,
+  printf ("em %-8s %s (n %d, dims %d, k %d, stride %zu, offset %zu): "
+      "iterations gpu %d cpu %d, LL/n gpu %.12f cpu %.12f, worst parameter "
+      "difference %.3g\n", em_impl_names[impl], what, n, dims, k, stride,
+      offset, gs.iterations,
       cs.iterations, gs.log_likelihood, cs.log_likelihood, worst);
   if (!(worst < tolerance))
     for (int c = 0; c < k; c++)
@@ -267,7 +273,7 @@ check_em_impl (const uint8_t * x, int n, int dims, int k, size_t stride,
       "em %s %s: LL/n %.9f vs %.9f", em_impl_names[impl], what,
       gs.log_likelihood, cs.log_likelihood);
   cv_device_buffer_free (&ws);
-  cudaFree (d_x);
+  cudaFree (d_alloc);
   cudaFree (d_m);
   cudaFree (d_v);
   cudaFree (d_w);
@@ -276,17 +282,20 @@ check_em_impl (const uint8_t * x, int n, int dims, int k, size_t stride,
   free (padded);
 }
 
-/* Every implementation, on unaligned rows (dims + 3 bytes apart) and on
- * 16-byte aligned ones (the detector's layout, word loads). */
+/* Every implementation, on unaligned rows (dims + 3 bytes apart), on
+ * 16-byte aligned ones (the detector's layout, word loads) and on rows of
+ * an aligned stride that start one byte into the allocation (byte loads). */
 static void
 check_em (const uint8_t * x, int n, int dims, int k, const char *what)
 {
   size_t aligned = ((size_t) dims + 15) / 16 * 16 + 16;
 
   for (int impl = 0; impl < EM_N_IMPLS; impl++) {
-    check_em_impl (x, n, dims, k, (size_t) dims + 3, (EmImpl) impl, what);
-    if (impl != EM_BASELINE)
-      check_em_impl (x, n, dims, k, aligned, (EmImpl) impl, what);
+    check_em_impl (x, n, dims, k, (size_t) dims + 3, 0, (EmImpl) impl, what);
+    if (impl != EM_BASELINE) {
+      check_em_impl (x, n, dims, k, aligned, 0, (EmImpl) impl, what);
+      check_em_impl (x, n, dims, k, aligned, 1, (EmImpl) impl, what);
+    }
   }
 }
 
@@ -320,7 +329,14 @@ test_em (void)
   check_em (x, 3000, 64, 4, "four clusters");
   check_em (y, 900, 64, 6, "six clusters");
   check_em (z, 50, 36, 3, "dims 36");
+  /* k n odd: the FAST EM's workspace arrays after the responsibilities
+   * (8 k n bytes) must still be aligned (cv_road_em_workspace_layout) */
   check_em (z, 3, 36, 3, "n == k");
+  check_em (y, 5, 64, 5, "n == k");
+  check_em (y, 7, 64, 7, "n == k");
+  check_em (z, 1, 36, 1, "n == k");
+  check_em (z, 49, 36, 3, "k n odd");
+  check_em (y, 45, 64, 5, "k n odd");
   free (x);
   free (y);
   free (z);
