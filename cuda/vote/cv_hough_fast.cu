@@ -265,6 +265,9 @@ constexpr int kSortCapacity = 2048;
 constexpr int kDigitBits = 8;
 constexpr int kDigits = 1 << kDigitBits;
 constexpr int kDigitsPerLane = kDigits / kWarp;
+/* Keys a thread of the selecting block holds in registers across the radix
+ * passes (up to kKeysPerThread x kPeakThreads peaks; more are re-read). */
+constexpr int kKeysPerThread = 8;
 static_assert (kSortCapacity >= CV_HOUGH_MAX_LINES
     && (kSortCapacity & (kSortCapacity - 1)) == 0, "sort capacity");
 
@@ -324,20 +327,41 @@ block_min_max (uint64_t & lo, uint64_t & hi, PeakShared & sh)
   __syncthreads ();
 }
 
+/* Calls @f on every one of the @n keys this thread owns: keys tid,
+ * tid + blockDim.x, ...; from its registers @mine when they hold them
+ * (n <= kKeysPerThread blockDim.x), else from L2. */
+template <bool kInRegisters, class F>
+__device__ __forceinline__ void
+for_my_keys (const uint64_t * keys, const uint64_t (&mine)[kKeysPerThread],
+    uint32_t n, F f)
+{
+  if (kInRegisters) {
+#pragma unroll
+    for (int j = 0; j < kKeysPerThread; j++) {
+      const uint32_t i = threadIdx.x + (uint32_t) j * blockDim.x;
+      if (i < n)
+        f (mine[j]);
+    }
+  } else {
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x)
+      f (__ldcg (keys + i));
+  }
+}
+
 /* The @rank-th largest (1-based) of @n unique keys: radix select, 8 bits
  * per pass from the highest bit in which the keys differ, the digit found
  * by one warp (a lane per 8 digits, a scan over the lanes). */
+template <bool kInRegisters>
 __device__ uint64_t
-select_kth_key (const uint64_t * keys, uint32_t n, uint32_t rank,
-    PeakShared & sh)
+select_kth_key (const uint64_t * keys, const uint64_t (&mine)[kKeysPerThread],
+    uint32_t n, uint32_t rank, PeakShared & sh)
 {
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   uint64_t lo = ~0ull, hi = 0;
-  for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
-    const uint64_t key = __ldcg (keys + i);
-    lo = min (lo, key);
-    hi = max (hi, key);
-  }
+  for_my_keys<kInRegisters> (keys, mine, n, [&] (uint64_t key) {
+        lo = min (lo, key);
+        hi = max (hi, key);
+      });
   block_min_max (lo, hi, sh);
   const uint64_t differ = lo ^ hi;
   if (differ == 0)
@@ -351,11 +375,10 @@ select_kth_key (const uint64_t * keys, uint32_t n, uint32_t rank,
     for (int i = threadIdx.x; i < kDigits; i += blockDim.x)
       sh.hist[i] = 0;
     __syncthreads ();
-    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
-      const uint64_t key = __ldcg (keys + i);
-      if ((key & mask) == prefix)
-        atomicAdd (&sh.hist[(key >> shift) & (kDigits - 1)], 1u);
-    }
+    for_my_keys<kInRegisters> (keys, mine, n, [&] (uint64_t key) {
+          if ((key & mask) == prefix)
+            atomicAdd (&sh.hist[(key >> shift) & (kDigits - 1)], 1u);
+        });
     __syncthreads ();
     if (warp == 0) {
       /* lane l holds digits 255 - 8 l - j, j = 0..7 (descending) */
@@ -394,6 +417,31 @@ select_kth_key (const uint64_t * keys, uint32_t n, uint32_t rank,
     __syncthreads ();
   }
   return prefix;
+}
+
+/* More than kSortCapacity peaks: the @k largest into sh.keys (unsorted,
+ * zero-padded to @sort_n). */
+template <bool kInRegisters>
+__device__ void
+keep_strongest (const uint64_t * keys, uint32_t n, uint32_t k, int sort_n,
+    PeakShared & sh)
+{
+  uint64_t mine[kKeysPerThread];
+#pragma unroll
+  for (int j = 0; j < kKeysPerThread; j++) {
+    const uint32_t i = threadIdx.x + (uint32_t) j * blockDim.x;
+    mine[j] = kInRegisters && i < n ? __ldcg (keys + i) : 0ull;
+  }
+  const uint64_t kth = select_kth_key<kInRegisters> (keys, mine, n, k, sh);
+  for (int i = threadIdx.x; i < sort_n; i += blockDim.x)
+    sh.keys[i] = 0;
+  if (threadIdx.x == 0)
+    sh.fill = 0;
+  __syncthreads ();
+  for_my_keys<kInRegisters> (keys, mine, n, [&] (uint64_t key) {
+        if (key >= kth)
+          sh.keys[atomicAdd (&sh.fill, 1u)] = key;
+      });
 }
 
 __global__ void __launch_bounds__ (kPeakThreads, 1)
@@ -452,18 +500,10 @@ fast_peaks_kernel (PeakArgs a)
   if (n <= (uint32_t) kSortCapacity) {
     for (int i = tid; i < sort_n; i += blockDim.x)
       sh.keys[i] = (uint32_t) i < n ? __ldcg (a.keys + i) : 0ull;
+  } else if (n <= (uint32_t) kKeysPerThread * blockDim.x) {
+    keep_strongest<true> (a.keys, n, k, sort_n, sh);
   } else {
-    const uint64_t kth = select_kth_key (a.keys, n, k, sh);
-    for (int i = tid; i < sort_n; i += blockDim.x)
-      sh.keys[i] = 0;
-    if (tid == 0)
-      sh.fill = 0;
-    __syncthreads ();
-    for (uint32_t i = tid; i < n; i += blockDim.x) {
-      const uint64_t key = __ldcg (a.keys + i);
-      if (key >= kth)
-        sh.keys[atomicAdd (&sh.fill, 1u)] = key;
-    }
+    keep_strongest<false> (a.keys, n, k, sort_n, sh);
   }
   __syncthreads ();
   hough_bitonic_sort_descending (sh.keys, sort_n);

@@ -636,11 +636,20 @@ main (void)
     p.threshold = 200;
     p.max_lines = 10;
     hough_case ("1080p binary, border lines, 5 % noise", plan, hd, &p, dflt);
-    p.rho_step = 0.5f;
-    p.nms_radius = 0;
-    p.threshold = 120;
+    /* more peaks than the selecting block sorts directly (2048): ~6600
+     * peaks (the FAST select keeps them in registers), ~29000 (re-read);
+     * rho step 0.5 for the lines above */
+    p.nms_radius = 1;
+    p.threshold = 100;
     p.max_lines = CV_HOUGH_MAX_LINES;
-    hough_case ("1080p binary, nms 0 (radix select)", plan, hd, &p, dflt);
+    hough_case ("1080p binary, nms 1 (radix select, ~6600 peaks)", plan, hd, &p,
+        dflt);
+    p.nms_radius = 0;
+    hough_case ("1080p binary, nms 0 (radix select, ~29000 peaks)", plan, hd,
+        &p, dflt);
+    p.rho_step = 0.5f;
+    p.threshold = 120;
+    hough_case ("1080p binary, rho 0.5 px, nms 0", plan, hd, &p, dflt);
 
     /* worst case: all edges */
     vt_fill (small, 1, 255);
