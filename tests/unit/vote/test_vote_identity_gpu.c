@@ -9,6 +9,8 @@
  * angle per pass and the paper's copies, or two angles), three times on
  * the same plan; the stages called one by one (some twice) and a graph
  * whose frames move and change are checked as well.
+ * --quick: the same cases on small frames (320x240 instead of 1920x1080;
+ * for compute-sanitizer runs).
  * Skips (77) without a GPU. */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -551,10 +553,13 @@ ground_case (const char *name, CvGroundCuda * plan, int w, int h,
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
   guint32 seed = 2024;
   const CvVoteTuning dflt = tuning_of (1, 0), flat = tuning_of (0, 0);
+  const gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
+  /* the "1080p" frames (small ones under --quick) */
+  const int hd_w = quick ? 320 : 1920, hd_h = quick ? 240 : 1080;
 
   cv_test_require_gpu ();
   CUDA_OK (cudaSetDevice (0));
@@ -563,9 +568,9 @@ main (void)
   printf ("histograms:\n");
   {
     CvVoteCuda *plan = cv_vote_cuda_new ();
-    hist1d_case (plan, 1920, 1080, 1, 0, 256, dflt, &seed);
-    hist1d_case (plan, 1920, 1080, 1, 0, 256, flat, &seed);
-    hist1d_case (plan, 1920, 1080, 1, 0, 256, tuning_of (1, 4096), &seed);
+    hist1d_case (plan, hd_w, hd_h, 1, 0, 256, dflt, &seed);
+    hist1d_case (plan, hd_w, hd_h, 1, 0, 256, flat, &seed);
+    hist1d_case (plan, hd_w, hd_h, 1, 0, 256, tuning_of (1, 4096), &seed);
     hist1d_case (plan, 37, 13, 3, 2, 100, dflt, &seed);
     hist1d_case (plan, 1, 1, 1, 0, 256, dflt, &seed);
     hist1d_case (plan, 640, 480, 4, 3, 7, dflt, &seed);
@@ -575,7 +580,7 @@ main (void)
     hist2d_case (plan, 200, 100, 3, 1, 2, 256, 256, tuning_of (1, 16384), &seed);
     hist2d_case (plan, 91, 45, 2, 0, 1, 5, 180, flat, &seed);
     vdisp_case (plan, 1242, 375, 128, 1, dflt, &seed);
-    vdisp_case (plan, 1920, 1080, 256, 2, dflt, &seed);
+    vdisp_case (plan, hd_w, hd_h, 256, 2, dflt, &seed);
     vdisp_case (plan, 100, 50, 7, 2, dflt, &seed);
     vdisp_case (plan, 33, 2000, 64, 0, flat, &seed);
     vdisp_case (plan, 5000, 3, 512, 4, dflt, &seed);
@@ -586,7 +591,7 @@ main (void)
   {
     CvHoughCuda *plan = cv_hough_cuda_new ();
     CvHoughParams p;
-    CvImageU8 *hd = cv_test_image_new (1920, 1080, 1, 0);
+    CvImageU8 *hd = cv_test_image_new (hd_w, hd_h, 1, 0);
     CvImageU8 *small = cv_test_image_new (240, 180, 1, 7);
 
     draw_scene (hd, 40, &seed);
@@ -600,10 +605,10 @@ main (void)
     p.theta_step = 0.25f;
     hough_case ("1080p scene, 720 angles", plan, hd, &p, dflt);
     cv_hough_params_init (&p);
-    p.roi_x = 100;
-    p.roi_y = 540;
-    p.roi_w = 1700;
-    p.roi_h = 540;
+    p.roi_x = hd_w / 19;
+    p.roi_y = hd_h / 2;
+    p.roi_w = hd_w * 17 / 19;
+    p.roi_h = hd_h / 2;
     p.min_theta = -30;
     p.max_theta = 30;
     p.theta_step = 0.7f;
@@ -613,7 +618,7 @@ main (void)
 
     /* stage calls and moving frames on two 1080p scenes */
     {
-      CvImageU8 *other = cv_test_image_new (1920, 1080, 1, 3);
+      CvImageU8 *other = cv_test_image_new (hd_w, hd_h, 1, 3);
       draw_scene (other, 25, &seed);
       draw_scene (hd, 40, &seed);
       cv_hough_params_init (&p);
@@ -626,10 +631,10 @@ main (void)
     /* binary input: lines at the border (wrap-around peaks) and noise */
     vt_fill (hd, 1, 0);
     vt_draw_line (hd, 3, 0, 0.5, 255);
-    vt_draw_line (hd, 1916, 0, 0.5, 255);
+    vt_draw_line (hd, hd_w - 4, 0, 0.5, 255);
     vt_draw_line (hd, 1, 90, 0.5, 255);
-    vt_draw_line (hd, 700, 33, 0.5, 255);
-    vt_draw_line (hd, -300, 150, 0.5, 255);
+    vt_draw_line (hd, hd_w * 0.36, 33, 0.5, 255);
+    vt_draw_line (hd, -hd_w * 0.16, 150, 0.5, 255);
     vt_scatter (hd, 0.05, 255, &seed);
     cv_hough_params_init (&p);
     p.input = CV_HOUGH_INPUT_BINARY;
@@ -695,7 +700,7 @@ main (void)
         5, 0.05, 1, FALSE, &seed);
     ground_case ("VGA, looking up", plan, 640, 480, (CvCameraPose) {1.2f, -0.05f},
         8, 0.10, 2, FALSE, &seed);
-    ground_case ("1080p", plan, 1920, 1080, (CvCameraPose) {2.2f, 0.1f}, 3, 0.02,
+    ground_case ("1080p", plan, hd_w, hd_h, (CvCameraPose) {2.2f, 0.1f}, 3, 0.02,
         1, FALSE, &seed);
     ground_case ("noise only (prior)", plan, 640, 480, (CvCameraPose) {1, 0}, 0,
         0, 1, TRUE, &seed);
