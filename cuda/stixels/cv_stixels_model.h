@@ -638,6 +638,23 @@ CvStatus cv_stixels_model_init (CvStxModel * model,
 size_t cv_stx_sat_scratch_size (int n_rows);
 void cv_stx_build_sat (const CvStxModel * model, const CvStxCell * cells,
     CvStxSums * sat, CvStxSums * scratch);
+
+/* Pieces of the CPU reference shared with the tiled emulation
+ * (cv_stixels_cpu.c): the input checks, the cells of every column
+ * (cells[u * n_rows + k], malloc'ed), and the list of n_rows-slot
+ * per-column results packed into @out (whose column arrays have room,
+ * see cv_stx_list_reserve_columns). */
+CvStatus cv_stx_check_inputs (const CvStixelParams * params,
+    const CvImageS16 * disparity, const CvImageU8 * confidence,
+    CvError * err);
+CvStatus cv_stx_compute_cells (const CvStxModel * m,
+    const CvImageS16 * disparity, const CvImageU8 * confidence,
+    CvStxCell ** out, CvError * err);
+CvStatus cv_stx_list_reserve_columns (CvStixelList * list, int n_columns,
+    CvError * err);
+CvStatus cv_stx_assemble_list (const CvStxModel * model,
+    const CvStixel * column_stixels, const int *column_count,
+    CvStixelList * out, CvError * err);
 #ifdef __cplusplus
 }
 #endif
