@@ -1,11 +1,14 @@
-/* gst-cudavision core: stixels, CUDA stages one by one (internal header,
- * for the benchmark that times every stage).
+/* gst-cudavision core: stixels, CUDA internals (internal header, for the
+ * tests and the benchmark): the stages one by one, and the choice of the
+ * column kernel.
  *
  * cv_stixels_cuda_compute() is cv_stixels_cuda_prepare() followed by the
  * stages DOWNSAMPLE, COLUMNS (all of it) and COMPACT.  The column kernel
  * fuses SAT, DP and backtracking; the COLUMNS_SAT / COLUMNS_DP variants run
  * the same kernel stopping after that phase (writing a digest so nothing is
  * optimised away), so the time of a phase is the difference of two runs.
+ * (For the tiled kernels "SAT" is their prologue: cells, moment tables and
+ * the first diagonal fits.)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -28,6 +31,40 @@ typedef enum
   CV_STIXELS_STAGE_COMPACT,             /* compaction into the host list */
 } CvStixelsStage;
 
+/* Column kernels.  BASELINE is the double-precision kernel with one block
+ * barrier per row (thesis scheme B); the TILED ones are the single-precision
+ * tiled DP (cv_stixels_tiled.h) with 8 or 16 warps per column, "ISO" with
+ * the helper warps kept off the D warp's SM sub-partition.  AUTO (the
+ * default) takes TILED16 when the frame has no more columns than the GPU
+ * has SMs, else TILED8, and BASELINE where the tiled kernel does not apply
+ * (plane priors it does not cover, columns too tall for its shared memory).
+ * The environment variable CUDAVISION_STIXELS_VARIANT (a name below) sets
+ * the variant of new plans. */
+typedef enum
+{
+  CV_STIXELS_VARIANT_AUTO = 0,
+  CV_STIXELS_VARIANT_BASELINE,
+  CV_STIXELS_VARIANT_TILED8,
+  CV_STIXELS_VARIANT_TILED8_ISO,
+  CV_STIXELS_VARIANT_TILED16,
+  CV_STIXELS_VARIANT_TILED16_ISO,
+  CV_STIXELS_N_VARIANTS
+} CvStixelsVariant;
+
+#define CV_ENV_STIXELS_VARIANT "CUDAVISION_STIXELS_VARIANT"
+
+/* "auto", "baseline", "tiled8", "tiled8-iso", "tiled16", "tiled16-iso". */
+const char *cv_stixels_variant_name (CvStixelsVariant variant);
+
+/* The variant of the next computes (AUTO or a forced one); returns FALSE
+ * for an out-of-range value. */
+int cv_stixels_cuda_set_variant (CvStixelsCuda * plan,
+    CvStixelsVariant variant);
+
+/* The kernel the frame last prepared runs: never AUTO; BASELINE when the
+ * requested tiled variant does not apply to the frame. */
+CvStixelsVariant cv_stixels_cuda_variant_used (const CvStixelsCuda * plan);
+
 /* Validates the inputs, derives the model and grows the plan's buffers for
  * this frame size (the only place that allocates). */
 CvStatus cv_stixels_cuda_prepare (CvStixelsCuda * plan,
@@ -40,10 +77,19 @@ CvStatus cv_stixels_cuda_run_stage (CvStixelsCuda * plan,
     const CvCameraPose * pose_dev, CvStream stream, CvStixelsStage stage,
     CvError * err);
 
-/* Launch geometry of the column kernel for @n_rows cells per column:
- * threads per block and rows per thread (for the benchmark's report). */
+/* Launch geometry of the baseline column kernel for @n_rows cells per
+ * column: threads per block and rows per thread (for the benchmark's
+ * report). */
 void cv_stixels_cuda_column_geometry (int n_rows, int *threads,
     int *rows_per_thread, size_t *shared_bytes);
+
+/* ---- the tiled kernel (cv_stixels_cuda_tiled.cu), for reports */
+
+/* Shared memory of a block for @n_rows cells per column. */
+size_t cv_stixels_tiled_smem (int n_rows);
+
+/* Helper warps of a tiled block of @warps warps. */
+int cv_stixels_tiled_helpers (int warps, int iso);
 #endif
 
 #ifdef __cplusplus

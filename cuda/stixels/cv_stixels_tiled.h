@@ -128,7 +128,12 @@ typedef struct
 /* One cell: weight, centre x, mean disparity d, ground residual g = d -
  * (ma + mb x), own spread c = sum w (d - d_cell)^2 (in w units), valid
  * fraction f, x of its top edge.  8 words (two 16-byte loads). */
-typedef struct
+#ifdef __CUDACC__
+#define CV_STX_ALIGN16 __align__ (16)
+#else
+#define CV_STX_ALIGN16 __attribute__ ((aligned (16)))
+#endif
+typedef struct CV_STX_ALIGN16
 {
   float w, x, d, g, c, f, xe, pad;
 } CvStxCellF;
@@ -905,6 +910,26 @@ cv_stx_tiled_stixel (const CvStxModel * m, const CvStxStates * S, int u,
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef CV_HAVE_CUDA
+/* How far the tiled kernel runs (the benchmark times its phases). */
+typedef enum
+{
+  CV_STIXELS_TILED_STOP_PROLOGUE = 0,
+  CV_STIXELS_TILED_STOP_DP,
+  CV_STIXELS_TILED_RUN_ALL,
+} CvStixelsTiledStop;
+
+/* Enqueues the tiled column kernel (cv_stixels_cuda_tiled.cu) for @model
+ * (whose priors cv_stx_tiled_supports) on the cells of the downsample
+ * stage; writes what the baseline column kernel writes.  @warps: 8 or 16;
+ * @iso: helpers off the D warp's sub-partition. */
+CvStatus cv_stixels_tiled_launch (const CvStxModel * model,
+    const CvStxCell * cells, const CvCameraPose * pose_dev,
+    CvStixel * column_stixels, int32_t * column_count, float *column_energy,
+    CvCameraPose * pose_used, int warps, int iso, CvStixelsTiledStop stop,
+    CvStream stream, CvError * err);
+#endif
+
 /* CPU emulation of the tiled single-precision DP (same per-row arithmetic
  * as the CUDA kernel, run row after row): for the unit tests, which check
  * it against cv_stixels_cpu. */

@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Stixels: the tiled single-precision column kernel (see cv_stixels_tiled.h
+ * for the formulation, the tiling and the tie rule; the CPU emulation
+ * cv_stixels_tiled_cpu.c runs the same phases row after row).
+ *
+ * One block of W warps per stixel column, everything in shared memory:
+ *
+ *  prologue   cells (float, with the few double-precision terms), band
+ *             prefix / suffix / range tables, the first band's diagonal
+ *             fits;
+ *  band J = 0 .. n_bands - 1, two barrier-separated phases:
+ *   phase 1   (J > 0) warps 0..3: the critical block (J-1, J), a quarter
+ *             of its bottoms each; warps 4, 5: band J's diagonal fits;
+ *   phase 2   warp 0, the "D" warp: band J's rows in order, one warp
+ *             shuffle per row (no barrier), from the fits of phase 1;
+ *             the other warps ("helpers"): the blocks (J-1, K), K > J + 0,
+ *             one block per warp at a time, rows of K in lanes;
+ *  backtracking by one thread, stixels written by the threads.
+ *
+ * So a band costs two barriers (the reference kernel: one per row), the D
+ * warp's chain is 32 shuffle steps per band, and the O(h^2) bulk of the
+ * candidates runs concurrently on the helpers, a candidate per lane and
+ * step, float arithmetic only (about 110 instructions per candidate).
+ *
+ * "iso" variants keep the helpers off the D warp's SM sub-partition (warps
+ * 4, 8, 12 idle in phase 2; warps i of a block are assumed to go to
+ * sub-partition i % 4): fewer helpers, an uncontended D warp. */
+#include "cv_cuda.cuh"
+#include "cv_stixels_cuda_internal.h"
+#include "cv_stixels_tiled.h"
+
+namespace {
+
+constexpr int kWarpSize = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+static_assert (CV_STX_BAND == kWarpSize, "a band is one warp, a row per lane");
+
+/* Warps of phase 1: CV_STX_CRIT_PARTS for the critical block, then two
+ * for the diagonal fits; the D warp is warp 0. */
+constexpr int kCriticalWarps = CV_STX_CRIT_PARTS;
+constexpr int kDiagWarp0 = kCriticalWarps;
+constexpr int kPhase1Warps = kCriticalWarps + 2;
+/* Sub-partitions (warp schedulers) of an SM. */
+constexpr int kSubPartitions = 4;
+/* Shared memory a block may use without opting in. */
+constexpr size_t kDefaultSharedLimit = 48 * 1024;
+
+/* How far the kernel runs (the benchmark times the phases). */
+enum TiledStop
+{
+  kStopAfterPrologue = 0,
+  kStopAfterDp = 1,
+  kRunAll = 2,
+};
+
+__host__ __device__ inline size_t
+align16 (size_t x)
+{
+  return (x + 15) / 16 * 16;
+}
+
+/* The ground prior of this frame (from the device pose or the model). */
+struct TiledHeader
+{
+  CvStxPlanePrior ground;
+  CvStxGroundF ground_f;
+};
+
+/* Shared memory of the kernel, byte offsets. */
+struct TiledSmem
+{
+  size_t header, cells, prefix, suffix, range, below;
+  size_t cost, ref, edge, slope, diag, part, path, total;
+};
+
+__host__ __device__ inline TiledSmem
+tiled_smem (int h)
+{
+  const size_t nb = (size_t) cv_stx_n_bands (h), n = (size_t) h;
+  TiledSmem L;
+  L.header = 0;
+  L.cells = align16 (sizeof (TiledHeader));
+  L.prefix = align16 (L.cells + sizeof (CvStxCellF) * n);
+  L.suffix = align16 (L.prefix + sizeof (CvStxMomF) * n);
+  L.range = align16 (L.suffix + sizeof (CvStxMomF) * nb *
+      CV_STX_SEGS_PER_BAND);
+  L.below = align16 (L.range + sizeof (CvStxMomF) *
+      (size_t) cv_stx_range_entries ((int) nb));
+  L.cost = align16 (L.below + sizeof (CvStxBelowF) * (n + 1));
+  L.ref = align16 (L.cost + sizeof (float) * CV_STIXEL_N_CLASSES * n);
+  L.edge = align16 (L.ref + sizeof (int) * CV_STIXEL_N_CLASSES * n);
+  L.slope = align16 (L.edge + sizeof (float) * 2 * n);
+  L.diag = align16 (L.slope + sizeof (float) * 2 * n);
+  L.part = align16 (L.diag + sizeof (float) * CV_STX_FIT_WORDS *
+      CV_STX_DIAG_ENTRIES);
+  L.path = align16 (L.part + sizeof (CvStxBestF) * kCriticalWarps *
+      CV_STX_BAND);
+  L.total = align16 (L.path + sizeof (int) * n);
+  return L;
+}
+
+/* Phase-2 role of warp @w: helper index, or -1 (the D warp, or a warp kept
+ * off the D warp's sub-partition in the iso variants). */
+__device__ __forceinline__ int
+helper_rank (int w, int iso)
+{
+  if (w == 0 || (iso && w % kSubPartitions == 0))
+    return -1;
+  return iso ? (w - 1) - (w - 1) / kSubPartitions : w - 1;
+}
+
+__host__ __device__ inline int
+helper_count (int warps, int iso)
+{
+  return iso ? (warps - 1) - (warps - 1) / kSubPartitions : warps - 1;
+}
+
+template < int W, bool kObjSlope > __global__ void
+__launch_bounds__ (W * kWarpSize, W <= 8 ? 2 : 1)
+tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
+    const __grid_constant__ CvStxModel model,
+    const __grid_constant__ CvStxModelF mf,
+    const CvCameraPose * __restrict__ pose_dev,
+    CvStixel * __restrict__ column_stixels,
+    int32_t * __restrict__ column_count, float *__restrict__ column_energy,
+    CvCameraPose * __restrict__ pose_used, int iso, int stop)
+{
+  static_assert (W >= kPhase1Warps, "phase 1 needs kPhase1Warps warps");
+  extern __shared__ float4 smem4[];
+  unsigned char *base = reinterpret_cast<unsigned char *>(smem4);
+  const int h = model.n_rows, nb = cv_stx_n_bands (h);
+  const int tid = threadIdx.x, lane = tid % kWarpSize, warp = tid / kWarpSize;
+  constexpr int T = W * kWarpSize;
+  const int u = blockIdx.x;
+  const TiledSmem L = tiled_smem (h);
+  TiledHeader *hdr = reinterpret_cast<TiledHeader *>(base + L.header);
+  CvStxCellF *cells = reinterpret_cast<CvStxCellF *>(base + L.cells);
+  CvStxMomF *prefix = reinterpret_cast<CvStxMomF *>(base + L.prefix);
+  CvStxMomF *suffix = reinterpret_cast<CvStxMomF *>(base + L.suffix);
+  CvStxMomF *range = reinterpret_cast<CvStxMomF *>(base + L.range);
+  CvStxBelowF *below = reinterpret_cast<CvStxBelowF *>(base + L.below);
+  float *diag = reinterpret_cast<float *>(base + L.diag);
+  CvStxBestF *part = reinterpret_cast<CvStxBestF *>(base + L.part);
+  int *path = reinterpret_cast<int *>(base + L.path);
+  const CvStxStates S = {
+    reinterpret_cast<float *>(base + L.cost),
+    reinterpret_cast<int *>(base + L.ref),
+    reinterpret_cast<float *>(base + L.edge),
+    reinterpret_cast<float *>(base + L.slope), h
+  };
+
+  /* ---- the ground prior: from a valid device pose, else the model's */
+  if (tid == 0) {
+    CvStxPlanePrior ground = model.plane[CV_STX_G];
+    CvCameraPose pose = model.pose;
+    if (pose_dev != nullptr) {
+      const CvCameraPose pd = *pose_dev;
+      const CvStxPlanePrior from_pose = cv_stx_ground_prior (&model, pd);
+      if (cv_stx_pose_valid (pd) && from_pose.mode_a == CV_STX_GAUSS
+          && from_pose.mode_b == CV_STX_GAUSS) {
+        ground = from_pose;
+        pose = pd;
+      }
+    }
+    hdr->ground = ground;
+    hdr->ground_f = cv_stx_ground_f (&ground);
+    if (u == 0)
+      *pose_used = pose;
+  }
+  __syncthreads ();
+
+  /* ---- prologue */
+  {
+    const float4 *col = reinterpret_cast<const float4 *>(cells_in) +
+        (size_t) u * h;
+    for (int k = tid; k < h; k += T) {
+      const float4 v = __ldg (col + k);
+      const CvStxCell c = { v.x, v.y, v.z, v.w };
+      cells[k] = cv_stx_cell_f (&model, c, k, &hdr->ground);
+    }
+  }
+  if (tid == 0)
+    below[0] = cv_stx_below_none_f (&mf);
+  __syncthreads ();
+  {
+    const int n_sfx = nb * CV_STX_SEGS_PER_BAND;
+    for (int k = tid; k < h + n_sfx; k += T) {
+      if (k < h) {
+        CvStxBestF none;
+        prefix[k] = cv_stx_prefix_mom (cells, k);
+        cv_stx_best_init (&none);
+        cv_stx_state_store (&S, k, &none);
+        path[k] = -1;
+      } else {
+        const int i = k - h, band = i / CV_STX_SEGS_PER_BAND;
+        const int r = i % CV_STX_SEGS_PER_BAND;
+        const int hi = cv_stx_band_end (band, h);
+        const int lo = min (band * CV_STX_BAND + CV_STX_SEG * r, hi);
+        suffix[i] = cv_stx_span_mom (cells, lo, hi);
+      }
+    }
+  }
+  __syncthreads ();
+  const CvStxGroundF gr = hdr->ground_f;
+  if (warp < 2) {
+    cv_stx_diag_lane (cells, &mf, &gr, 0, lane, h, warp, diag, kObjSlope);
+  } else {
+    for (int i = tid - 2 * kWarpSize; i < nb; i += T - 2 * kWarpSize) {
+      range[cv_stx_range_index (i, i, nb)] =
+          suffix[i * CV_STX_SEGS_PER_BAND];
+      for (int j = i + 1; j < nb; j++)
+        range[cv_stx_range_index (i, j, nb)] =
+            cv_stx_mom_join (&range[cv_stx_range_index (i, j - 1, nb)],
+            &suffix[j * CV_STX_SEGS_PER_BAND]);
+    }
+  }
+  __syncthreads ();
+  if (stop == kStopAfterPrologue) {
+    if (tid == 0)
+      column_energy[u] = prefix[h - 1].cdd + range[0].cgg + diag[0];
+    return;
+  }
+
+  const CvStxTables Tb = { cells, prefix, suffix, range, h, nb };
+  const int rank = helper_rank (warp, iso);
+  const int n_helpers = helper_count (W, iso);
+
+  for (int band = 0; band < nb; band++) {
+    const int bbase = band * CV_STX_BAND;
+    const int bend = cv_stx_band_end (band, h);
+
+    /* ---- phase 1: critical block (band - 1, band), diagonal fits */
+    if (band > 0) {
+      if (warp < kCriticalWarps) {
+        const int t = bbase + lane;
+        if (t < h)
+          part[warp * CV_STX_BAND + lane] = cv_stx_critical_part (&Tb, &mf,
+              &gr, below, band, warp, t, kObjSlope);
+      } else if (warp < kPhase1Warps) {
+        cv_stx_diag_lane (cells, &mf, &gr, band, lane, h, warp - kDiagWarp0,
+            diag, kObjSlope);
+      }
+      __syncthreads ();
+    }
+
+    /* ---- phase 2 */
+    if (warp == 0) {
+      /* D warp: the band's rows in order */
+      const int t = bbase + lane;
+      const bool active = t < bend;
+      const int steps = bend - bbase;
+      CvStxBestF best;
+      cv_stx_best_init (&best);
+      if (active) {
+        best = cv_stx_state_load (&S, t);
+        if (band > 0)
+          for (int q = 0; q < kCriticalWarps; q++)
+            cv_stx_best_merge (&best, &part[q * CV_STX_BAND + lane]);
+      }
+      for (int i = 0; i < steps; i++) {
+        const int b = bbase + i;
+        CvStxBelowF B;
+        if (i == 0) {
+          B = below[b];
+        } else {
+          /* row b - 1 is final in lane i - 1 */
+          const float cg = __shfl_sync (kFullMask, best.cost[0], i - 1);
+          const float co = __shfl_sync (kFullMask, best.cost[1], i - 1);
+          const float cs = __shfl_sync (kFullMask, best.cost[2], i - 1);
+          const float eg = __shfl_sync (kFullMask, best.edge_g, i - 1);
+          const float eo = __shfl_sync (kFullMask, best.edge_o, i - 1);
+          B = cv_stx_below_f (&mf, cg, co, cs, eg, eo);
+          if (lane == 0)
+            below[b] = B;
+        }
+        if (active && lane >= i) {
+          const CvStxFitF fit = cv_stx_diag_load (diag, i, lane);
+          cv_stx_offer_f (&best, &mf, &fit, &B, b, 0);
+        }
+      }
+      {
+        /* the band's last row, prepared for the bands above */
+        const int l = steps - 1;
+        const float cg = __shfl_sync (kFullMask, best.cost[0], l);
+        const float co = __shfl_sync (kFullMask, best.cost[1], l);
+        const float cs = __shfl_sync (kFullMask, best.cost[2], l);
+        const float eg = __shfl_sync (kFullMask, best.edge_g, l);
+        const float eo = __shfl_sync (kFullMask, best.edge_o, l);
+        if (lane == 0)
+          below[bend] = cv_stx_below_f (&mf, cg, co, cs, eg, eo);
+      }
+      if (active)
+        cv_stx_state_store (&S, t, &best);
+    } else if (rank >= 0 && band > 0) {
+      /* helpers: blocks (band - 1, K) for the bands K above band + 0 */
+      for (int k = rank; k < nb - 1 - band; k += n_helpers) {
+        const int kb = band + 1 + k;
+        const int t = kb * CV_STX_BAND + lane;
+        if (t < h) {
+          const CvStxBestF blk = cv_stx_block (&Tb, &mf, &gr, below,
+              band - 1, kb, t, kObjSlope);
+          CvStxBestF st = cv_stx_state_load (&S, t);
+          cv_stx_best_merge (&st, &blk);
+          cv_stx_state_store (&S, t, &st);
+        }
+      }
+    }
+    __syncthreads ();
+  }
+
+  if (stop == kStopAfterDp) {
+    if (tid == 0) {
+      const int t = h - 1;
+      column_energy[u] = fminf (S.cost[t], fminf (S.cost[h + t],
+              S.cost[2 * h + t]));
+    }
+    return;
+  }
+
+  /* ---- backtracking and the stixels */
+  if (tid == 0) {
+    float energy;
+    column_count[u] = cv_stx_backtrack_f (&S, path, &energy);
+    column_energy[u] = energy;
+  }
+  __syncthreads ();
+  for (int t = tid; t < h; t += T) {
+    const int code = path[t];
+    if (code >= 0) {
+      CvStixel s;
+      cv_stx_tiled_stixel (&model, &S, u, t, code, &s);
+      column_stixels[(size_t) u * h + (code >> 2)] = s;
+    }
+  }
+}
+
+template < int W, bool kObjSlope > CvStatus
+launch (const CvStxModel * m, const CvStxModelF * mf, const CvStxCell * cells,
+    const CvCameraPose * pose_dev, CvStixel * column_stixels,
+    int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
+    int iso, int stop, cudaStream_t stream, CvError * err)
+{
+  const size_t smem = tiled_smem (m->n_rows).total;
+  if (smem > kDefaultSharedLimit)
+    CV_CUDA_TRY (err, cudaFuncSetAttribute (tiled_column_kernel < W,
+            kObjSlope >, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            (int) smem));
+  tiled_column_kernel < W, kObjSlope > <<<m->n_columns, W * kWarpSize, smem,
+      stream>>> (cells, *m, *mf, pose_dev, column_stixels, column_count,
+      column_energy, pose_used, iso, stop);
+  CV_CUDA_CHECK_LAUNCH (err, "stixels tiled_column_kernel");
+  return CV_OK;
+}
+
+}                               /* namespace */
+
+extern "C" size_t
+cv_stixels_tiled_smem (int n_rows)
+{
+  return tiled_smem (n_rows).total;
+}
+
+extern "C" int
+cv_stixels_tiled_helpers (int warps, int iso)
+{
+  return helper_count (warps, iso);
+}
+
+extern "C" CvStatus
+cv_stixels_tiled_launch (const CvStxModel * model, const CvStxCell * cells,
+    const CvCameraPose * pose_dev, CvStixel * column_stixels,
+    int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
+    int warps, int iso, CvStixelsTiledStop stop, CvStream stream,
+    CvError * err)
+{
+  CvStxModelF mf;
+  const int obj_slope = model->plane[CV_STX_O].mode_b == CV_STX_GAUSS;
+  const int kstop = stop == CV_STIXELS_TILED_STOP_PROLOGUE ?
+      kStopAfterPrologue : stop == CV_STIXELS_TILED_STOP_DP ? kStopAfterDp :
+      kRunAll;
+  cudaStream_t s = (cudaStream_t) stream;
+
+  cv_stx_model_f_init (model, &mf);
+  if (warps == 16)
+    return obj_slope ? launch < 16, true > (model, &mf, cells, pose_dev,
+        column_stixels, column_count, column_energy, pose_used, iso, kstop, s,
+        err) : launch < 16, false > (model, &mf, cells, pose_dev,
+        column_stixels, column_count, column_energy, pose_used, iso, kstop, s,
+        err);
+  if (warps == 8)
+    return obj_slope ? launch < 8, true > (model, &mf, cells, pose_dev,
+        column_stixels, column_count, column_energy, pose_used, iso, kstop, s,
+        err) : launch < 8, false > (model, &mf, cells, pose_dev,
+        column_stixels, column_count, column_energy, pose_used, iso, kstop, s,
+        err);
+  return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+      "stixels: tiled kernel with %d warps (8 or 16)", warps);
+}
