@@ -10,11 +10,12 @@
  *             fits;
  *  band J = 0 .. n_bands - 1, two barrier-separated phases:
  *   phase 1   (J > 0) warps 0..3: the critical block (J-1, J), a quarter
- *             of its bottoms each; warps 4, 5: band J's diagonal fits;
+ *             of its bottoms each;
  *   phase 2   warp 0, the "D" warp: band J's rows in order, one warp
- *             shuffle per row (no barrier), from the fits of phase 1;
- *             the other warps ("helpers"): the blocks (J-1, K), K > J + 0,
- *             one block per warp at a time, rows of K in lanes;
+ *             shuffle per row (no barrier), from the diagonal fits made
+ *             one band ahead; the other warps ("helpers"): band J + 1's
+ *             diagonal fits (two tasks), then the blocks (J-1, K), K > J,
+ *             a block per task, rows of K in lanes;
  *  backtracking by one thread, stixels written by the threads.
  *
  * So a band costs two barriers (the reference kernel: one per row), the D
@@ -35,11 +36,11 @@ constexpr int kWarpSize = 32;
 constexpr unsigned kFullMask = 0xffffffffu;
 static_assert (CV_STX_BAND == kWarpSize, "a band is one warp, a row per lane");
 
-/* Warps of phase 1: CV_STX_CRIT_PARTS for the critical block, then two
- * for the diagonal fits; the D warp is warp 0. */
+/* Warps of phase 1 (the critical block); the D warp is warp 0. */
 constexpr int kCriticalWarps = CV_STX_CRIT_PARTS;
-constexpr int kDiagWarp0 = kCriticalWarps;
-constexpr int kPhase1Warps = kCriticalWarps + 2;
+/* The diagonal fits of a band: two tasks (cv_stx_diag_lane's halves). */
+constexpr int kDiagTasks = 2;
+constexpr int kDiagBufferFloats = CV_STX_FIT_WORDS * CV_STX_DIAG_ENTRIES;
 /* Sub-partitions (warp schedulers) of an SM. */
 constexpr int kSubPartitions = 4;
 /* Shared memory a block may use without opting in. */
@@ -86,13 +87,12 @@ tiled_smem (int h)
       CV_STX_SEGS_PER_BAND);
   L.below = align16 (L.range + sizeof (CvStxMomF) *
       (size_t) cv_stx_range_entries ((int) nb));
-  L.cost = align16 (L.below + sizeof (CvStxBelowF) * (n + 1));
+  L.cost = align16 (L.below + sizeof (CvStxBelowF) * CV_STX_BELOW_RING);
   L.ref = align16 (L.cost + sizeof (float) * CV_STIXEL_N_CLASSES * n);
   L.edge = align16 (L.ref + sizeof (int) * CV_STIXEL_N_CLASSES * n);
   L.slope = align16 (L.edge + sizeof (float) * 2 * n);
   L.diag = align16 (L.slope + sizeof (float) * 2 * n);
-  L.part = align16 (L.diag + sizeof (float) * CV_STX_FIT_WORDS *
-      CV_STX_DIAG_ENTRIES);
+  L.part = align16 (L.diag + sizeof (float) * 2 * kDiagBufferFloats);
   L.path = align16 (L.part + sizeof (CvStxBestF) * kCriticalWarps *
       CV_STX_BAND);
   L.total = align16 (L.path + sizeof (int) * n);
@@ -125,7 +125,7 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
     int32_t * __restrict__ column_count, float *__restrict__ column_energy,
     CvCameraPose * __restrict__ pose_used, int iso, int stop)
 {
-  static_assert (W >= kPhase1Warps, "phase 1 needs kPhase1Warps warps");
+  static_assert (W >= kCriticalWarps, "phase 1 needs kCriticalWarps warps");
   extern __shared__ float4 smem4[];
   unsigned char *base = reinterpret_cast<unsigned char *>(smem4);
   const int h = model.n_rows, nb = cv_stx_n_bands (h);
@@ -180,7 +180,7 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
     }
   }
   if (tid == 0)
-    below[0] = cv_stx_below_none_f (&mf);
+    below[cv_stx_below_slot (0)] = cv_stx_below_none_f (&mf);
   __syncthreads ();
   {
     const int n_sfx = nb * CV_STX_SEGS_PER_BAND;
@@ -229,16 +229,13 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
     const int bbase = band * CV_STX_BAND;
     const int bend = cv_stx_band_end (band, h);
 
-    /* ---- phase 1: critical block (band - 1, band), diagonal fits */
+    /* ---- phase 1: the critical block (band - 1, band) */
     if (band > 0) {
       if (warp < kCriticalWarps) {
         const int t = bbase + lane;
         if (t < h)
           part[warp * CV_STX_BAND + lane] = cv_stx_critical_part (&Tb, &mf,
               &gr, below, band, warp, t, kObjSlope);
-      } else if (warp < kPhase1Warps) {
-        cv_stx_diag_lane (cells, &mf, &gr, band, lane, h, warp - kDiagWarp0,
-            diag, kObjSlope);
       }
       __syncthreads ();
     }
@@ -246,6 +243,8 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
     /* ---- phase 2 */
     if (warp == 0) {
       /* D warp: the band's rows in order */
+      CvStxBelowF *ring = below + cv_stx_below_slot (band);
+      const float *dg = diag + (band & 1) * kDiagBufferFloats;
       const int t = bbase + lane;
       const bool active = t < bend;
       const int steps = bend - bbase;
@@ -258,12 +257,11 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
             cv_stx_best_merge (&best, &part[q * CV_STX_BAND + lane]);
       }
       for (int i = 0; i < steps; i++) {
-        const int b = bbase + i;
         CvStxBelowF B;
         if (i == 0) {
-          B = below[b];
+          B = ring[0];
         } else {
-          /* row b - 1 is final in lane i - 1 */
+          /* row bbase + i - 1 is final in lane i - 1 */
           const float cg = __shfl_sync (kFullMask, best.cost[0], i - 1);
           const float co = __shfl_sync (kFullMask, best.cost[1], i - 1);
           const float cs = __shfl_sync (kFullMask, best.cost[2], i - 1);
@@ -271,15 +269,15 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
           const float eo = __shfl_sync (kFullMask, best.edge_o, i - 1);
           B = cv_stx_below_f (&mf, cg, co, cs, eg, eo);
           if (lane == 0)
-            below[b] = B;
+            ring[i] = B;
         }
         if (active && lane >= i) {
-          const CvStxFitF fit = cv_stx_diag_load (diag, i, lane);
-          cv_stx_offer_f (&best, &mf, &fit, &B, b, 0);
+          const CvStxFitF fit = cv_stx_diag_load (dg, i, lane);
+          cv_stx_offer_f (&best, &mf, &fit, &B, bbase + i, 0);
         }
       }
       {
-        /* the band's last row, prepared for the bands above */
+        /* the band's last row, for the next band's first bottom */
         const int l = steps - 1;
         const float cg = __shfl_sync (kFullMask, best.cost[0], l);
         const float co = __shfl_sync (kFullMask, best.cost[1], l);
@@ -287,21 +285,30 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
         const float eg = __shfl_sync (kFullMask, best.edge_g, l);
         const float eo = __shfl_sync (kFullMask, best.edge_o, l);
         if (lane == 0)
-          below[bend] = cv_stx_below_f (&mf, cg, co, cs, eg, eo);
+          below[cv_stx_below_slot (band + 1)] = cv_stx_below_f (&mf, cg, co,
+              cs, eg, eo);
       }
       if (active)
         cv_stx_state_store (&S, t, &best);
-    } else if (rank >= 0 && band > 0) {
-      /* helpers: blocks (band - 1, K) for the bands K above band + 0 */
-      for (int k = rank; k < nb - 1 - band; k += n_helpers) {
-        const int kb = band + 1 + k;
-        const int t = kb * CV_STX_BAND + lane;
-        if (t < h) {
-          const CvStxBestF blk = cv_stx_block (&Tb, &mf, &gr, below,
-              band - 1, kb, t, kObjSlope);
-          CvStxBestF st = cv_stx_state_load (&S, t);
-          cv_stx_best_merge (&st, &blk);
-          cv_stx_state_store (&S, t, &st);
+    } else if (rank >= 0) {
+      /* helpers: tasks 0, 1 the next band's diagonal fits, then the blocks
+       * (band - 1, K) for the bands K above this one */
+      const int n_diag = band + 1 < nb ? kDiagTasks : 0;
+      const int n_blocks = band > 0 ? nb - 1 - band : 0;
+      for (int k = rank; k < n_diag + n_blocks; k += n_helpers) {
+        if (k < n_diag) {
+          cv_stx_diag_lane (cells, &mf, &gr, band + 1, lane, h, k,
+              diag + ((band + 1) & 1) * kDiagBufferFloats, kObjSlope);
+        } else {
+          const int kb = band + 1 + (k - n_diag);
+          const int t = kb * CV_STX_BAND + lane;
+          if (t < h) {
+            const CvStxBestF blk = cv_stx_block (&Tb, &mf, &gr, below,
+                band - 1, kb, t, kObjSlope);
+            CvStxBestF st = cv_stx_state_load (&S, t);
+            cv_stx_best_merge (&st, &blk);
+            cv_stx_state_store (&S, t, &st);
+          }
         }
       }
     }

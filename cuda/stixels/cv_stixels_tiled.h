@@ -31,7 +31,8 @@
  *    input: it is split into segments of CV_STX_SEG bottoms over several
  *    warps ("critical" phase);
  *  - every other block (I, J) is processed as soon as band I is final, by
- *    the helper warps, concurrently with the D phase of band I + 1.
+ *    the helper warps, concurrently with the D phase of band I + 1, and so
+ *    are the diagonal fits of band I + 2.
  * Within a block a lane (row t) takes the bottoms from the top down, so
  * its candidate [b, t] grows by one cell per step (stable), starting from
  * the moments of [band end, t] joined from precomputed tables: band
@@ -87,6 +88,12 @@ cv_stx_rcp (float x)
 #define CV_STX_SEGS_PER_BAND (CV_STX_BAND / CV_STX_SEG)
 /* Entries (b, t) with b <= t of a diagonal block. */
 #define CV_STX_DIAG_ENTRIES (CV_STX_BAND * (CV_STX_BAND + 1) / 2)
+/* The prepared row states ("below" of bottom b = row b - 1) live in a ring
+ * of this many bands: while band J is solved, the blocks read the bottoms
+ * of band J - 1 (and bottom band_start (J)), the D phase writes bottoms
+ * band_start (J) + 1 .. band_start (J + 1): three bands never alias. */
+#define CV_STX_BELOW_RING_BANDS 3
+#define CV_STX_BELOW_RING (CV_STX_BELOW_RING_BANDS * CV_STX_BAND)
 /* Weights below this are empty sets (the reciprocal stays finite). */
 #define CV_STX_TINY 1e-30f
 /* "No candidate yet": larger than any real reference (bottom * 4 + code). */
@@ -127,7 +134,9 @@ typedef struct
 
 /* One cell: weight, centre x, mean disparity d, ground residual g = d -
  * (ma + mb x), own spread c = sum w (d - d_cell)^2 (in w units), valid
- * fraction f, x of its top edge.  8 words (two 16-byte loads). */
+ * fraction f, x of its top and of its bottom edge (the bottom edge of a
+ * candidate whose bottom cell it is; 0 for cell 0).  8 words (two 16-byte
+ * loads). */
 #ifdef __CUDACC__
 #define CV_STX_ALIGN16 __align__ (16)
 #else
@@ -135,7 +144,7 @@ typedef struct
 #endif
 typedef struct CV_STX_ALIGN16
 {
-  float w, x, d, g, c, f, xe, pad;
+  float w, x, d, g, c, f, xe, xb;
 } CvStxCellF;
 
 /* Centred moments of a set of cells: weight n, means of x, d, g,
@@ -166,17 +175,16 @@ typedef struct
  *  object: gravity around o_lo / o_hi, o_csink / o_cfly, go; ordering
  *          against edge_o with o_cord, oo; other_o;
  *  sky:    other_s;
- *  codes:  class-below code (class + 1, 0 = none) of other_g, other_o,
- *          other_s in bits 0-1, 2-3, 4-5. */
-typedef struct
+ *  code_*: class-below code (class + 1, 0 = none) of other_g, other_o,
+ *          other_s.
+ * 20 words, aligned: five 16-byte loads. */
+typedef struct CV_STX_ALIGN16
 {
   float g_hi, g_lo, g_cn, g_cf, gg, other_g;
   float o_hi, o_lo, o_csink, o_cfly, go, edge_o, o_cord, oo, other_o;
   float other_s;
-  int codes;
+  int code_g, code_o, code_s, pad;
 } CvStxBelowF;
-
-#define CV_STX_BELOW_WORDS 17
 
 /* A row's best segmentation per class: energy, reference (bottom * 4 +
  * class-below code), and for ground and objects the plane's top-edge
@@ -203,6 +211,15 @@ cv_stx_band_end (int band, int h)
 {
   int e = (band + 1) * CV_STX_BAND;
   return e < h ? e : h;
+}
+
+/* The ring entries of band @band's bottoms: entry b - band_start is
+ * bottom b (and entry CV_STX_BAND, i.e. the next band's first, bottom
+ * band_end). */
+CV_STX_FN int
+cv_stx_below_slot (int band)
+{
+  return band % CV_STX_BELOW_RING_BANDS * CV_STX_BAND;
 }
 
 /* Index of the union of bands i..j (i <= j) in the packed table. */
@@ -303,8 +320,8 @@ cv_stx_cell_f (const CvStxModel * m, CvStxCell cell, int k,
   o.w = cell.w;
   o.x = (float) x;
   o.xe = (float) cv_stx_cell_top_edge (m, k);
+  o.xb = k > 0 ? (float) cv_stx_cell_top_edge (m, k - 1) : 0.0f;
   o.f = cell.f;
-  o.pad = 0.0f;
   if (cell.w > 0.0f) {
     const double w = cell.w, wd = cell.wd, wdd = cell.wdd;
     const double d = wd / w;
@@ -481,7 +498,10 @@ cv_stx_below_f (const CvStxModelF * mf, float cost_g, float cost_o,
   B.o_cfly = B.go + CV_STX_FMA (mf->grav_bfly, edge_g, mf->grav_afly);
   B.edge_o = edge_o;
   B.o_cord = B.oo + CV_STX_FMA (-mf->ord_b, edge_o, mf->ord_a);
-  B.codes = code_g | ((CV_STX_S + 1) << 2) | (code_s << 4);
+  B.code_g = code_g;
+  B.code_o = CV_STX_S + 1;
+  B.code_s = code_s;
+  B.pad = 0;
   return B;
 }
 
@@ -496,7 +516,7 @@ cv_stx_below_none_f (const CvStxModelF * mf)
   B.g_cn = B.g_cf = B.gg = INFINITY;
   B.o_csink = B.o_cfly = B.go = B.o_cord = B.oo = INFINITY;
   B.other_g = B.other_o = B.other_s = mf->mc;
-  B.codes = 0;
+  B.code_g = B.code_o = B.code_s = B.pad = 0;
   return B;
 }
 
@@ -517,8 +537,8 @@ cv_stx_best_init (CvStxBestF * best)
 CV_STX_FN int
 cv_stx_replaces (float cand, float best, int le)
 {
-  const float tol = CV_STX_TIE_REL * fabsf (cand);
-  return le ? cand - tol <= best : cand + tol < best;
+  return le ? CV_STX_FMA (-CV_STX_TIE_REL, fabsf (cand), cand) <= best :
+      CV_STX_FMA (CV_STX_TIE_REL, fabsf (cand), cand) < best;
 }
 
 /* Offers the candidate with bottom @b and fits @fit on top of @B to the
@@ -538,7 +558,7 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
     const float cand = fit->cost[CV_STX_G] + (take ? v : B->other_g);
     if (cv_stx_replaces (cand, best->cost[CV_STX_G], le)) {
       best->cost[CV_STX_G] = cand;
-      best->ref[CV_STX_G] = b4 + (take ? CV_STX_G + 1 : (B->codes & 3));
+      best->ref[CV_STX_G] = b4 + (take ? CV_STX_G + 1 : B->code_g);
       best->edge_g = fit->top_g;
       best->slope_g = fit->slope_g;
     }
@@ -558,7 +578,7 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
     }
     if (B->other_o < m) {
       m = B->other_o;
-      code = (B->codes >> 2) & 3;
+      code = B->code_o;
     }
     cand = fit->cost[CV_STX_O] + m;
     if (cv_stx_replaces (cand, best->cost[CV_STX_O], le)) {
@@ -572,7 +592,7 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
     const float cand = fit->cost[CV_STX_S] + B->other_s;
     if (cv_stx_replaces (cand, best->cost[CV_STX_S], le)) {
       best->cost[CV_STX_S] = cand;
-      best->ref[CV_STX_S] = b4 + ((B->codes >> 4) & 3);
+      best->ref[CV_STX_S] = b4 + B->code_s;
     }
   }
 }
@@ -669,43 +689,50 @@ cv_stx_above_band (const CvStxTables * T, int i, int j, int t)
               T->n_bands)], &T->prefix[t]);
 }
 
-/* A segment: bottoms [lo, hi) of band I for row t, added from the top
- * down onto @mom (the moments of [hi, t]). */
+/* A segment: bottoms [lo, hi) of one band for row t, added from the top
+ * down onto @mom (the moments of [hi, t]); @below: that band's ring
+ * entries (cv_stx_below_slot), entry b - lo0 for bottom b, lo0 = the
+ * band's start. */
 typedef struct
 {
   CvStxMomF mom;
   CvStxBestF best;
   int b;                        /* next bottom (hi - 1 first) */
   int lo;
+  int band_start;
 } CvStxSegment;
 
 CV_STX_FN void
 cv_stx_segment_init (CvStxSegment * sg, const CvStxMomF * above, int lo,
-    int hi)
+    int hi, int band_start)
 {
   sg->mom = *above;
   sg->b = hi - 1;
   sg->lo = lo;
+  sg->band_start = band_start;
   cv_stx_best_init (&sg->best);
 }
 
-/* One bottom of a segment (call while sg->b >= sg->lo). */
+/* One bottom of a segment (call while sg->b >= sg->lo).  The records are
+ * copied whole (vector loads). */
 CV_STX_FN void
 cv_stx_segment_step (CvStxSegment * sg, const CvStxModelF * mf,
     const CvStxGroundF * gr, const CvStxCellF * cells,
     const CvStxBelowF * below, float x_top, int obj_slope)
 {
   const int b = sg->b;
-  const float x_bot = b > 0 ? cells[b - 1].xe : 0.0f;
+  const CvStxCellF cell = cells[b];
+  const CvStxBelowF B = below[b - sg->band_start];
   CvStxFitF fit;
-  cv_stx_mom_add (&sg->mom, &cells[b]);
-  fit = cv_stx_fit_f (mf, gr, &sg->mom, x_bot, x_top, obj_slope);
-  cv_stx_offer_f (&sg->best, mf, &fit, &below[b], b, 1);
+  cv_stx_mom_add (&sg->mom, &cell);
+  fit = cv_stx_fit_f (mf, gr, &sg->mom, cell.xb, x_top, obj_slope);
+  cv_stx_offer_f (&sg->best, mf, &fit, &B, b, 1);
   sg->b = b - 1;
 }
 
 /* Two segments of one row side by side (independent chains: the GPU
- * overlaps them); returns their merged best. */
+ * overlaps them); returns their merged best.  Both in the band whose ring
+ * entries are @below. */
 CV_STX_FN CvStxBestF
 cv_stx_run_segments2 (CvStxSegment * s0, CvStxSegment * s1,
     const CvStxModelF * mf, const CvStxGroundF * gr, const CvStxCellF * cells,
@@ -728,9 +755,10 @@ cv_stx_run_segments2 (CvStxSegment * s0, CvStxSegment * s1,
 
 CV_STX_FN CvStxBestF
 cv_stx_critical_part (const CvStxTables * T, const CvStxModelF * mf,
-    const CvStxGroundF * gr, const CvStxBelowF * below, int band_j, int q,
+    const CvStxGroundF * gr, const CvStxBelowF * ring, int band_j, int q,
     int t, int obj_slope)
 {
+  const CvStxBelowF *below = ring + cv_stx_below_slot (band_j - 1);
   const int bi = band_j - 1, base = bi * CV_STX_BAND;
   const int k0 = 2 * q, k1 = 2 * q + 1;
   CvStxSegment s0, s1;
@@ -740,9 +768,9 @@ cv_stx_critical_part (const CvStxTables * T, const CvStxModelF * mf,
   sfx = cv_stx_suffix (T, bi, k1 + 1);
   a1 = cv_stx_mom_join (&sfx, &T->prefix[t]);
   cv_stx_segment_init (&s0, &a0, base + CV_STX_SEG * k0,
-      base + CV_STX_SEG * (k0 + 1));
+      base + CV_STX_SEG * (k0 + 1), base);
   cv_stx_segment_init (&s1, &a1, base + CV_STX_SEG * k1,
-      base + CV_STX_SEG * (k1 + 1));
+      base + CV_STX_SEG * (k1 + 1), base);
   return cv_stx_run_segments2 (&s0, &s1, mf, gr, T->cells, below,
       T->cells[t].xe, obj_slope);
 }
@@ -750,16 +778,17 @@ cv_stx_critical_part (const CvStxTables * T, const CvStxModelF * mf,
 /* A block (I, J), J >= I + 2, as two half-band segments; row t. */
 CV_STX_FN CvStxBestF
 cv_stx_block (const CvStxTables * T, const CvStxModelF * mf,
-    const CvStxGroundF * gr, const CvStxBelowF * below, int band_i,
+    const CvStxGroundF * gr, const CvStxBelowF * ring, int band_i,
     int band_j, int t, int obj_slope)
 {
+  const CvStxBelowF *below = ring + cv_stx_below_slot (band_i);
   const int base = band_i * CV_STX_BAND, half = CV_STX_BAND / 2;
   const CvStxMomF above = cv_stx_above_band (T, band_i, band_j, t);
   const CvStxMomF sfx = cv_stx_suffix (T, band_i, half / CV_STX_SEG);
   const CvStxMomF lower = cv_stx_mom_join (&sfx, &above);
   CvStxSegment s0, s1;
-  cv_stx_segment_init (&s0, &above, base + half, base + CV_STX_BAND);
-  cv_stx_segment_init (&s1, &lower, base, base + half);
+  cv_stx_segment_init (&s0, &above, base + half, base + CV_STX_BAND, base);
+  cv_stx_segment_init (&s1, &lower, base, base + half, base);
   return cv_stx_run_segments2 (&s0, &s1, mf, gr, T->cells, below,
       T->cells[t].xe, obj_slope);
 }
@@ -786,12 +815,11 @@ cv_stx_diag_lane (const CvStxCellF * cells, const CvStxModelF * mf,
       cv_stx_mom_add (&s, &cells[base + i]);
   }
   for (i = i_fit; i >= 0 && (half == 1 || i > j - split); i--) {
-    const int b = base + i;
-    const float x_bot = b > 0 ? cells[b - 1].xe : 0.0f;
+    const CvStxCellF cell = cells[base + i];
     CvStxFitF fit;
     const int e = cv_stx_diag_index (i, j);
-    cv_stx_mom_add (&s, &cells[b]);
-    fit = cv_stx_fit_f (mf, gr, &s, x_bot, cells[t].xe, obj_slope);
+    cv_stx_mom_add (&s, &cell);
+    fit = cv_stx_fit_f (mf, gr, &s, cell.xb, cells[t].xe, obj_slope);
     diag[0 * CV_STX_DIAG_ENTRIES + e] = fit.cost[0];
     diag[1 * CV_STX_DIAG_ENTRIES + e] = fit.cost[1];
     diag[2 * CV_STX_DIAG_ENTRIES + e] = fit.cost[2];

@@ -16,10 +16,10 @@ typedef struct
 {
   CvStxCellF *cells;
   CvStxMomF *prefix, *suffix, *range;
-  CvStxBelowF *below;           /* h + 1: below[b] prepares row b - 1 */
+  CvStxBelowF *below;           /* ring (cv_stx_below_slot) */
   float *cost, *edge, *slope;
   int *ref, *path;
-  float *diag;
+  float *diag;                  /* two buffers */
   CvStxBestF *part;             /* CV_STX_CRIT_PARTS * CV_STX_BAND */
 } Work;
 
@@ -49,13 +49,14 @@ work_alloc (Work * w, int h)
   w->prefix = malloc (sizeof (CvStxMomF) * (size_t) h);
   w->suffix = malloc (sizeof (CvStxMomF) * (size_t) nb * CV_STX_SEGS_PER_BAND);
   w->range = malloc (sizeof (CvStxMomF) * (size_t) cv_stx_range_entries (nb));
-  w->below = malloc (sizeof (CvStxBelowF) * (size_t) (h + 1));
+  w->below = malloc (sizeof (CvStxBelowF) * CV_STX_BELOW_RING);
   w->cost = malloc (sizeof (float) * 3 * (size_t) h);
   w->ref = malloc (sizeof (int) * 3 * (size_t) h);
   w->edge = malloc (sizeof (float) * 2 * (size_t) h);
   w->slope = malloc (sizeof (float) * 2 * (size_t) h);
   w->path = malloc (sizeof (int) * (size_t) h);
-  w->diag = malloc (sizeof (float) * CV_STX_FIT_WORDS * CV_STX_DIAG_ENTRIES);
+  w->diag = malloc (sizeof (float) * 2 * CV_STX_FIT_WORDS *
+      CV_STX_DIAG_ENTRIES);
   w->part = malloc (sizeof (CvStxBestF) * CV_STX_CRIT_PARTS * CV_STX_BAND);
   if (!w->cells || !w->prefix || !w->suffix || !w->range || !w->below
       || !w->cost || !w->ref || !w->edge || !w->slope || !w->path || !w->diag
@@ -105,7 +106,7 @@ column (const CvStxModel * m, const CvStxModelF * mf,
   T.range = w->range;
   T.h = h;
   T.n_bands = nb;
-  w->below[0] = cv_stx_below_none_f (mf);
+  w->below[cv_stx_below_slot (0)] = cv_stx_below_none_f (mf);
   for (k = 0; k < h; k++) {
     CvStxBestF none;
     cv_stx_best_init (&none);
@@ -119,21 +120,16 @@ column (const CvStxModel * m, const CvStxModelF * mf,
 
   for (band = 0; band < nb; band++) {
     const int base = band * CV_STX_BAND, end = cv_stx_band_end (band, h);
+    CvStxBelowF *ring = w->below + cv_stx_below_slot (band);
+    const float *diag = w->diag + (band & 1) * CV_STX_FIT_WORDS *
+        CV_STX_DIAG_ENTRIES;
 
-    /* phase 1: the critical block (band - 1, band) and this band's
-     * diagonal fits (band 0's came with the prologue) */
-    if (band > 0) {
+    /* phase 1: the critical block (band - 1, band) */
+    if (band > 0)
       for (q = 0; q < CV_STX_CRIT_PARTS; q++)
         for (j = 0; j < CV_STX_BAND && base + j < h; j++)
           w->part[q * CV_STX_BAND + j] = cv_stx_critical_part (&T, mf, &gr,
               w->below, band, q, base + j, obj_slope);
-      for (j = 0; j < CV_STX_BAND; j++) {
-        cv_stx_diag_lane (w->cells, mf, &gr, band, j, h, 0, w->diag,
-            obj_slope);
-        cv_stx_diag_lane (w->cells, mf, &gr, band, j, h, 1, w->diag,
-            obj_slope);
-      }
-    }
 
     /* phase 2a: the D phase of this band */
     for (j = 0; base + j < end; j++) {
@@ -146,23 +142,31 @@ column (const CvStxModel * m, const CvStxModelF * mf,
       const int b = base + i;
       if (i > 0) {
         const CvStxBestF *s = &lane[i - 1];
-        w->below[b] = cv_stx_below_f (mf, s->cost[0], s->cost[1], s->cost[2],
+        ring[i] = cv_stx_below_f (mf, s->cost[0], s->cost[1], s->cost[2],
             s->edge_g, s->edge_o);
       }
       for (j = i; base + j < end; j++) {
-        const CvStxFitF fit = cv_stx_diag_load (w->diag, i, j);
-        cv_stx_offer_f (&lane[j], mf, &fit, &w->below[b], b, 0);
+        const CvStxFitF fit = cv_stx_diag_load (diag, i, j);
+        cv_stx_offer_f (&lane[j], mf, &fit, &ring[i], b, 0);
       }
     }
     {
+      /* the band's last row, for the next band's first bottom */
       const CvStxBestF *s = &lane[end - 1 - base];
-      w->below[end] = cv_stx_below_f (mf, s->cost[0], s->cost[1], s->cost[2],
-          s->edge_g, s->edge_o);
+      w->below[cv_stx_below_slot (band + 1)] = cv_stx_below_f (mf,
+          s->cost[0], s->cost[1], s->cost[2], s->edge_g, s->edge_o);
     }
     for (j = 0; base + j < end; j++)
       cv_stx_state_store (&S, base + j, &lane[j]);
 
-    /* phase 2b: the helpers' blocks (band - 1, J), J >= band + 1 */
+    /* phase 2b: the helpers: the next band's diagonal fits, the blocks
+     * (band - 1, K), K >= band + 1 */
+    if (band + 1 < nb)
+      for (j = 0; j < CV_STX_BAND; j++)
+        for (q = 0; q < 2; q++)
+          cv_stx_diag_lane (w->cells, mf, &gr, band + 1, j, h, q,
+              w->diag + ((band + 1) & 1) * CV_STX_FIT_WORDS *
+              CV_STX_DIAG_ENTRIES, obj_slope);
     if (band > 0)
       for (k = band + 1; k < nb; k++)
         for (j = 0; j < CV_STX_BAND && k * CV_STX_BAND + j < h; j++) {
