@@ -746,6 +746,7 @@ struct CvStixelsCuda
 
 static const char *const variant_names[CV_STIXELS_N_VARIANTS] = {
   "auto", "baseline", "tiled8", "tiled8-iso", "tiled16", "tiled16-iso",
+  "tiled16-iso1",
 };
 
 extern "C" const char *
@@ -808,7 +809,8 @@ resolve_variant (CvStixelsCuda * plan, bool device_pose, CvError * err)
   }
   if (v == CV_STIXELS_VARIANT_BASELINE
       || !cv_stx_tiled_supports (&m, device_pose ? 1 : 0)
-      || cv_stixels_tiled_smem (m.n_rows) > plan->smem_optin) {
+      || cv_stixels_tiled_smem (m.n_rows,
+          m.plane[CV_STX_O].mode_b == CV_STX_GAUSS) > plan->smem_optin) {
     plan->used = CV_STIXELS_VARIANT_BASELINE;
     return CV_OK;
   }
@@ -959,17 +961,33 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
         const ColumnInfoLayout info = column_info_layout (m.n_columns);
         unsigned char *info_base =
             static_cast<unsigned char *>(plan->column_info.ptr);
-        const int warps = plan->used == CV_STIXELS_VARIANT_TILED16
-            || plan->used == CV_STIXELS_VARIANT_TILED16_ISO ? 16 : 8;
-        const int iso = plan->used == CV_STIXELS_VARIANT_TILED8_ISO
-            || plan->used == CV_STIXELS_VARIANT_TILED16_ISO;
+        int warps = 8, d_share = 1;
+        switch (plan->used) {
+          case CV_STIXELS_VARIANT_TILED8_ISO:
+            d_share = 0;
+            break;
+          case CV_STIXELS_VARIANT_TILED16:
+            warps = 16;
+            d_share = 3;
+            break;
+          case CV_STIXELS_VARIANT_TILED16_ISO:
+            warps = 16;
+            d_share = 0;
+            break;
+          case CV_STIXELS_VARIANT_TILED16_ISO1:
+            warps = 16;
+            d_share = 1;
+            break;
+          default:
+            break;
+        }
         return cv_stixels_tiled_launch (&m,
             static_cast<const CvStxCell *>(plan->cells.ptr), pose_dev,
             static_cast<CvStixel *>(plan->column_stixels.ptr),
             reinterpret_cast<int32_t *>(info_base + info.count),
             reinterpret_cast<float *>(info_base + info.energy),
             reinterpret_cast<CvCameraPose *>(info_base + info.pose), warps,
-            iso, stop == kStopAfterSat ? CV_STIXELS_TILED_STOP_PROLOGUE :
+            d_share, stop == kStopAfterSat ? CV_STIXELS_TILED_STOP_PROLOGUE :
             stop == kStopAfterDp ? CV_STIXELS_TILED_STOP_DP :
             CV_STIXELS_TILED_RUN_ALL, stream, err);
       }

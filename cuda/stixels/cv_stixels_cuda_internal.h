@@ -33,8 +33,9 @@ typedef enum
 
 /* Column kernels.  BASELINE is the double-precision kernel with one block
  * barrier per row (thesis scheme B); the TILED ones are the single-precision
- * tiled DP (cv_stixels_tiled.h) with 8 or 16 warps per column, "ISO" with
- * the helper warps kept off the D warp's SM sub-partition.  AUTO (the
+ * tiled DP (cv_stixels_tiled.h) with 8 or 16 warps per column; "ISO" keeps
+ * the helper warps off the D warp's SM sub-partition, "ISO1" all but one
+ * (the others: every warp helps).  AUTO (the
  * default) takes TILED16 when the frame has no more columns than the GPU
  * has SMs, else TILED8, and BASELINE where the tiled kernel does not apply
  * (plane priors it does not cover, columns too tall for its shared memory).
@@ -48,12 +49,14 @@ typedef enum
   CV_STIXELS_VARIANT_TILED8_ISO,
   CV_STIXELS_VARIANT_TILED16,
   CV_STIXELS_VARIANT_TILED16_ISO,
+  CV_STIXELS_VARIANT_TILED16_ISO1,
   CV_STIXELS_N_VARIANTS
 } CvStixelsVariant;
 
 #define CV_ENV_STIXELS_VARIANT "CUDAVISION_STIXELS_VARIANT"
 
-/* "auto", "baseline", "tiled8", "tiled8-iso", "tiled16", "tiled16-iso". */
+/* "auto", "baseline", "tiled8", "tiled8-iso", "tiled16", "tiled16-iso",
+ * "tiled16-iso1". */
 const char *cv_stixels_variant_name (CvStixelsVariant variant);
 
 /* The variant of the next computes (AUTO or a forced one); returns FALSE
@@ -85,11 +88,13 @@ void cv_stixels_cuda_column_geometry (int n_rows, int *threads,
 
 /* ---- the tiled kernel (cv_stixels_cuda_tiled.cu), for reports */
 
-/* Shared memory of a block for @n_rows cells per column. */
-size_t cv_stixels_tiled_smem (int n_rows);
+/* Shared memory of a block for @n_rows cells per column (@obj_slope: the
+ * object slope has a Gaussian prior). */
+size_t cv_stixels_tiled_smem (int n_rows, int obj_slope);
 
-/* Helper warps of a tiled block of @warps warps. */
-int cv_stixels_tiled_helpers (int warps, int iso);
+/* Helper warps of a tiled block of @warps warps, @d_share of them on the D
+ * warp's SM sub-partition. */
+int cv_stixels_tiled_helpers (int warps, int d_share);
 #endif
 
 #ifdef __cplusplus

@@ -23,9 +23,11 @@
  * candidates runs concurrently on the helpers, a candidate per lane and
  * step, float arithmetic only (about 110 instructions per candidate).
  *
- * "iso" variants keep the helpers off the D warp's SM sub-partition (warps
- * 4, 8, 12 idle in phase 2; warps i of a block are assumed to go to
- * sub-partition i % 4): fewer helpers, an uncontended D warp. */
+ * The D warp issues ~100 instructions per row and its rows are the serial
+ * chain: a helper on its SM sub-partition (warp scheduler) takes issue
+ * slots from it.  @d_share says how many helpers may share it (warps 4, 8,
+ * 12 of a block; warp i is assumed to go to sub-partition i % 4): fewer
+ * helpers, a faster chain ("iso" variants). */
 #include "cv_cuda.cuh"
 #include "cv_stixels_cuda_internal.h"
 #include "cv_stixels_tiled.h"
@@ -40,7 +42,6 @@ static_assert (CV_STX_BAND == kWarpSize, "a band is one warp, a row per lane");
 constexpr int kCriticalWarps = CV_STX_CRIT_PARTS;
 /* The diagonal fits of a band: two tasks (cv_stx_diag_lane's halves). */
 constexpr int kDiagTasks = 2;
-constexpr int kDiagBufferFloats = CV_STX_FIT_WORDS * CV_STX_DIAG_ENTRIES;
 /* Sub-partitions (warp schedulers) of an SM. */
 constexpr int kSubPartitions = 4;
 /* Shared memory a block may use without opting in. */
@@ -75,7 +76,7 @@ struct TiledSmem
 };
 
 __host__ __device__ inline TiledSmem
-tiled_smem (int h)
+tiled_smem (int h, int obj_slope)
 {
   const size_t nb = (size_t) cv_stx_n_bands (h), n = (size_t) h;
   TiledSmem L;
@@ -92,27 +93,41 @@ tiled_smem (int h)
   L.edge = align16 (L.ref + sizeof (int) * CV_STIXEL_N_CLASSES * n);
   L.slope = align16 (L.edge + sizeof (float) * 2 * n);
   L.diag = align16 (L.slope + sizeof (float) * 2 * n);
-  L.part = align16 (L.diag + sizeof (float) * 2 * kDiagBufferFloats);
+  L.part = align16 (L.diag + sizeof (float) * 2 *
+      CV_STX_DIAG_FLOATS (obj_slope));
   L.path = align16 (L.part + sizeof (CvStxBestF) * kCriticalWarps *
       CV_STX_BAND);
   L.total = align16 (L.path + sizeof (int) * n);
   return L;
 }
 
-/* Phase-2 role of warp @w: helper index, or -1 (the D warp, or a warp kept
- * off the D warp's sub-partition in the iso variants). */
-__device__ __forceinline__ int
-helper_rank (int w, int iso)
+/* TRUE when warp @w helps in phase 2: not the D warp, and on the D warp's
+ * sub-partition only the first @d_share of the others. */
+__host__ __device__ inline bool
+is_helper (int w, int d_share)
 {
-  if (w == 0 || (iso && w % kSubPartitions == 0))
+  return w != 0 && (w % kSubPartitions != 0 || w / kSubPartitions <= d_share);
+}
+
+/* Phase-2 role of warp @w: helper index, or -1. */
+__device__ __forceinline__ int
+helper_rank (int w, int d_share)
+{
+  int rank = 0;
+  if (!is_helper (w, d_share))
     return -1;
-  return iso ? (w - 1) - (w - 1) / kSubPartitions : w - 1;
+  for (int v = 1; v < w; v++)
+    rank += is_helper (v, d_share);
+  return rank;
 }
 
 __host__ __device__ inline int
-helper_count (int warps, int iso)
+helper_count (int warps, int d_share)
 {
-  return iso ? (warps - 1) - (warps - 1) / kSubPartitions : warps - 1;
+  int n = 0;
+  for (int v = 1; v < warps; v++)
+    n += is_helper (v, d_share);
+  return n;
 }
 
 template < int W, bool kObjSlope > __global__ void
@@ -123,7 +138,7 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
     const CvCameraPose * __restrict__ pose_dev,
     CvStixel * __restrict__ column_stixels,
     int32_t * __restrict__ column_count, float *__restrict__ column_energy,
-    CvCameraPose * __restrict__ pose_used, int iso, int stop)
+    CvCameraPose * __restrict__ pose_used, int d_share, int stop)
 {
   static_assert (W >= kCriticalWarps, "phase 1 needs kCriticalWarps warps");
   extern __shared__ float4 smem4[];
@@ -132,7 +147,8 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
   const int tid = threadIdx.x, lane = tid % kWarpSize, warp = tid / kWarpSize;
   constexpr int T = W * kWarpSize;
   const int u = blockIdx.x;
-  const TiledSmem L = tiled_smem (h);
+  const TiledSmem L = tiled_smem (h, kObjSlope);
+  constexpr int kDiagFloats = CV_STX_DIAG_FLOATS (kObjSlope);
   TiledHeader *hdr = reinterpret_cast<TiledHeader *>(base + L.header);
   CvStxCellF *cells = reinterpret_cast<CvStxCellF *>(base + L.cells);
   CvStxMomF *prefix = reinterpret_cast<CvStxMomF *>(base + L.prefix);
@@ -222,8 +238,8 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
   }
 
   const CvStxTables Tb = { cells, prefix, suffix, range, h, nb };
-  const int rank = helper_rank (warp, iso);
-  const int n_helpers = helper_count (W, iso);
+  const int rank = helper_rank (warp, d_share);
+  const int n_helpers = helper_count (W, d_share);
 
   for (int band = 0; band < nb; band++) {
     const int bbase = band * CV_STX_BAND;
@@ -244,7 +260,7 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
     if (warp == 0) {
       /* D warp: the band's rows in order */
       CvStxBelowF *ring = below + cv_stx_below_slot (band);
-      const float *dg = diag + (band & 1) * kDiagBufferFloats;
+      const float *dg = diag + (band & 1) * kDiagFloats;
       const int t = bbase + lane;
       const bool active = t < bend;
       const int steps = bend - bbase;
@@ -272,7 +288,7 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
             ring[i] = B;
         }
         if (active && lane >= i) {
-          const CvStxFitF fit = cv_stx_diag_load (dg, i, lane);
+          const CvStxFitF fit = cv_stx_diag_load (dg, i, lane, kObjSlope);
           cv_stx_offer_f (&best, &mf, &fit, &B, bbase + i, 0);
         }
       }
@@ -298,7 +314,7 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
       for (int k = rank; k < n_diag + n_blocks; k += n_helpers) {
         if (k < n_diag) {
           cv_stx_diag_lane (cells, &mf, &gr, band + 1, lane, h, k,
-              diag + ((band + 1) & 1) * kDiagBufferFloats, kObjSlope);
+              diag + ((band + 1) & 1) * kDiagFloats, kObjSlope);
         } else {
           const int kb = band + 1 + (k - n_diag);
           const int t = kb * CV_STX_BAND + lane;
@@ -345,16 +361,16 @@ template < int W, bool kObjSlope > CvStatus
 launch (const CvStxModel * m, const CvStxModelF * mf, const CvStxCell * cells,
     const CvCameraPose * pose_dev, CvStixel * column_stixels,
     int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
-    int iso, int stop, cudaStream_t stream, CvError * err)
+    int d_share, int stop, cudaStream_t stream, CvError * err)
 {
-  const size_t smem = tiled_smem (m->n_rows).total;
+  const size_t smem = tiled_smem (m->n_rows, kObjSlope).total;
   if (smem > kDefaultSharedLimit)
     CV_CUDA_TRY (err, cudaFuncSetAttribute (tiled_column_kernel < W,
             kObjSlope >, cudaFuncAttributeMaxDynamicSharedMemorySize,
             (int) smem));
   tiled_column_kernel < W, kObjSlope > <<<m->n_columns, W * kWarpSize, smem,
       stream>>> (cells, *m, *mf, pose_dev, column_stixels, column_count,
-      column_energy, pose_used, iso, stop);
+      column_energy, pose_used, d_share, stop);
   CV_CUDA_CHECK_LAUNCH (err, "stixels tiled_column_kernel");
   return CV_OK;
 }
@@ -362,22 +378,22 @@ launch (const CvStxModel * m, const CvStxModelF * mf, const CvStxCell * cells,
 }                               /* namespace */
 
 extern "C" size_t
-cv_stixels_tiled_smem (int n_rows)
+cv_stixels_tiled_smem (int n_rows, int obj_slope)
 {
-  return tiled_smem (n_rows).total;
+  return tiled_smem (n_rows, obj_slope).total;
 }
 
 extern "C" int
-cv_stixels_tiled_helpers (int warps, int iso)
+cv_stixels_tiled_helpers (int warps, int d_share)
 {
-  return helper_count (warps, iso);
+  return helper_count (warps, d_share);
 }
 
 extern "C" CvStatus
 cv_stixels_tiled_launch (const CvStxModel * model, const CvStxCell * cells,
     const CvCameraPose * pose_dev, CvStixel * column_stixels,
     int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
-    int warps, int iso, CvStixelsTiledStop stop, CvStream stream,
+    int warps, int d_share, CvStixelsTiledStop stop, CvStream stream,
     CvError * err)
 {
   CvStxModelF mf;
@@ -390,15 +406,15 @@ cv_stixels_tiled_launch (const CvStxModel * model, const CvStxCell * cells,
   cv_stx_model_f_init (model, &mf);
   if (warps == 16)
     return obj_slope ? launch < 16, true > (model, &mf, cells, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, iso, kstop, s,
+        column_stixels, column_count, column_energy, pose_used, d_share, kstop, s,
         err) : launch < 16, false > (model, &mf, cells, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, iso, kstop, s,
+        column_stixels, column_count, column_energy, pose_used, d_share, kstop, s,
         err);
   if (warps == 8)
     return obj_slope ? launch < 8, true > (model, &mf, cells, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, iso, kstop, s,
+        column_stixels, column_count, column_energy, pose_used, d_share, kstop, s,
         err) : launch < 8, false > (model, &mf, cells, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, iso, kstop, s,
+        column_stixels, column_count, column_energy, pose_used, d_share, kstop, s,
         err);
   return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
       "stixels: tiled kernel with %d warps (8 or 16)", warps);

@@ -88,6 +88,14 @@ cv_stx_rcp (float x)
 #define CV_STX_SEGS_PER_BAND (CV_STX_BAND / CV_STX_SEG)
 /* Entries (b, t) with b <= t of a diagonal block. */
 #define CV_STX_DIAG_ENTRIES (CV_STX_BAND * (CV_STX_BAND + 1) / 2)
+/* A diagonal entry is kept in 16-byte planes (one vector load each; a lane
+ * per top: consecutive entries, conflict-free): plane 0 the three energies
+ * and the ground plane's bottom edge, plane 1 the ground top edge and
+ * slope and the object's bottom edge, plane 2 (sloped objects only) the
+ * object's top edge and slope. */
+#define CV_STX_DIAG_PLANES(obj_slope) ((obj_slope) ? 3 : 2)
+#define CV_STX_DIAG_FLOATS(obj_slope) \
+  (4 * CV_STX_DIAG_PLANES (obj_slope) * CV_STX_DIAG_ENTRIES)
 /* The prepared row states ("below" of bottom b = row b - 1) live in a ring
  * of this many bands: while band J is solved, the blocks read the bottoms
  * of band J - 1 (and bottom band_start (J)), the D phase writes bottoms
@@ -117,7 +125,8 @@ typedef struct
   float h[CV_STIXEL_N_CLASSES]; /* 1 / (2 sigma^2) */
   float log_sigma[CV_STIXEL_N_CLASSES];
   float mc;                     /* C_mc */
-  float tr[CV_STIXEL_N_CLASSES][CV_STIXEL_N_CLASSES];   /* [below][above] */
+  /* transition prior + C_mc, [below][above] (INFINITY: forbidden) */
+  float trmc[CV_STIXEL_N_CLASSES][CV_STIXEL_N_CLASSES];
   float gap_tol, gap_an, gap_bn, gap_af, gap_bf;
   float grav_tol, grav_afly, grav_bfly, grav_asink, grav_bsink;
   float ord_a, ord_b;
@@ -165,7 +174,6 @@ typedef struct
   float bot_g, bot_o, top_g, top_o, slope_g, slope_o;
 } CvStxFitF;
 
-#define CV_STX_FIT_WORDS 9
 
 /* What a candidate needs of the best segmentations of the rows below its
  * bottom (one row's final state, prepared; cv_stx_below_prepare in float
@@ -254,7 +262,7 @@ cv_stx_model_f_init (const CvStxModel * m, CvStxModelF * f)
     f->h[i] = (float) m->half_inv_var[i];
     f->log_sigma[i] = (float) m->log_sigma[i];
     for (j = 0; j < CV_STIXEL_N_CLASSES; j++)
-      f->tr[i][j] = (float) m->transition[i][j];
+      f->trmc[i][j] = (float) (m->transition[i][j] + m->model_complexity);
   }
   f->mc = (float) m->model_complexity;
   f->gap_tol = (float) m->gap_tol;
@@ -467,23 +475,23 @@ cv_stx_below_f (const CvStxModelF * mf, float cost_g, float cost_o,
   float v;
   int code_g = CV_STX_O + 1, code_s = CV_STX_G + 1;
 
-  B.gg = cost_g + mf->tr[CV_STX_G][CV_STX_G] + mf->mc;
-  B.go = cost_g + mf->tr[CV_STX_G][CV_STX_O] + mf->mc;
-  B.oo = cost_o + mf->tr[CV_STX_O][CV_STX_O] + mf->mc;
-  B.other_g = cost_o + mf->tr[CV_STX_O][CV_STX_G] + mf->mc;
-  v = cost_s + mf->tr[CV_STX_S][CV_STX_G] + mf->mc;
+  B.gg = cost_g + mf->trmc[CV_STX_G][CV_STX_G];
+  B.go = cost_g + mf->trmc[CV_STX_G][CV_STX_O];
+  B.oo = cost_o + mf->trmc[CV_STX_O][CV_STX_O];
+  B.other_g = cost_o + mf->trmc[CV_STX_O][CV_STX_G];
+  v = cost_s + mf->trmc[CV_STX_S][CV_STX_G];
   if (v < B.other_g) {
     B.other_g = v;
     code_g = CV_STX_S + 1;
   }
-  B.other_o = cost_s + mf->tr[CV_STX_S][CV_STX_O] + mf->mc;
-  B.other_s = cost_g + mf->tr[CV_STX_G][CV_STX_S] + mf->mc;
-  v = cost_o + mf->tr[CV_STX_O][CV_STX_S] + mf->mc;
+  B.other_o = cost_s + mf->trmc[CV_STX_S][CV_STX_O];
+  B.other_s = cost_g + mf->trmc[CV_STX_G][CV_STX_S];
+  v = cost_o + mf->trmc[CV_STX_O][CV_STX_S];
   if (v < B.other_s) {
     B.other_s = v;
     code_s = CV_STX_O + 1;
   }
-  v = cost_s + mf->tr[CV_STX_S][CV_STX_S] + mf->mc;
+  v = cost_s + mf->trmc[CV_STX_S][CV_STX_S];
   if (v < B.other_s) {
     B.other_s = v;
     code_s = CV_STX_S + 1;
@@ -598,11 +606,12 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
 }
 
 /* (energy, bottom) of a before (b), energies compared within the tie
- * tolerance. */
+ * tolerance (relative to the smaller magnitude: finite against an
+ * infinite energy). */
 CV_STX_FN int
 cv_stx_first (float cost_a, int ref_a, float cost_b, int ref_b)
 {
-  const float tol = CV_STX_TIE_REL * fmaxf (fabsf (cost_a), fabsf (cost_b));
+  const float tol = CV_STX_TIE_REL * fminf (fabsf (cost_a), fabsf (cost_b));
   return cost_a + tol < cost_b || (!(cost_b + tol < cost_a)
       && (ref_a >> 2) < (ref_b >> 2));
 }
@@ -793,15 +802,69 @@ cv_stx_block (const CvStxTables * T, const CvStxModelF * mf,
       T->cells[t].xe, obj_slope);
 }
 
+typedef struct CV_STX_ALIGN16
+{
+  float v[4];
+} CvStxQuad;
+
+CV_STX_FN void
+cv_stx_diag_store (float *diag, int e, const CvStxFitF * fit, int obj_slope)
+{
+  CvStxQuad *q = (CvStxQuad *) diag;
+  CvStxQuad a, b;
+  a.v[0] = fit->cost[0];
+  a.v[1] = fit->cost[1];
+  a.v[2] = fit->cost[2];
+  a.v[3] = fit->bot_g;
+  b.v[0] = fit->top_g;
+  b.v[1] = fit->slope_g;
+  b.v[2] = fit->bot_o;
+  b.v[3] = 0.0f;
+  q[e] = a;
+  q[CV_STX_DIAG_ENTRIES + e] = b;
+  if (obj_slope) {
+    CvStxQuad c;
+    c.v[0] = fit->top_o;
+    c.v[1] = fit->slope_o;
+    c.v[2] = c.v[3] = 0.0f;
+    q[2 * CV_STX_DIAG_ENTRIES + e] = c;
+  }
+}
+
+CV_STX_FN CvStxFitF
+cv_stx_diag_load (const float *diag, int i, int j, int obj_slope)
+{
+  const CvStxQuad *q = (const CvStxQuad *) diag;
+  const int e = cv_stx_diag_index (i, j);
+  const CvStxQuad a = q[e], b = q[CV_STX_DIAG_ENTRIES + e];
+  CvStxFitF fit;
+  fit.cost[0] = a.v[0];
+  fit.cost[1] = a.v[1];
+  fit.cost[2] = a.v[2];
+  fit.bot_g = a.v[3];
+  fit.top_g = b.v[0];
+  fit.slope_g = b.v[1];
+  fit.bot_o = b.v[2];
+  if (obj_slope) {
+    const CvStxQuad c = q[2 * CV_STX_DIAG_ENTRIES + e];
+    fit.top_o = c.v[0];
+    fit.slope_o = c.v[1];
+  } else {
+    fit.top_o = b.v[2];
+    fit.slope_o = 0.0f;
+  }
+  return fit;
+}
+
 /* The fits of the diagonal block of band J for lane (row) j: entries
  * (i, j) for bottoms i = j down to 0, split in two halves so that two
  * warps share the work: half 0 the first CV_STX_BAND / 2 of them, half 1
- * the rest (it adds the first ones' cells without fitting). */
+ * the rest (it adds the first ones' cells without fitting).  @diag holds
+ * CV_STX_DIAG_FLOATS (obj_slope) floats, 16-byte aligned. */
 CV_STX_FN void
 cv_stx_diag_lane (const CvStxCellF * cells, const CvStxModelF * mf,
     const CvStxGroundF * gr, int band_j, int j, int h, int half,
-    float *diag /* CV_STX_FIT_WORDS planes of CV_STX_DIAG_ENTRIES */ ,
-    int obj_slope)
+    float *diag, int obj_slope)
 {
   const int base = band_j * CV_STX_BAND, t = base + j;
   const int split = CV_STX_BAND / 2;
@@ -817,36 +880,10 @@ cv_stx_diag_lane (const CvStxCellF * cells, const CvStxModelF * mf,
   for (i = i_fit; i >= 0 && (half == 1 || i > j - split); i--) {
     const CvStxCellF cell = cells[base + i];
     CvStxFitF fit;
-    const int e = cv_stx_diag_index (i, j);
     cv_stx_mom_add (&s, &cell);
     fit = cv_stx_fit_f (mf, gr, &s, cell.xb, cells[t].xe, obj_slope);
-    diag[0 * CV_STX_DIAG_ENTRIES + e] = fit.cost[0];
-    diag[1 * CV_STX_DIAG_ENTRIES + e] = fit.cost[1];
-    diag[2 * CV_STX_DIAG_ENTRIES + e] = fit.cost[2];
-    diag[3 * CV_STX_DIAG_ENTRIES + e] = fit.bot_g;
-    diag[4 * CV_STX_DIAG_ENTRIES + e] = fit.bot_o;
-    diag[5 * CV_STX_DIAG_ENTRIES + e] = fit.top_g;
-    diag[6 * CV_STX_DIAG_ENTRIES + e] = fit.top_o;
-    diag[7 * CV_STX_DIAG_ENTRIES + e] = fit.slope_g;
-    diag[8 * CV_STX_DIAG_ENTRIES + e] = fit.slope_o;
+    cv_stx_diag_store (diag, cv_stx_diag_index (i, j), &fit, obj_slope);
   }
-}
-
-CV_STX_FN CvStxFitF
-cv_stx_diag_load (const float *diag, int i, int j)
-{
-  CvStxFitF fit;
-  const int e = cv_stx_diag_index (i, j);
-  fit.cost[0] = diag[0 * CV_STX_DIAG_ENTRIES + e];
-  fit.cost[1] = diag[1 * CV_STX_DIAG_ENTRIES + e];
-  fit.cost[2] = diag[2 * CV_STX_DIAG_ENTRIES + e];
-  fit.bot_g = diag[3 * CV_STX_DIAG_ENTRIES + e];
-  fit.bot_o = diag[4 * CV_STX_DIAG_ENTRIES + e];
-  fit.top_g = diag[5 * CV_STX_DIAG_ENTRIES + e];
-  fit.top_o = diag[6 * CV_STX_DIAG_ENTRIES + e];
-  fit.slope_g = diag[7 * CV_STX_DIAG_ENTRIES + e];
-  fit.slope_o = diag[8 * CV_STX_DIAG_ENTRIES + e];
-  return fit;
 }
 
 /* Row states, structure of arrays (a lane per row: conflict-free): for
@@ -950,12 +987,13 @@ typedef enum
 /* Enqueues the tiled column kernel (cv_stixels_cuda_tiled.cu) for @model
  * (whose priors cv_stx_tiled_supports) on the cells of the downsample
  * stage; writes what the baseline column kernel writes.  @warps: 8 or 16;
- * @iso: helpers off the D warp's sub-partition. */
+ * @d_share: helper warps allowed on the D warp's SM sub-partition (0 ..
+ * warps / 4 - 1). */
 CvStatus cv_stixels_tiled_launch (const CvStxModel * model,
     const CvStxCell * cells, const CvCameraPose * pose_dev,
     CvStixel * column_stixels, int32_t * column_count, float *column_energy,
-    CvCameraPose * pose_used, int warps, int iso, CvStixelsTiledStop stop,
-    CvStream stream, CvError * err);
+    CvCameraPose * pose_used, int warps, int d_share,
+    CvStixelsTiledStop stop, CvStream stream, CvError * err);
 #endif
 
 /* CPU emulation of the tiled single-precision DP (same per-row arithmetic

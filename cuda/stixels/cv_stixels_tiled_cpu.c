@@ -55,8 +55,8 @@ work_alloc (Work * w, int h)
   w->edge = malloc (sizeof (float) * 2 * (size_t) h);
   w->slope = malloc (sizeof (float) * 2 * (size_t) h);
   w->path = malloc (sizeof (int) * (size_t) h);
-  w->diag = malloc (sizeof (float) * 2 * CV_STX_FIT_WORDS *
-      CV_STX_DIAG_ENTRIES);
+  w->diag = aligned_alloc (16, sizeof (float) * 2 *
+      CV_STX_DIAG_FLOATS (1));
   w->part = malloc (sizeof (CvStxBestF) * CV_STX_CRIT_PARTS * CV_STX_BAND);
   if (!w->cells || !w->prefix || !w->suffix || !w->range || !w->below
       || !w->cost || !w->ref || !w->edge || !w->slope || !w->path || !w->diag
@@ -121,8 +121,7 @@ column (const CvStxModel * m, const CvStxModelF * mf,
   for (band = 0; band < nb; band++) {
     const int base = band * CV_STX_BAND, end = cv_stx_band_end (band, h);
     CvStxBelowF *ring = w->below + cv_stx_below_slot (band);
-    const float *diag = w->diag + (band & 1) * CV_STX_FIT_WORDS *
-        CV_STX_DIAG_ENTRIES;
+    const float *diag = w->diag + (band & 1) * CV_STX_DIAG_FLOATS (1);
 
     /* phase 1: the critical block (band - 1, band) */
     if (band > 0)
@@ -146,7 +145,7 @@ column (const CvStxModel * m, const CvStxModelF * mf,
             s->edge_g, s->edge_o);
       }
       for (j = i; base + j < end; j++) {
-        const CvStxFitF fit = cv_stx_diag_load (diag, i, j);
+        const CvStxFitF fit = cv_stx_diag_load (diag, i, j, obj_slope);
         cv_stx_offer_f (&lane[j], mf, &fit, &ring[i], b, 0);
       }
     }
@@ -165,8 +164,8 @@ column (const CvStxModel * m, const CvStxModelF * mf,
       for (j = 0; j < CV_STX_BAND; j++)
         for (q = 0; q < 2; q++)
           cv_stx_diag_lane (w->cells, mf, &gr, band + 1, j, h, q,
-              w->diag + ((band + 1) & 1) * CV_STX_FIT_WORDS *
-              CV_STX_DIAG_ENTRIES, obj_slope);
+              w->diag + ((band + 1) & 1) * CV_STX_DIAG_FLOATS (1),
+              obj_slope);
     if (band > 0)
       for (k = band + 1; k < nb; k++)
         for (j = 0; j < CV_STX_BAND && k * CV_STX_BAND + j < h; j++) {

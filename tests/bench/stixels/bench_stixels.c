@@ -74,6 +74,7 @@ static const CvStixelsVariant variants[] = {
   CV_STIXELS_VARIANT_TILED8_ISO,
   CV_STIXELS_VARIANT_TILED16,
   CV_STIXELS_VARIANT_TILED16_ISO,
+  CV_STIXELS_VARIANT_TILED16_ISO1,
 };
 
 static int
@@ -226,7 +227,7 @@ main (int argc, char **argv)
         "issue %.4f ms; %.0f sequential row steps; baseline block %d "
         "threads x %d rows, %zu B shared; tiled %zu B shared\n", mem_floor,
         fp64_floor, fp32_floor, h, threads, rows_per_thread, smem,
-        cv_stixels_tiled_smem ((int) h));
+        cv_stixels_tiled_smem ((int) h, 0));
     printf ("   %-12s %8s %8s %8s %8s %8s %8s | %7s %6s | %9s %8s | %s\n",
         "variant", "down+tr", "prolog", "DP", "backtr", "compact", "TOTAL",
         "ns/row", "Mpx/s", "identical", "max dE", "status");
