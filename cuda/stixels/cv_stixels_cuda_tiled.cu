@@ -109,14 +109,25 @@ is_helper (int w, int d_share)
   return w != 0 && (w % kSubPartitions != 0 || w / kSubPartitions <= d_share);
 }
 
-/* Phase-2 role of warp @w: helper index, or -1. */
+/* Phase-2 role of warp @w: helper index, or -1.  Tasks go to helpers in
+ * rank order, round robin: the helpers on the other sub-partitions come
+ * first (in warp order, so consecutive tasks land on different
+ * sub-partitions), those sharing the D warp's last, so that when there are
+ * few tasks the D warp keeps its scheduler to itself. */
 __device__ __forceinline__ int
-helper_rank (int w, int d_share)
+helper_rank (int w, int warps, int d_share)
 {
   int rank = 0;
   if (!is_helper (w, d_share))
     return -1;
-  for (int v = 1; v < w; v++)
+  if (w % kSubPartitions != 0) {
+    for (int v = 1; v < w; v++)
+      rank += v % kSubPartitions != 0;
+    return rank;
+  }
+  for (int v = 1; v < warps; v++)
+    rank += v % kSubPartitions != 0;
+  for (int v = kSubPartitions; v < w; v += kSubPartitions)
     rank += is_helper (v, d_share);
   return rank;
 }
@@ -128,6 +139,38 @@ helper_count (int warps, int d_share)
   for (int v = 1; v < warps; v++)
     n += is_helper (v, d_share);
   return n;
+}
+
+__device__ __forceinline__ CvStxMomF
+shfl_mom_up (const CvStxMomF & m, int d)
+{
+  CvStxMomF o;
+  o.n = __shfl_up_sync (kFullMask, m.n, d);
+  o.mx = __shfl_up_sync (kFullMask, m.mx, d);
+  o.md = __shfl_up_sync (kFullMask, m.md, d);
+  o.mg = __shfl_up_sync (kFullMask, m.mg, d);
+  o.cxx = __shfl_up_sync (kFullMask, m.cxx, d);
+  o.cxg = __shfl_up_sync (kFullMask, m.cxg, d);
+  o.cdd = __shfl_up_sync (kFullMask, m.cdd, d);
+  o.cgg = __shfl_up_sync (kFullMask, m.cgg, d);
+  o.f = __shfl_up_sync (kFullMask, m.f, d);
+  return o;
+}
+
+__device__ __forceinline__ CvStxMomF
+shfl_mom_down (const CvStxMomF & m, int d)
+{
+  CvStxMomF o;
+  o.n = __shfl_down_sync (kFullMask, m.n, d);
+  o.mx = __shfl_down_sync (kFullMask, m.mx, d);
+  o.md = __shfl_down_sync (kFullMask, m.md, d);
+  o.mg = __shfl_down_sync (kFullMask, m.mg, d);
+  o.cxx = __shfl_down_sync (kFullMask, m.cxx, d);
+  o.cxg = __shfl_down_sync (kFullMask, m.cxg, d);
+  o.cdd = __shfl_down_sync (kFullMask, m.cdd, d);
+  o.cgg = __shfl_down_sync (kFullMask, m.cgg, d);
+  o.f = __shfl_down_sync (kFullMask, m.f, d);
+  return o;
 }
 
 template < int W, bool kObjSlope > __global__ void
@@ -198,23 +241,32 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
   if (tid == 0)
     below[cv_stx_below_slot (0)] = cv_stx_below_none_f (&mf);
   __syncthreads ();
-  {
-    const int n_sfx = nb * CV_STX_SEGS_PER_BAND;
-    for (int k = tid; k < h + n_sfx; k += T) {
-      if (k < h) {
-        CvStxBestF none;
-        prefix[k] = cv_stx_prefix_mom (cells, k);
-        cv_stx_best_init (&none);
-        cv_stx_state_store (&S, k, &none);
-        path[k] = -1;
-      } else {
-        const int i = k - h, band = i / CV_STX_SEGS_PER_BAND;
-        const int r = i % CV_STX_SEGS_PER_BAND;
-        const int hi = cv_stx_band_end (band, h);
-        const int lo = min (band * CV_STX_BAND + CV_STX_SEG * r, hi);
-        suffix[i] = cv_stx_span_mom (cells, lo, hi);
-      }
+  for (int k = tid; k < h; k += T) {
+    CvStxBestF none;
+    cv_stx_best_init (&none);
+    cv_stx_state_store (&S, k, &none);
+    path[k] = -1;
+  }
+  /* band prefix and suffix tables: a warp per band, cv_stx_band_scan */
+  for (int band = warp; band < nb; band += W) {
+    const int k = band * CV_STX_BAND + lane;
+    const CvStxMomF own = cv_stx_cell_mom (cells, k, h);
+    CvStxMomF v = own;
+    for (int d = 1; d < kWarpSize; d *= 2) {
+      const CvStxMomF o = shfl_mom_up (v, d);
+      if (lane >= d)
+        v = cv_stx_mom_join (&o, &v);
     }
+    if (k < h)
+      prefix[k] = v;
+    v = own;
+    for (int d = 1; d < kWarpSize; d *= 2) {
+      const CvStxMomF o = shfl_mom_down (v, d);
+      if (lane + d < kWarpSize)
+        v = cv_stx_mom_join (&v, &o);
+    }
+    if (lane % CV_STX_SEG == 0)
+      suffix[band * CV_STX_SEGS_PER_BAND + lane / CV_STX_SEG] = v;
   }
   __syncthreads ();
   const CvStxGroundF gr = hdr->ground_f;
@@ -238,7 +290,7 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
   }
 
   const CvStxTables Tb = { cells, prefix, suffix, range, h, nb };
-  const int rank = helper_rank (warp, d_share);
+  const int rank = helper_rank (warp, W, d_share);
   const int n_helpers = helper_count (W, d_share);
 
   for (int band = 0; band < nb; band++) {

@@ -19,7 +19,10 @@
  * Why double precision: the fit needs centred moments (e.g. sum w x^2 -
  * (sum w x)^2 / sum w) of row intervals taken as differences of prefix sums
  * whose magnitude grows as h^3; in float the cancellation destroys short
- * intervals.  H100/H200-class GPUs run FP64 at half the FP32 rate.
+ * intervals.  H100/H200-class GPUs run FP64 at half the FP32 rate, embedded
+ * and consumer GPUs at 1/32 - 1/64: the CUDA plan's default kernel uses the
+ * single-precision formulation of cv_stixels_tiled.h instead (centred
+ * moments grown cell by cell, never differences of large sums).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

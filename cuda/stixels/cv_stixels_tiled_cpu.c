@@ -83,15 +83,20 @@ column (const CvStxModel * m, const CvStxModelF * mf,
   /* prologue: cells, tables, initial states, the first diagonal block */
   for (k = 0; k < h; k++)
     w->cells[k] = cv_stx_cell_f (m, cells[k], k, &m->plane[CV_STX_G]);
-  for (k = 0; k < h; k++)
-    w->prefix[k] = cv_stx_prefix_mom (w->cells, k);
-  for (band = 0; band < nb; band++)
-    for (r = 0; r < CV_STX_SEGS_PER_BAND; r++) {
-      const int lo = band * CV_STX_BAND + CV_STX_SEG * r;
-      const int hi = cv_stx_band_end (band, h);
-      w->suffix[band * CV_STX_SEGS_PER_BAND + r] = cv_stx_span_mom (w->cells,
-          lo < hi ? lo : hi, hi);
-    }
+  for (band = 0; band < nb; band++) {
+    CvStxMomF v[CV_STX_BAND];
+    const int base = band * CV_STX_BAND;
+    for (j = 0; j < CV_STX_BAND; j++)
+      v[j] = cv_stx_cell_mom (w->cells, base + j, h);
+    cv_stx_band_scan (v, 0);
+    for (j = 0; j < CV_STX_BAND && base + j < h; j++)
+      w->prefix[base + j] = v[j];
+    for (j = 0; j < CV_STX_BAND; j++)
+      v[j] = cv_stx_cell_mom (w->cells, base + j, h);
+    cv_stx_band_scan (v, 1);
+    for (r = 0; r < CV_STX_SEGS_PER_BAND; r++)
+      w->suffix[band * CV_STX_SEGS_PER_BAND + r] = v[CV_STX_SEG * r];
+  }
   for (i = 0; i < nb; i++) {
     w->range[cv_stx_range_index (i, i, nb)] =
         w->suffix[i * CV_STX_SEGS_PER_BAND];

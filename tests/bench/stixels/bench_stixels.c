@@ -15,11 +15,16 @@
  * instruction per clock per SM sub-partition), plus the sequential row
  * steps of the DP.
  *
+ * Each variant runs in a child process (the parent never initialises
+ * CUDA), so a variant that faults is reported and the others still run.
+ *
  * Usage: bench-stixels [runs]   (default 300; keep the total under ~60 s) */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cv_cuda.h"
 #include "cv_stixels_cuda_internal.h"
@@ -145,172 +150,286 @@ time_stages (Bench * b, const CvStixelParams * p, int first, int last,
   return result;
 }
 
-int
-main (int argc, char **argv)
+/* What a child reports back (through a pipe). */
+typedef struct
 {
-  const int runs = argc > 1 ? MAX (10, atoi (argv[1])) : 300;
-  int n_sm = 0, clock_khz = 0, i;
-  double clock_hz;
-  gboolean all_met = TRUE, all_agree = TRUE;
-  cudaStream_t stream;
-  struct cudaDeviceProp prop;
+  double total_ms;
+  int agree;
+  int used;                     /* CvStixelsVariant */
+} ChildResult;
 
-  cv_test_require_gpu ();
+typedef struct
+{
+  const Size *size;
+  const StxFrame *frame;
+  const CvStixelParams *params;
+  const CvStixelList *cpu;
+  int runs;
+} Job;
+
+/* In the child: the device line (once), the size's floors (with the
+ * baseline), and one variant's row; returns the exit status. */
+static int
+run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
+    ChildResult * res)
+{
+  const Size *s = job->size;
+  const StxFrame *f = job->frame;
+  const CvStixelList *cpu = job->cpu;
+  int n_sm = 0, clock_khz = 0;
+  double clock_hz, w, h, candidates, bytes;
+  cudaStream_t stream;
+  CvImageS16 d_disp;
+  CvError err = { 0 };
+  const CvStixelList *list;
+  double t_down, t_sat, t_dp, t_full, t_compact, t_total;
+  CvStixelsVariant used;
+  StxAgreement a;
+  Bench b;
+
+  if (!cv_test_have_gpu ())
+    return CV_TEST_EXIT_SKIP;
   GPU_CHECK (cudaSetDevice (0));
-  GPU_CHECK (cudaGetDeviceProperties (&prop, 0));
   GPU_CHECK (cudaDeviceGetAttribute (&n_sm, cudaDevAttrMultiProcessorCount,
           0));
   GPU_CHECK (cudaDeviceGetAttribute (&clock_khz, cudaDevAttrClockRate, 0));
   clock_hz = clock_khz * 1e3;
   GPU_CHECK (cudaStreamCreate (&stream));
-  printf ("bench-stixels: %s, %d SMs at %.2f GHz, median of %d runs after "
-      "%d warm-up runs\nfloors: memory at %.1f TB/s; baseline FP64 at %.0f "
-      "ops/clk/SM (~%.0f per candidate); tiled FP32 issue at %.0f warp "
-      "instr/clk/SM (~%.0f instr per candidate)\n", prop.name, n_sm,
-      clock_hz / 1e9, runs, WARM_UP_RUNS, DEVICE_BANDWIDTH / 1e12,
-      FP64_OPS_PER_SM_CLOCK, FP64_OPS_PER_CANDIDATE,
-      WARP_ISSUE_PER_SM_CLOCK, FP32_INSTR_PER_CANDIDATE);
+  w = (s->width + s->stixel_width - 1) / s->stixel_width;
+  h = (s->height + s->row_step - 1) / s->row_step;
+  candidates = w * h * (h + 1) / 2;
+  if (header) {
+    struct cudaDeviceProp prop;
+    int threads, rows_per_thread;
+    size_t smem;
+    /* read the disparity, write + read the cells, write the per-column
+     * lists, read them and write the compact lists */
+    bytes = (double) s->width * s->height * sizeof (int16_t) +
+        2.0 * w * h * 16.0 + 3.0 * cpu->n_stixels * sizeof (CvStixel);
+    GPU_CHECK (cudaGetDeviceProperties (&prop, 0));
+    cv_stixels_cuda_column_geometry ((int) h, &threads, &rows_per_thread,
+        &smem);
+    printf ("   %s, %d SMs at %.2f GHz; floors: memory %.4f ms, baseline "
+        "FP64 %.4f ms, tiled FP32 issue %.4f ms; %.0f sequential row steps; "
+        "baseline block %d threads x %d rows, %zu B shared; tiled %zu B "
+        "shared\n", prop.name, n_sm, clock_hz / 1e9,
+        bytes / DEVICE_BANDWIDTH * 1e3,
+        candidates * FP64_OPS_PER_CANDIDATE / (FP64_OPS_PER_SM_CLOCK * n_sm *
+            clock_hz) * 1e3,
+        candidates * FP32_INSTR_PER_CANDIDATE / 32.0 /
+        (WARP_ISSUE_PER_SM_CLOCK * n_sm * clock_hz) * 1e3, h, threads,
+        rows_per_thread, smem, cv_stixels_tiled_smem ((int) h, 0));
+    printf ("   %-12s %8s %8s %8s %8s %8s %8s | %7s %6s | %9s %8s | %s\n",
+        "variant", "down+tr", "prolog", "DP", "backtr", "compact", "TOTAL",
+        "ns/row", "Mpx/s", "identical", "max dE", "status");
+    fflush (stdout);
+  }
+
+  d_disp = f->disparity;
+  GPU_CHECK (cudaMalloc ((void **) &d_disp.data,
+          f->disparity.stride * f->height));
+  GPU_CHECK (cudaMemcpy (d_disp.data, f->disparity.data,
+          f->disparity.stride * f->height, cudaMemcpyHostToDevice));
+  b.plan = cv_stixels_cuda_new ();
+  b.disparity = &d_disp;
+  b.confidence = NULL;
+  b.stream = stream;
+  cv_stixels_cuda_set_variant (b.plan, variant);
+  if (cv_stixels_cuda_prepare (b.plan, job->params, &d_disp, NULL, &err) !=
+      CV_OK) {
+    fprintf (stderr, "prepare: %s\n", err.message);
+    return 1;
+  }
+  if (variant == CV_STIXELS_VARIANT_AUTO) {
+    t_down = t_sat = t_dp = t_full = t_compact = 0.0;
+  } else {
+    t_down = time_stages (&b, job->params, CV_STIXELS_STAGE_DOWNSAMPLE,
+        CV_STIXELS_STAGE_DOWNSAMPLE, job->runs);
+    t_sat = time_stages (&b, job->params, CV_STIXELS_STAGE_COLUMNS_SAT,
+        CV_STIXELS_STAGE_COLUMNS_SAT, job->runs);
+    t_dp = time_stages (&b, job->params, CV_STIXELS_STAGE_COLUMNS_DP,
+        CV_STIXELS_STAGE_COLUMNS_DP, job->runs);
+    t_full = time_stages (&b, job->params, CV_STIXELS_STAGE_COLUMNS,
+        CV_STIXELS_STAGE_COLUMNS, job->runs);
+    t_compact = time_stages (&b, job->params, CV_STIXELS_STAGE_COMPACT,
+        CV_STIXELS_STAGE_COMPACT, job->runs);
+  }
+  t_total = time_stages (&b, job->params, CV_STIXELS_STAGE_COMPACT + 1, 0,
+      job->runs);
+  GPU_CHECK (cudaStreamSynchronize (stream));
+  if (cv_stixels_cuda_result (b.plan, &list, &err) != CV_OK) {
+    fprintf (stderr, "result: %s\n", err.message);
+    return 1;
+  }
+  used = cv_stixels_cuda_variant_used (b.plan);
+  stx_agreement (cpu, list, &a);
+  res->total_ms = t_total;
+  res->agree = stx_agreement_ok (&a);
+  res->used = (int) used;
+  if (variant == CV_STIXELS_VARIANT_AUTO) {
+    printf ("   %-12s %8s %8s %8s %8s %8s %8.4f | %7s %6.0f | %4d/%-4d "
+        "%8.1e | %s%s (runs %s)\n", "auto", "", "", "", "", "", t_total, "",
+        s->width * (double) s->height / t_total / 1e3, a.identical,
+        a.columns, a.worst_energy, t_total <= s->target_ms ? "met" : "MISSED",
+        res->agree ? ", agrees" : ", DISAGREES",
+        cv_stixels_variant_name (used));
+  } else {
+    printf ("   %-12s %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f | %7.1f %6.0f | "
+        "%4d/%-4d %8.1e | %s%s%s%s%s\n", cv_stixels_variant_name (variant),
+        t_down, t_sat, t_dp - t_sat, t_full - t_dp, t_compact, t_total,
+        (t_dp - t_sat) * 1e6 / h, s->width * (double) s->height / t_total /
+        1e3, a.identical, a.columns, a.worst_energy,
+        t_total <= s->target_ms ? "met" : "MISSED",
+        res->agree ? ", agrees" : ", DISAGREES",
+        used != variant ? " (ran " : "",
+        used != variant ? cv_stixels_variant_name (used) : "",
+        used != variant ? ")" : "");
+  }
+  fflush (stdout);
+  if (!res->agree) {
+    char label[64];
+    g_snprintf (label, sizeof (label), "%dx%d %s", s->width, s->height,
+        cv_stixels_variant_name (used));
+    stx_compare_lists (label, "CPU", cpu, "GPU", list);
+  }
+  cv_stixels_cuda_free (b.plan);
+  cudaFree (d_disp.data);
+  GPU_CHECK (cudaStreamDestroy (stream));
+  return 0;
+}
+
+/* Runs one variant in a child process; FALSE (and a report) when it does
+ * not finish normally.  Exits the program (skip) without a GPU. */
+static gboolean
+spawn_variant (const Job * job, CvStixelsVariant variant, gboolean header,
+    ChildResult * res)
+{
+  int fds[2], status = 0;
+  pid_t pid;
+  ssize_t got = 0;
+
+  memset (res, 0, sizeof (*res));
+  fflush (stdout);
+  fflush (stderr);
+  if (pipe (fds) != 0) {
+    perror ("pipe");
+    exit (1);
+  }
+  pid = fork ();
+  if (pid < 0) {
+    perror ("fork");
+    exit (1);
+  }
+  if (pid == 0) {
+    int code;
+    close (fds[0]);
+    code = run_variant (job, variant, header, res);
+    if (write (fds[1], res, sizeof (*res)) != (ssize_t) sizeof (*res))
+      code = code ? code : 1;
+    fflush (stdout);
+    fflush (stderr);
+    _exit (code);
+  }
+  close (fds[1]);
+  got = read (fds[0], res, sizeof (*res));
+  close (fds[0]);
+  waitpid (pid, &status, 0);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == CV_TEST_EXIT_SKIP) {
+    printf ("no CUDA device: skipping\n");
+    exit (CV_TEST_EXIT_SKIP);
+  }
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0
+      || got != (ssize_t) sizeof (*res)) {
+    printf ("   %-12s FAILED (%s %d): see the messages above\n",
+        cv_stixels_variant_name (variant), WIFSIGNALED (status) ? "signal" :
+        "exit status", WIFSIGNALED (status) ? WTERMSIG (status) :
+        WEXITSTATUS (status));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  const int runs = argc > 1 ? MAX (10, atoi (argv[1])) : 300;
+  gboolean all_met = TRUE, all_agree = TRUE;
+  int i, status = 0;
+  pid_t probe;
+
+  /* is there a GPU?  (asked in a child: the parent stays CUDA-free) */
+  fflush (stdout);
+  probe = fork ();
+  if (probe == 0)
+    _exit (cv_test_have_gpu ()? 0 : CV_TEST_EXIT_SKIP);
+  if (probe < 0 || waitpid (probe, &status, 0) < 0 || !WIFEXITED (status)
+      || WEXITSTATUS (status) != 0) {
+    printf ("no CUDA device: skipping\n");
+    return CV_TEST_EXIT_SKIP;
+  }
+
+  printf ("bench-stixels: median of %d runs after %d warm-up runs, every "
+      "column-kernel variant in its own process\nfloors: memory at %.1f "
+      "TB/s; baseline FP64 at %.0f ops/clk/SM (~%.0f per candidate); tiled "
+      "FP32 issue at %.0f warp instr/clk/SM (~%.0f instr per candidate)\n",
+      runs, WARM_UP_RUNS, DEVICE_BANDWIDTH / 1e12, FP64_OPS_PER_SM_CLOCK,
+      FP64_OPS_PER_CANDIDATE, WARP_ISSUE_PER_SM_CLOCK,
+      FP32_INSTR_PER_CANDIDATE);
 
   for (i = 0; i < (int) G_N_ELEMENTS (sizes); i++) {
     const Size *s = &sizes[i];
     StxFrame *f = stx_frame_new (s->width, s->height, 8, 1 + i);
     CvStixelParams p;
-    CvImageS16 d_disp;
     CvStixelList cpu = CV_STIXEL_LIST_INIT;
     CvError err = { 0 };
-    double w, h, candidates, bytes, mem_floor, fp64_floor, fp32_floor;
     double best_total = 1e30;
-    const char *best_name = "";
+    const char *best_name = "none";
+    double w, h;
     gint64 t0;
     guint v;
-    int threads, rows_per_thread;
-    size_t smem;
-    char label[64];
+    Job job;
+    ChildResult res;
 
     stx_frame_add_noise (f, 0.5f, 0.1f, 0.0f, 128, FALSE, 7 + i);
     stx_params_for_frame (&p, f);
     p.stixel_width = s->stixel_width;
     p.row_step = s->row_step;
-    d_disp = f->disparity;
-    GPU_CHECK (cudaMalloc ((void **) &d_disp.data,
-            f->disparity.stride * f->height));
-    GPU_CHECK (cudaMemcpy (d_disp.data, f->disparity.data,
-            f->disparity.stride * f->height, cudaMemcpyHostToDevice));
     t0 = g_get_monotonic_time ();
     if (cv_stixels_cpu (&p, &f->disparity, NULL, &cpu, &err) != CV_OK) {
       fprintf (stderr, "cv_stixels_cpu: %s\n", err.message);
       return 1;
     }
-
     w = (s->width + s->stixel_width - 1) / s->stixel_width;
     h = (s->height + s->row_step - 1) / s->row_step;
-    candidates = w * h * (h + 1) / 2;
-    /* read the disparity, write + read the cells, write the per-column
-     * lists, read them and write the compact lists */
-    bytes = (double) s->width * s->height * sizeof (int16_t) +
-        2.0 * w * h * 16.0 + 3.0 * cpu.n_stixels * sizeof (CvStixel);
-    mem_floor = bytes / DEVICE_BANDWIDTH * 1e3;
-    fp64_floor = candidates * FP64_OPS_PER_CANDIDATE /
-        (FP64_OPS_PER_SM_CLOCK * n_sm * clock_hz) * 1e3;
-    fp32_floor = candidates * FP32_INSTR_PER_CANDIDATE / 32.0 /
-        (WARP_ISSUE_PER_SM_CLOCK * n_sm * clock_hz) * 1e3;
-    cv_stixels_cuda_column_geometry ((int) h, &threads, &rows_per_thread,
-        &smem);
-    g_snprintf (label, sizeof (label), "%dx%d, %dx%d", s->width, s->height,
-        s->stixel_width, s->row_step);
-    printf ("\n== %s: %.0f columns x %.0f rows, %.3g candidates, %d stixels "
-        "(%.0f px/stixel), target <= %.2f ms (%s); CPU reference %.0f ms\n",
-        label, w, h, candidates, cpu.n_stixels,
+    printf ("\n== %dx%d, %dx%d: %.0f columns x %.0f rows, %.3g candidates, "
+        "%d stixels (%.0f px/stixel), target <= %.2f ms (%s); CPU reference "
+        "%.0f ms\n", s->width, s->height, s->stixel_width, s->row_step, w, h,
+        w * h * (h + 1) / 2, cpu.n_stixels,
         s->width * (double) s->height / MAX (cpu.n_stixels, 1), s->target_ms,
         s->reference, (g_get_monotonic_time () - t0) * 1e-3);
-    printf ("   floors: memory %.4f ms, baseline FP64 %.4f ms, tiled FP32 "
-        "issue %.4f ms; %.0f sequential row steps; baseline block %d "
-        "threads x %d rows, %zu B shared; tiled %zu B shared\n", mem_floor,
-        fp64_floor, fp32_floor, h, threads, rows_per_thread, smem,
-        cv_stixels_tiled_smem ((int) h, 0));
-    printf ("   %-12s %8s %8s %8s %8s %8s %8s | %7s %6s | %9s %8s | %s\n",
-        "variant", "down+tr", "prolog", "DP", "backtr", "compact", "TOTAL",
-        "ns/row", "Mpx/s", "identical", "max dE", "status");
-
+    job.size = s;
+    job.frame = f;
+    job.params = &p;
+    job.cpu = &cpu;
+    job.runs = runs;
     for (v = 0; v < G_N_ELEMENTS (variants); v++) {
-      Bench b;
-      const CvStixelList *list;
-      double t_down, t_sat, t_dp, t_full, t_compact, t_total;
-      CvStixelsVariant used;
-      StxAgreement a;
-      gboolean agree, met;
-
-      b.plan = cv_stixels_cuda_new ();
-      b.disparity = &d_disp;
-      b.confidence = NULL;
-      b.stream = stream;
-      cv_stixels_cuda_set_variant (b.plan, variants[v]);
-      if (cv_stixels_cuda_prepare (b.plan, &p, &d_disp, NULL, &err) != CV_OK) {
-        fprintf (stderr, "prepare: %s\n", err.message);
-        return 1;
-      }
-      t_down = time_stages (&b, &p, CV_STIXELS_STAGE_DOWNSAMPLE,
-          CV_STIXELS_STAGE_DOWNSAMPLE, runs);
-      t_sat = time_stages (&b, &p, CV_STIXELS_STAGE_COLUMNS_SAT,
-          CV_STIXELS_STAGE_COLUMNS_SAT, runs);
-      t_dp = time_stages (&b, &p, CV_STIXELS_STAGE_COLUMNS_DP,
-          CV_STIXELS_STAGE_COLUMNS_DP, runs);
-      t_full = time_stages (&b, &p, CV_STIXELS_STAGE_COLUMNS,
-          CV_STIXELS_STAGE_COLUMNS, runs);
-      t_compact = time_stages (&b, &p, CV_STIXELS_STAGE_COMPACT,
-          CV_STIXELS_STAGE_COMPACT, runs);
-      t_total = time_stages (&b, &p, CV_STIXELS_STAGE_COMPACT + 1, 0, runs);
-      GPU_CHECK (cudaStreamSynchronize (stream));
-      if (cv_stixels_cuda_result (b.plan, &list, &err) != CV_OK) {
-        fprintf (stderr, "result: %s\n", err.message);
-        return 1;
-      }
-      used = cv_stixels_cuda_variant_used (b.plan);
-      stx_agreement (&cpu, list, &a);
-      agree = stx_agreement_ok (&a);
-      met = t_total <= s->target_ms;
-      if (!agree)
+      if (!spawn_variant (&job, variants[v], v == 0, &res)) {
         all_agree = FALSE;
-      if (agree && t_total < best_total) {
-        best_total = t_total;
-        best_name = cv_stixels_variant_name (used);
+        continue;
       }
-      printf ("   %-12s %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f | %7.1f %6.0f | "
-          "%4d/%-4d %8.1e | %s%s%s%s\n", cv_stixels_variant_name (variants[v]),
-          t_down, t_sat, t_dp - t_sat, t_full - t_dp, t_compact, t_total,
-          (t_dp - t_sat) * 1e6 / h, s->width * (double) s->height / t_total /
-          1e3, a.identical, a.columns, a.worst_energy, met ? "met" : "MISSED",
-          agree ? ", agrees" : ", DISAGREES", used != variants[v] ? " (ran " :
-          "", used != variants[v] ? cv_stixels_variant_name (used) : "");
-      if (used != variants[v])
-        printf (")\n");
-      if (!agree)
-        stx_compare_lists (label, "CPU", &cpu, cv_stixels_variant_name (used),
-            list);
-      cv_stixels_cuda_free (b.plan);
-    }
-    {
-      /* what AUTO picks for this size */
-      CvStixelsCuda *plan = cv_stixels_cuda_new ();
-      Bench b = { plan, &d_disp, NULL, stream };
-      double t_auto;
-      cv_stixels_cuda_set_variant (plan, CV_STIXELS_VARIANT_AUTO);
-      if (cv_stixels_cuda_prepare (plan, &p, &d_disp, NULL, &err) != CV_OK) {
-        fprintf (stderr, "prepare: %s\n", err.message);
-        return 1;
+      if (!res.agree)
+        all_agree = FALSE;
+      if (res.agree && res.total_ms < best_total) {
+        best_total = res.total_ms;
+        best_name = cv_stixels_variant_name ((CvStixelsVariant) res.used);
       }
-      t_auto = time_stages (&b, &p, CV_STIXELS_STAGE_COMPACT + 1, 0, runs);
-      printf ("   auto runs %s: TOTAL %.4f ms, target %.2f ms %s; fastest "
-          "agreeing variant: %s %.4f ms\n",
-          cv_stixels_variant_name (cv_stixels_cuda_variant_used (plan)),
-          t_auto, s->target_ms, t_auto <= s->target_ms ? "met" : "MISSED",
-          best_name, best_total);
-      if (t_auto > s->target_ms)
-        all_met = FALSE;
-      cv_stixels_cuda_free (plan);
     }
+    if (!spawn_variant (&job, CV_STIXELS_VARIANT_AUTO, FALSE, &res)
+        || res.total_ms > s->target_ms || !res.agree)
+      all_met = FALSE;
+    printf ("   fastest agreeing variant: %s %.4f ms\n", best_name,
+        best_total);
     cv_stixel_list_clear (&cpu);
-    cudaFree (d_disp.data);
     stx_frame_free (f);
   }
   printf ("\nms per frame (GPU time, CUDA events); prolog / DP / backtr are "
@@ -319,7 +438,6 @@ main (int argc, char **argv)
       "identical / max dE: the variant's list against the CPU reference "
       "(rule: >= 99 %% identical columns, dE <= 1e-4).\n%s; %s\n",
       all_met ? "all targets met (auto)" : "some targets MISSED (auto)",
-      all_agree ? "every variant agrees" : "SOME VARIANT DISAGREES");
-  GPU_CHECK (cudaStreamDestroy (stream));
+      all_agree ? "every variant agrees" : "SOME VARIANT DISAGREES OR FAILED");
   return 0;
 }

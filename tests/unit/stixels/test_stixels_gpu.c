@@ -198,8 +198,15 @@ run_variant (CvStixelsCuda * plan, cudaStream_t stream, guint vi,
           with_conf ? &d->confidence : NULL, pose_arg, stream, &err) != CV_OK)
     g_error ("cv_stixels_cuda_compute (%s, %s): %s", frame,
         cv_stixels_variant_name (v), err.message);
-  GPU_CHECK (cudaStreamSynchronize (stream));
-  GPU_CHECK (cudaGetLastError ());
+  {
+    cudaError_t e = cudaStreamSynchronize (stream);
+    if (e == cudaSuccess)
+      e = cudaGetLastError ();
+    if (e != cudaSuccess)
+      g_error ("%s on %s: the GPU reports %s (the context is lost: later "
+          "variants and frames cannot run)", cv_stixels_variant_name (v),
+          frame, cudaGetErrorString (e));
+  }
   if (cv_stixels_cuda_result (plan, &gpu, &err) != CV_OK)
     g_error ("cv_stixels_cuda_result (%s, %s): %s", frame,
         cv_stixels_variant_name (v), err.message);
