@@ -745,8 +745,8 @@ struct CvStixelsCuda
 };
 
 static const char *const variant_names[CV_STIXELS_N_VARIANTS] = {
-  "auto", "baseline", "tiled8", "tiled8-iso", "tiled16", "tiled16-iso",
-  "tiled16-iso1",
+  "auto", "baseline", "tiled8", "tiled8-iso", "tiled8-split", "tiled16",
+  "tiled16-iso", "tiled16-iso1", "tiled16-split",
 };
 
 extern "C" const char *
@@ -815,8 +815,8 @@ resolve_variant (CvStixelsCuda * plan, bool device_pose, CvError * err)
     return CV_OK;
   }
   if (v == CV_STIXELS_VARIANT_AUTO)
-    v = m.n_columns <= plan->n_sms ? CV_STIXELS_VARIANT_TILED16 :
-        CV_STIXELS_VARIANT_TILED8;
+    v = m.n_columns <= plan->n_sms ? CV_STIXELS_VARIANT_TILED16_SPLIT :
+        CV_STIXELS_VARIANT_TILED8_SPLIT;
   plan->used = v;
   return CV_OK;
 }
@@ -961,10 +961,14 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
         const ColumnInfoLayout info = column_info_layout (m.n_columns);
         unsigned char *info_base =
             static_cast<unsigned char *>(plan->column_info.ptr);
-        int warps = 8, d_share = 1;
+        /* warps, helpers on the D warp's sub-partition, block split */
+        int warps = 8, d_share = 1, split = 1;
         switch (plan->used) {
           case CV_STIXELS_VARIANT_TILED8_ISO:
             d_share = 0;
+            break;
+          case CV_STIXELS_VARIANT_TILED8_SPLIT:
+            split = 2;
             break;
           case CV_STIXELS_VARIANT_TILED16:
             warps = 16;
@@ -978,6 +982,11 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
             warps = 16;
             d_share = 1;
             break;
+          case CV_STIXELS_VARIANT_TILED16_SPLIT:
+            warps = 16;
+            d_share = 3;
+            split = 2;
+            break;
           default:
             break;
         }
@@ -987,7 +996,8 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
             reinterpret_cast<int32_t *>(info_base + info.count),
             reinterpret_cast<float *>(info_base + info.energy),
             reinterpret_cast<CvCameraPose *>(info_base + info.pose), warps,
-            d_share, stop == kStopAfterSat ? CV_STIXELS_TILED_STOP_PROLOGUE :
+            d_share, split, stop == kStopAfterSat ?
+            CV_STIXELS_TILED_STOP_PROLOGUE :
             stop == kStopAfterDp ? CV_STIXELS_TILED_STOP_DP :
             CV_STIXELS_TILED_RUN_ALL, stream, err);
       }

@@ -33,12 +33,14 @@ typedef enum
 
 /* Column kernels.  BASELINE is the double-precision kernel with one block
  * barrier per row (thesis scheme B); the TILED ones are the single-precision
- * tiled DP (cv_stixels_tiled.h) with 8 or 16 warps per column; "ISO" keeps
- * the helper warps off the D warp's SM sub-partition, "ISO1" all but one
- * (the others: every warp helps).  AUTO (the
- * default) takes TILED16 when the frame has no more columns than the GPU
- * has SMs, else TILED8, and BASELINE where the tiled kernel does not apply
- * (plane priors it does not cover, columns too tall for its shared memory).
+ * tiled DP (cv_stixels_tiled.h, cv_stixels_cuda_tiled.cu) with 8 or 16
+ * warps per column: "ISO" keeps the helper warps off the D warp's SM
+ * sub-partition, "ISO1" all but one (otherwise every warp helps); "SPLIT"
+ * gives the helpers half blocks (16 rows, two lanes per row) instead of
+ * whole ones.  AUTO (the default) takes TILED16_SPLIT when the frame has no
+ * more columns than the GPU has SMs (one block per SM), else TILED8_SPLIT
+ * (two per SM), and BASELINE where the tiled kernel does not apply (plane
+ * priors it does not cover, columns too tall for its shared memory).
  * The environment variable CUDAVISION_STIXELS_VARIANT (a name below) sets
  * the variant of new plans. */
 typedef enum
@@ -47,16 +49,18 @@ typedef enum
   CV_STIXELS_VARIANT_BASELINE,
   CV_STIXELS_VARIANT_TILED8,
   CV_STIXELS_VARIANT_TILED8_ISO,
+  CV_STIXELS_VARIANT_TILED8_SPLIT,
   CV_STIXELS_VARIANT_TILED16,
   CV_STIXELS_VARIANT_TILED16_ISO,
   CV_STIXELS_VARIANT_TILED16_ISO1,
+  CV_STIXELS_VARIANT_TILED16_SPLIT,
   CV_STIXELS_N_VARIANTS
 } CvStixelsVariant;
 
 #define CV_ENV_STIXELS_VARIANT "CUDAVISION_STIXELS_VARIANT"
 
-/* "auto", "baseline", "tiled8", "tiled8-iso", "tiled16", "tiled16-iso",
- * "tiled16-iso1". */
+/* "auto", "baseline", "tiled8", "tiled8-iso", "tiled8-split", "tiled16",
+ * "tiled16-iso", "tiled16-iso1", "tiled16-split". */
 const char *cv_stixels_variant_name (CvStixelsVariant variant);
 
 /* The variant of the next computes (AUTO or a forced one); returns FALSE

@@ -14,8 +14,12 @@
  *   phase 2   warp 0, the "D" warp: band J's rows in order, one warp
  *             shuffle per row (no barrier), from the diagonal fits made
  *             one band ahead; the other warps ("helpers"): band J + 1's
- *             diagonal fits (two tasks), then the blocks (J-1, K), K > J,
- *             a block per task, rows of K in lanes;
+ *             diagonal fits (two tasks), then the blocks (J-1, K), K > J:
+ *             a block per task, a row per lane, the two halves of the
+ *             block's bottoms side by side (split 1), or a half block per
+ *             task (split 2: 16 rows, the lanes j and j + 16 taking the
+ *             upper and lower half of one row's bottoms; twice the tasks,
+ *             each half as long);
  *  backtracking by one thread, stixels written by the threads.
  *
  * So a band costs two barriers (the reference kernel: one per row), the D
@@ -173,6 +177,21 @@ shfl_mom_down (const CvStxMomF & m, int d)
   return o;
 }
 
+__device__ __forceinline__ CvStxBestF
+shfl_best_down (const CvStxBestF & b, int d)
+{
+  CvStxBestF o;
+  for (int c = 0; c < CV_STIXEL_N_CLASSES; c++) {
+    o.cost[c] = __shfl_down_sync (kFullMask, b.cost[c], d);
+    o.ref[c] = __shfl_down_sync (kFullMask, b.ref[c], d);
+  }
+  o.edge_g = __shfl_down_sync (kFullMask, b.edge_g, d);
+  o.edge_o = __shfl_down_sync (kFullMask, b.edge_o, d);
+  o.slope_g = __shfl_down_sync (kFullMask, b.slope_g, d);
+  o.slope_o = __shfl_down_sync (kFullMask, b.slope_o, d);
+  return o;
+}
+
 template < int W, bool kObjSlope > __global__ void
 __launch_bounds__ (W * kWarpSize, W <= 8 ? 2 : 1)
 tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
@@ -181,7 +200,7 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
     const CvCameraPose * __restrict__ pose_dev,
     CvStixel * __restrict__ column_stixels,
     int32_t * __restrict__ column_count, float *__restrict__ column_energy,
-    CvCameraPose * __restrict__ pose_used, int d_share, int stop)
+    CvCameraPose * __restrict__ pose_used, int d_share, int split, int stop)
 {
   static_assert (W >= kCriticalWarps, "phase 1 needs kCriticalWarps warps");
   extern __shared__ float4 smem4[];
@@ -362,12 +381,12 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
       /* helpers: tasks 0, 1 the next band's diagonal fits, then the blocks
        * (band - 1, K) for the bands K above this one */
       const int n_diag = band + 1 < nb ? kDiagTasks : 0;
-      const int n_blocks = band > 0 ? nb - 1 - band : 0;
+      const int n_blocks = band > 0 ? (nb - 1 - band) * split : 0;
       for (int k = rank; k < n_diag + n_blocks; k += n_helpers) {
         if (k < n_diag) {
           cv_stx_diag_lane (cells, &mf, &gr, band + 1, lane, h, k,
               diag + ((band + 1) & 1) * kDiagFloats, kObjSlope);
-        } else {
+        } else if (split == 1) {
           const int kb = band + 1 + (k - n_diag);
           const int t = kb * CV_STX_BAND + lane;
           if (t < h) {
@@ -375,6 +394,25 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
                 band - 1, kb, t, kObjSlope);
             CvStxBestF st = cv_stx_state_load (&S, t);
             cv_stx_best_merge (&st, &blk);
+            cv_stx_state_store (&S, t, &st);
+          }
+        } else {
+          /* half a block: 16 rows, lanes j and j + 16 the two halves of
+           * row j's bottoms, merged through a shuffle */
+          constexpr int kHalf = CV_STX_BAND / 2;
+          const int bt = k - n_diag;
+          const int kb = band + 1 + bt / 2;
+          const int t = kb * CV_STX_BAND + (bt % 2) * kHalf + lane % kHalf;
+          CvStxBestF mine;
+          cv_stx_best_init (&mine);
+          if (t < h)
+            mine = cv_stx_block_half (&Tb, &mf, &gr, below, band - 1, kb, t,
+                lane / kHalf, kObjSlope);
+          const CvStxBestF lower = shfl_best_down (mine, kHalf);
+          if (lane < kHalf && t < h) {
+            CvStxBestF st = cv_stx_state_load (&S, t);
+            cv_stx_best_merge (&mine, &lower);
+            cv_stx_best_merge (&st, &mine);
             cv_stx_state_store (&S, t, &st);
           }
         }
@@ -413,7 +451,7 @@ template < int W, bool kObjSlope > CvStatus
 launch (const CvStxModel * m, const CvStxModelF * mf, const CvStxCell * cells,
     const CvCameraPose * pose_dev, CvStixel * column_stixels,
     int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
-    int d_share, int stop, cudaStream_t stream, CvError * err)
+    int d_share, int split, int stop, cudaStream_t stream, CvError * err)
 {
   const size_t smem = tiled_smem (m->n_rows, kObjSlope).total;
   if (smem > kDefaultSharedLimit)
@@ -422,7 +460,7 @@ launch (const CvStxModel * m, const CvStxModelF * mf, const CvStxCell * cells,
             (int) smem));
   tiled_column_kernel < W, kObjSlope > <<<m->n_columns, W * kWarpSize, smem,
       stream>>> (cells, *m, *mf, pose_dev, column_stixels, column_count,
-      column_energy, pose_used, d_share, stop);
+      column_energy, pose_used, d_share, split, stop);
   CV_CUDA_CHECK_LAUNCH (err, "stixels tiled_column_kernel");
   return CV_OK;
 }
@@ -445,8 +483,8 @@ extern "C" CvStatus
 cv_stixels_tiled_launch (const CvStxModel * model, const CvStxCell * cells,
     const CvCameraPose * pose_dev, CvStixel * column_stixels,
     int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
-    int warps, int d_share, CvStixelsTiledStop stop, CvStream stream,
-    CvError * err)
+    int warps, int d_share, int split, CvStixelsTiledStop stop,
+    CvStream stream, CvError * err)
 {
   CvStxModelF mf;
   const int obj_slope = model->plane[CV_STX_O].mode_b == CV_STX_GAUSS;
@@ -456,17 +494,20 @@ cv_stixels_tiled_launch (const CvStxModel * model, const CvStxCell * cells,
   cudaStream_t s = (cudaStream_t) stream;
 
   cv_stx_model_f_init (model, &mf);
+  if (split != 1 && split != 2)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "stixels: tiled kernel with block split %d (1 or 2)", split);
   if (warps == 16)
     return obj_slope ? launch < 16, true > (model, &mf, cells, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, d_share, kstop, s,
+        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
         err) : launch < 16, false > (model, &mf, cells, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, d_share, kstop, s,
+        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
         err);
   if (warps == 8)
     return obj_slope ? launch < 8, true > (model, &mf, cells, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, d_share, kstop, s,
+        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
         err) : launch < 8, false > (model, &mf, cells, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, d_share, kstop, s,
+        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
         err);
   return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
       "stixels: tiled kernel with %d warps (8 or 16)", warps);

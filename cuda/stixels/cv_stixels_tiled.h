@@ -880,6 +880,31 @@ cv_stx_diag_load (const float *diag, int i, int j, int obj_slope)
   return fit;
 }
 
+/* Half of a block (I, J): segment @seg (0: the upper half of band I's
+ * bottoms, 1: the lower) for row t, as cv_stx_block computes it; merging
+ * the two halves' bests (upper first) gives cv_stx_block's result. */
+CV_STX_FN CvStxBestF
+cv_stx_block_half (const CvStxTables * T, const CvStxModelF * mf,
+    const CvStxGroundF * gr, const CvStxBelowF * ring, int band_i,
+    int band_j, int t, int seg, int obj_slope)
+{
+  const CvStxBelowF *below = ring + cv_stx_below_slot (band_i);
+  const int base = band_i * CV_STX_BAND, half = CV_STX_BAND / 2;
+  const float x_top = T->cells[t].xe;
+  CvStxMomF start = cv_stx_above_band (T, band_i, band_j, t);
+  CvStxSegment sg;
+  if (seg == 1) {
+    const CvStxMomF sfx = cv_stx_suffix (T, band_i, half / CV_STX_SEG);
+    start = cv_stx_mom_join (&sfx, &start);
+    cv_stx_segment_init (&sg, &start, base, base + half, base);
+  } else {
+    cv_stx_segment_init (&sg, &start, base + half, base + CV_STX_BAND, base);
+  }
+  while (sg.b >= sg.lo)
+    cv_stx_segment_step (&sg, mf, gr, T->cells, below, x_top, obj_slope);
+  return sg.best;
+}
+
 /* The fits of the diagonal block of band J for lane (row) j: entries
  * (i, j) for bottoms i = j down to 0, split in two halves so that two
  * warps share the work: half 0 the first CV_STX_BAND / 2 of them, half 1
@@ -1012,11 +1037,11 @@ typedef enum
  * (whose priors cv_stx_tiled_supports) on the cells of the downsample
  * stage; writes what the baseline column kernel writes.  @warps: 8 or 16;
  * @d_share: helper warps allowed on the D warp's SM sub-partition (0 ..
- * warps / 4 - 1). */
+ * warps / 4 - 1); @split: 1 a block per helper task, 2 half a block. */
 CvStatus cv_stixels_tiled_launch (const CvStxModel * model,
     const CvStxCell * cells, const CvCameraPose * pose_dev,
     CvStixel * column_stixels, int32_t * column_count, float *column_energy,
-    CvCameraPose * pose_used, int warps, int d_share,
+    CvCameraPose * pose_used, int warps, int d_share, int split,
     CvStixelsTiledStop stop, CvStream stream, CvError * err);
 #endif
 

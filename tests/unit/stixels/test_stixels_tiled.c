@@ -10,6 +10,7 @@
  * Also: the float building blocks against double-precision sums. */
 #include <glib.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cv_stixels_tiled.h"
@@ -215,11 +216,86 @@ test_moments (void)
   }
 }
 
+/* A block as two halves (the kernel's split tasks) gives the whole
+ * block's result bit for bit. */
+static void
+test_block_halves (void)
+{
+  StxFrame *f = stx_frame_new (40, 200, 4, 9);
+  CvStixelParams p;
+  CvStxModel m;
+  CvStxModelF mf;
+  CvStxGroundF gr;
+  CvStxCell *cells = NULL;
+  CvStxCellF cf[200];
+  CvStxMomF prefix[200], suffix[7 * CV_STX_SEGS_PER_BAND], range[28];
+  CvStxBelowF ring[CV_STX_BELOW_RING];
+  CvStxTables T = { cf, prefix, suffix, range, 200, 7 };
+  CvError err = { 0 };
+  guint32 rng = 3;
+  int k, band, j, t, bi, bj;
+
+  stx_frame_add_noise (f, 0.5f, 0.1f, 0.0f, 128, FALSE, 5);
+  stx_params_for_frame (&p, f);
+  p.stixel_width = 4;
+  g_assert_cmpint (cv_stixels_model_init (&m, &p, f->width, f->height, &err),
+      ==, CV_OK);
+  g_assert_cmpint (m.n_rows, ==, 200);
+  g_assert_cmpint (cv_stx_compute_cells (&m, &f->disparity, NULL, &cells,
+          &err), ==, CV_OK);
+  cv_stx_model_f_init (&m, &mf);
+  gr = cv_stx_ground_f (&m.plane[CV_STX_G]);
+  for (k = 0; k < 200; k++)
+    cf[k] = cv_stx_cell_f (&m, cells[3 * 200 + k], k, &m.plane[CV_STX_G]);
+  for (band = 0; band < 7; band++) {
+    CvStxMomF v[CV_STX_BAND];
+    for (j = 0; j < CV_STX_BAND; j++)
+      v[j] = cv_stx_cell_mom (cf, band * CV_STX_BAND + j, 200);
+    cv_stx_band_scan (v, 0);
+    for (j = 0; j < CV_STX_BAND && band * CV_STX_BAND + j < 200; j++)
+      prefix[band * CV_STX_BAND + j] = v[j];
+    for (j = 0; j < CV_STX_BAND; j++)
+      v[j] = cv_stx_cell_mom (cf, band * CV_STX_BAND + j, 200);
+    cv_stx_band_scan (v, 1);
+    for (j = 0; j < CV_STX_SEGS_PER_BAND; j++)
+      suffix[band * CV_STX_SEGS_PER_BAND + j] = v[CV_STX_SEG * j];
+  }
+  for (bi = 0; bi < 7; bi++) {
+    range[cv_stx_range_index (bi, bi, 7)] = suffix[bi * CV_STX_SEGS_PER_BAND];
+    for (bj = bi + 1; bj < 7; bj++)
+      range[cv_stx_range_index (bi, bj, 7)] =
+          cv_stx_mom_join (&range[cv_stx_range_index (bi, bj - 1, 7)],
+          &suffix[bj * CV_STX_SEGS_PER_BAND]);
+  }
+  /* arbitrary prepared states below */
+  for (k = 0; k < CV_STX_BELOW_RING; k++)
+    ring[k] = cv_stx_below_f (&mf, (float) (cv_test_rand (&rng) % 100),
+        (float) (cv_test_rand (&rng) % 100),
+        (float) (cv_test_rand (&rng) % 100),
+        (float) (cv_test_rand (&rng) % 60), (float) (cv_test_rand (&rng) % 60));
+  for (bi = 0; bi + 2 < 7; bi++)
+    for (bj = bi + 2; bj < 7; bj++)
+      for (t = bj * CV_STX_BAND; t < MIN (200, (bj + 1) * CV_STX_BAND); t++) {
+        const CvStxBestF whole = cv_stx_block (&T, &mf, &gr, ring, bi, bj, t,
+            0);
+        CvStxBestF up = cv_stx_block_half (&T, &mf, &gr, ring, bi, bj, t, 0,
+            0);
+        const CvStxBestF lo = cv_stx_block_half (&T, &mf, &gr, ring, bi, bj,
+            t, 1, 0);
+        cv_stx_best_merge (&up, &lo);
+        g_assert_true (memcmp (&up, &whole, sizeof (up)) == 0);
+        g_assert_cmpint (whole.ref[0], !=, CV_STX_REF_NONE);
+      }
+  free (cells);
+  stx_frame_free (f);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/stixels/tiled-moments", test_moments);
+  g_test_add_func ("/stixels/tiled-block-halves", test_block_halves);
   g_test_add_func ("/stixels/tiled-scenes", test_agreement_scenes);
   g_test_add_func ("/stixels/tiled-priors", test_agreement_priors);
   g_test_add_func ("/stixels/tiled-shapes", test_agreement_shapes);
