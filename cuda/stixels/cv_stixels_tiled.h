@@ -554,8 +554,9 @@ cv_stx_best_init (CvStxBestF * best)
 CV_STX_FN int
 cv_stx_replaces (float cand, float best, int le)
 {
-  const float tol = CV_STX_TIE_REL * (fabsf (cand) + CV_STX_TIE_FLOOR);
-  return le ? cand - tol <= best : cand + tol < best;
+  const float mag = fabsf (cand) + CV_STX_TIE_FLOOR;
+  return le ? CV_STX_FMA (-CV_STX_TIE_REL, mag, cand) <= best :
+      CV_STX_FMA (CV_STX_TIE_REL, mag, cand) < best;
 }
 
 /* Offers the candidate with bottom @b and fits @fit on top of @B to the

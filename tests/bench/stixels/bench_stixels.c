@@ -52,10 +52,12 @@
  * ~10, sky ~10, priors and the three comparisons ~30; counted from
  * cv_stixels_model.h. */
 #define FP64_OPS_PER_CANDIDATE 120.0
-/* Instructions (per lane) the tiled kernel spends per candidate of a
- * helper block: Welford update 21, the three fits 39 (ground 31, object 3,
- * sky 5), priors + update of the row's best 39, loads and loop ~10;
- * counted from cv_stixels_tiled.h. */
+/* Warp instructions the tiled kernel issues per candidate step of a helper
+ * segment (32 candidates, a lane each): Welford update ~23, the three fits
+ * ~39 (ground ~31, object 3, sky 5), priors + update of the row's best ~40,
+ * 7 vector loads, loop ~3; the compiled step is 127 PTX instructions of
+ * which ~20 fold into SASS modifiers and moves (cv_stixels_tiled.h,
+ * cv_stx_segment_step).  The D warp adds ~125 per row. */
 #define FP32_INSTR_PER_CANDIDATE 110.0
 #define WARM_UP_RUNS 20
 
