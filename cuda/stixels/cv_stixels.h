@@ -255,8 +255,9 @@ void cv_stixels_cuda_free (CvStixelsCuda * plan);
 
 /* Enqueues on @stream: downsample + transpose, then one kernel per frame
  * doing summed-area tables, DP and backtracking per column (fused as in the
- * thesis), then the compaction, which writes the compact stixel list
- * straight into the plan's pinned host memory.  @disparity and
+ * thesis; the default single-precision kernel fuses the downsampling too),
+ * then the compaction, which writes the compact stixel list straight into
+ * the plan's pinned host memory.  @disparity and
  * @confidence (may be NULL) are device images.  @pose_dev, when not NULL,
  * is a device CvCameraPose that overrides params->pose (e.g. written by a
  * GPU ground estimator earlier on the same stream); if it holds an

@@ -939,6 +939,12 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
 
   switch (stage) {
     case CV_STIXELS_STAGE_DOWNSAMPLE:{
+      /* the tiled column kernels downsample themselves */
+      CvStatus st = resolve_variant (plan, pose_dev != nullptr, err);
+      if (st != CV_OK)
+        return st;
+      if (plan->used != CV_STIXELS_VARIANT_BASELINE)
+        return CV_OK;
       const dim3 block (kDownColumns, kDownRows);
       const dim3 grid = cv_grid_2d (m.n_columns, m.n_rows, block);
       downsample_transpose_kernel <<<grid, block, 0, stream>>> (
@@ -990,8 +996,7 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
           default:
             break;
         }
-        return cv_stixels_tiled_launch (&m,
-            static_cast<const CvStxCell *>(plan->cells.ptr), pose_dev,
+        return cv_stixels_tiled_launch (&m, disparity, confidence, pose_dev,
             static_cast<CvStixel *>(plan->column_stixels.ptr),
             reinterpret_cast<int32_t *>(info_base + info.count),
             reinterpret_cast<float *>(info_base + info.energy),

@@ -7,8 +7,9 @@
  * fuses SAT, DP and backtracking; the COLUMNS_SAT / COLUMNS_DP variants run
  * the same kernel stopping after that phase (writing a digest so nothing is
  * optimised away), so the time of a phase is the difference of two runs.
- * (For the tiled kernels "SAT" is their prologue: cells, moment tables and
- * the first diagonal fits.)
+ * (The tiled kernels downsample themselves -- DOWNSAMPLE enqueues nothing
+ * for them -- and their "SAT" phase is their prologue: cells, moment
+ * tables and the first diagonal fits.)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -5,7 +5,9 @@
  *
  * One block of W warps per stixel column, everything in shared memory:
  *
- *  prologue   cells (float, with the few double-precision terms), band
+ *  prologue   the column's cells straight from the disparity (the
+ *             downsampling fused: the same integer sums as the downsample
+ *             kernel), in float with the few double-precision terms; band
  *             prefix / suffix / range tables, the first band's diagonal
  *             fits;
  *  band J = 0 .. n_bands - 1, two barrier-separated phases:
@@ -194,8 +196,9 @@ shfl_best_down (const CvStxBestF & b, int d)
 
 template < int W, bool kObjSlope > __global__ void
 __launch_bounds__ (W * kWarpSize, W <= 8 ? 2 : 1)
-tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
-    const __grid_constant__ CvStxModel model,
+tiled_column_kernel (const int16_t * __restrict__ disparity,
+    size_t disparity_stride, const uint8_t * __restrict__ confidence,
+    size_t confidence_stride, const __grid_constant__ CvStxModel model,
     const __grid_constant__ CvStxModelF mf,
     const CvCameraPose * __restrict__ pose_dev,
     CvStixel * __restrict__ column_stixels,
@@ -247,14 +250,29 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
   }
   __syncthreads ();
 
-  /* ---- prologue */
+  /* ---- prologue: the cells (downsample_transpose_kernel's sums) */
   {
-    const float4 *col = reinterpret_cast<const float4 *>(cells_in) +
-        (size_t) u * h;
+    const int x0 = u * model.stixel_width;
+    const int x1 = min (x0 + model.stixel_width, model.width);
     for (int k = tid; k < h; k += T) {
-      const float4 v = __ldg (col + k);
-      const CvStxCell c = { v.x, v.y, v.z, v.w };
-      cells[k] = cv_stx_cell_f (&model, c, k, &hdr->ground);
+      const int y0 = cv_stx_cell_first_row (&model, k);
+      const int y1 = cv_stx_cell_end_row (&model, k);
+      CvStxCellSums sums = { 0, 0, 0, 0 };
+      for (int y = y0; y < y1; y++) {
+        const int16_t *drow = reinterpret_cast<const int16_t *>(
+            reinterpret_cast<const uint8_t *>(disparity) +
+            (size_t) y * disparity_stride);
+        const uint8_t *crow = confidence != nullptr ?
+            confidence + (size_t) y * confidence_stride : nullptr;
+        for (int x = x0; x < x1; x++) {
+          const int conf = crow != nullptr ? (int) __ldg (crow + x) :
+              CV_STX_CONF_MAX;
+          cv_stx_cell_sums_add (&sums, (int) __ldg (drow + x), conf,
+              model.max_disparity16);
+        }
+      }
+      cells[k] = cv_stx_cell_f (&model, cv_stx_cell_from_sums (&sums,
+              (x1 - x0) * (y1 - y0)), k, &hdr->ground);
     }
   }
   if (tid == 0)
@@ -448,7 +466,8 @@ tiled_column_kernel (const CvStxCell * __restrict__ cells_in,
 }
 
 template < int W, bool kObjSlope > CvStatus
-launch (const CvStxModel * m, const CvStxModelF * mf, const CvStxCell * cells,
+launch (const CvStxModel * m, const CvStxModelF * mf,
+    const CvImageS16 * disparity, const CvImageU8 * confidence,
     const CvCameraPose * pose_dev, CvStixel * column_stixels,
     int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
     int d_share, int split, int stop, cudaStream_t stream, CvError * err)
@@ -459,8 +478,11 @@ launch (const CvStxModel * m, const CvStxModelF * mf, const CvStxCell * cells,
             kObjSlope >, cudaFuncAttributeMaxDynamicSharedMemorySize,
             (int) smem));
   tiled_column_kernel < W, kObjSlope > <<<m->n_columns, W * kWarpSize, smem,
-      stream>>> (cells, *m, *mf, pose_dev, column_stixels, column_count,
-      column_energy, pose_used, d_share, split, stop);
+      stream>>> (disparity->data, disparity->stride,
+      confidence != nullptr ? confidence->data : nullptr,
+      confidence != nullptr ? confidence->stride : 0, *m, *mf, pose_dev,
+      column_stixels, column_count, column_energy, pose_used, d_share, split,
+      stop);
   CV_CUDA_CHECK_LAUNCH (err, "stixels tiled_column_kernel");
   return CV_OK;
 }
@@ -480,7 +502,8 @@ cv_stixels_tiled_helpers (int warps, int d_share)
 }
 
 extern "C" CvStatus
-cv_stixels_tiled_launch (const CvStxModel * model, const CvStxCell * cells,
+cv_stixels_tiled_launch (const CvStxModel * model,
+    const CvImageS16 * disparity, const CvImageU8 * confidence,
     const CvCameraPose * pose_dev, CvStixel * column_stixels,
     int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
     int warps, int d_share, int split, CvStixelsTiledStop stop,
@@ -498,15 +521,15 @@ cv_stixels_tiled_launch (const CvStxModel * model, const CvStxCell * cells,
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "stixels: tiled kernel with block split %d (1 or 2)", split);
   if (warps == 16)
-    return obj_slope ? launch < 16, true > (model, &mf, cells, pose_dev,
+    return obj_slope ? launch < 16, true > (model, &mf, disparity, confidence, pose_dev,
         column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
-        err) : launch < 16, false > (model, &mf, cells, pose_dev,
+        err) : launch < 16, false > (model, &mf, disparity, confidence, pose_dev,
         column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
         err);
   if (warps == 8)
-    return obj_slope ? launch < 8, true > (model, &mf, cells, pose_dev,
+    return obj_slope ? launch < 8, true > (model, &mf, disparity, confidence, pose_dev,
         column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
-        err) : launch < 8, false > (model, &mf, cells, pose_dev,
+        err) : launch < 8, false > (model, &mf, disparity, confidence, pose_dev,
         column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
         err);
   return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,

@@ -1035,12 +1035,14 @@ typedef enum
 } CvStixelsTiledStop;
 
 /* Enqueues the tiled column kernel (cv_stixels_cuda_tiled.cu) for @model
- * (whose priors cv_stx_tiled_supports) on the cells of the downsample
- * stage; writes what the baseline column kernel writes.  @warps: 8 or 16;
+ * (whose priors cv_stx_tiled_supports) on the device images (it does the
+ * downsampling itself); writes what the baseline column kernel writes.
+ * @warps: 8 or 16;
  * @d_share: helper warps allowed on the D warp's SM sub-partition (0 ..
  * warps / 4 - 1); @split: 1 a block per helper task, 2 half a block. */
 CvStatus cv_stixels_tiled_launch (const CvStxModel * model,
-    const CvStxCell * cells, const CvCameraPose * pose_dev,
+    const CvImageS16 * disparity, const CvImageU8 * confidence,
+    const CvCameraPose * pose_dev,
     CvStixel * column_stixels, int32_t * column_count, float *column_energy,
     CvCameraPose * pose_used, int warps, int d_share, int split,
     CvStixelsTiledStop stop, CvStream stream, CvError * err);

@@ -438,7 +438,9 @@ main (int argc, char **argv)
   }
   printf ("\nms per frame (GPU time, CUDA events); prolog / DP / backtr are "
       "the fused column kernel's phases by difference (baseline: prolog = "
-      "SATs); TOTAL is cv_stixels_cuda_compute (all stages, one stream); "
+      "SATs; tiled: prolog includes the downsampling, their down+tr stage "
+      "enqueues nothing); TOTAL is cv_stixels_cuda_compute (all stages, one "
+      "stream); "
       "identical / max dE: the variant's list against the CPU reference "
       "(rule: >= 99 %% identical columns, dE <= 1e-4).\n%s; %s\n",
       all_met ? "all targets met (auto)" : "some targets MISSED (auto)",
