@@ -473,10 +473,15 @@ launch (const CvStxModel * m, const CvStxModelF * mf,
     int d_share, int split, int stop, cudaStream_t stream, CvError * err)
 {
   const size_t smem = tiled_smem (m->n_rows, kObjSlope).total;
-  if (smem > kDefaultSharedLimit)
+  if (smem > kDefaultSharedLimit) {
     CV_CUDA_TRY (err, cudaFuncSetAttribute (tiled_column_kernel < W,
             kObjSlope >, cudaFuncAttributeMaxDynamicSharedMemorySize,
             (int) smem));
+    /* all of L1 as shared memory, so that two blocks of ~100 KB fit */
+    CV_CUDA_TRY (err, cudaFuncSetAttribute (tiled_column_kernel < W,
+            kObjSlope >, cudaFuncAttributePreferredSharedMemoryCarveout,
+            (int) cudaSharedmemCarveoutMaxShared));
+  }
   tiled_column_kernel < W, kObjSlope > <<<m->n_columns, W * kWarpSize, smem,
       stream>>> (disparity->data, disparity->stride,
       confidence != nullptr ? confidence->data : nullptr,
