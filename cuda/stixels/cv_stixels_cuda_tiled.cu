@@ -359,7 +359,7 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
         best = cv_stx_state_load (&S, t);
         if (band > 0)
           for (int q = 0; q < kCriticalWarps; q++)
-            cv_stx_best_merge (&best, &part[q * CV_STX_BAND + lane]);
+            cv_stx_best_merge (&best, &part[q * CV_STX_BAND + lane], cells);
       }
       for (int i = 0; i < steps; i++) {
         CvStxBelowF B;
@@ -377,8 +377,10 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
             ring[i] = B;
         }
         if (active && lane >= i) {
+          const int b = bbase + i;
+          const float tie = b > 0 ? cv_stx_tie (cells[b - 1].w) : 0.0f;
           const CvStxFitF fit = cv_stx_diag_load (dg, i, lane, kObjSlope);
-          cv_stx_offer_f (&best, &mf, &fit, &B, bbase + i, 0);
+          cv_stx_offer_f (&best, &mf, &fit, &B, b, 0, tie);
         }
       }
       {
@@ -411,7 +413,7 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
             const CvStxBestF blk = cv_stx_block (&Tb, &mf, &gr, below,
                 band - 1, kb, t, kObjSlope);
             CvStxBestF st = cv_stx_state_load (&S, t);
-            cv_stx_best_merge (&st, &blk);
+            cv_stx_best_merge (&st, &blk, cells);
             cv_stx_state_store (&S, t, &st);
           }
         } else {
@@ -429,8 +431,8 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
           const CvStxBestF lower = shfl_best_down (mine, kHalf);
           if (lane < kHalf && t < h) {
             CvStxBestF st = cv_stx_state_load (&S, t);
-            cv_stx_best_merge (&mine, &lower);
-            cv_stx_best_merge (&st, &mine);
+            cv_stx_best_merge (&mine, &lower, cells);
+            cv_stx_best_merge (&st, &mine, cells);
             cv_stx_state_store (&S, t, &st);
           }
         }

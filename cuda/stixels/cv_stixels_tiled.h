@@ -40,15 +40,20 @@
  * of whole bands R.
  *
  * Ties.  The reference scans bottoms upwards with a strict <, i.e. keeps
- * the lowest bottom among equal energies.  Exact ties are common: a stixel
- * may end anywhere in a run of invalid cells at the same energy.  The float
- * energies of such equal candidates differ by a few ulps (their moments are
- * joined along different paths), so here energies within CV_STX_TIE_REL
- * (relative) count as equal and the lowest bottom wins among them: a
- * block's bottoms run downwards and replace on "better or equal within the
- * tolerance", the D phase's bottoms run upwards and replace on "better by
- * more than the tolerance", and blocks are merged by (energy within the
- * tolerance, bottom).
+ * the lowest bottom among equal energies.  Its exact ties come from cells
+ * of weight 0 (invalid pixels only): a stixel may end anywhere in such a
+ * run at the same energy.  In float the energies of these equal candidates
+ * differ by a few ulps (their moments are joined along different paths),
+ * so two candidates whose bottoms are separated by a zero-weight cell tie
+ * when their energies differ by less than CV_STX_TIE_REL (relative, with a
+ * floor), and the lowest bottom wins among them; bottoms separated by
+ * valid cells compare exactly, as in the reference (a tolerance there would
+ * swallow genuine near-ties).  The cell that decides is the same for all
+ * lanes of a step: a block's bottoms run downwards (the candidate's own
+ * bottom cell; "better or tied" replaces), the D phase's bottoms run
+ * upwards (the cell below the candidate's bottom; "better and not tied"
+ * replaces), and blocks are merged by (energy, with the tolerance when the
+ * cell below the higher bottom is empty; then bottom).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -106,13 +111,14 @@ cv_stx_rcp (float x)
 #define CV_STX_TINY 1e-30f
 /* "No candidate yet": larger than any real reference (bottom * 4 + code). */
 #define CV_STX_REF_NONE INT_MAX
-/* Two candidates tie when their energies differ by less than
- * CV_STX_TIE_REL * (|energy| + CV_STX_TIE_FLOOR): about 8 float ulps of
- * the energy, but at least of CV_STX_TIE_FLOOR (~C_mc), since an energy
- * near 0 is a sum of larger terms of both signs (negative f log sigma
- * terms of sky stixels) whose rounding it keeps.  Measured with the CPU
- * emulation on the synthetic scenes of the tests, columns whose stixels
- * differ from the double-precision reference:
+/* Two candidates across an empty cell tie when their energies differ by
+ * less than CV_STX_TIE_REL * (|energy| + CV_STX_TIE_FLOOR): about 8 float
+ * ulps of the energy, but at least of CV_STX_TIE_FLOOR (~C_mc), since an
+ * energy near 0 is a sum of larger terms of both signs (negative f log
+ * sigma terms of sky stixels) whose rounding it keeps.  Measured with the
+ * CPU emulation on the synthetic scenes of the tests, columns whose stixels
+ * differ from the double-precision reference, with the tolerance applied
+ * to every comparison:
  *   default priors (3030 columns), relative only: 0 -> 1.2 %, 2^-22 ->
  *   0.20 %, 2^-21 -> 0.10 %, 2^-20 -> 0.10 %, 2^-19 -> 0.13 %, 2^-18 ->
  *   0.26 %, 2^-17 -> 0.66 % (smaller misses the exact ties, larger
@@ -120,7 +126,9 @@ cv_stx_rcp (float x)
  *   random priors too (5445 columns), 2^-20 with floor 0 -> 0.24 % (2
  *   frames of 36 below 99 %), 1 -> 0.15 %, 4 -> 0.02 % (worst frame
  *   99.2 %), 16 -> 0.04 %, 64 -> 0.06 %; floor 4 with 2^-21 -> 0.13 %,
- *   2^-19 -> 0.04 %. */
+ *   2^-19 -> 0.04 %;
+ * and only across empty cells (2^-20, floor 4): default priors 8 -> 2 of
+ * 4566 columns, random priors 1 -> 0 of 5445. */
 #define CV_STX_TIE_REL 9.5367431640625e-7f
 #define CV_STX_TIE_FLOOR 4.0f
 
@@ -548,23 +556,31 @@ cv_stx_best_init (CvStxBestF * best)
   best->edge_g = best->edge_o = best->slope_g = best->slope_o = 0.0f;
 }
 
+/* The tie scale of a step: CV_STX_TIE_REL across a cell of weight @w 0,
+ * else 0 (exact comparisons). */
+CV_STX_FN float
+cv_stx_tie (float w)
+{
+  return w == 0.0f ? CV_STX_TIE_REL : 0.0f;
+}
+
 /* TRUE when @cand replaces @best: for bottoms coming downwards (@le) when
  * better or tied, for bottoms coming upwards when better and not tied, so
- * the lowest bottom wins ties either way. */
+ * the lowest bottom wins ties either way (@tie: cv_stx_tie). */
 CV_STX_FN int
-cv_stx_replaces (float cand, float best, int le)
+cv_stx_replaces (float cand, float best, int le, float tie)
 {
   const float mag = fabsf (cand) + CV_STX_TIE_FLOOR;
-  return le ? CV_STX_FMA (-CV_STX_TIE_REL, mag, cand) <= best :
-      CV_STX_FMA (CV_STX_TIE_REL, mag, cand) < best;
+  return le ? CV_STX_FMA (-tie, mag, cand) <= best :
+      CV_STX_FMA (tie, mag, cand) < best;
 }
 
 /* Offers the candidate with bottom @b and fits @fit on top of @B to the
- * row's @best (see cv_stx_replaces for @le).  The prior evaluations are
- * those of cv_stx_below_best. */
+ * row's @best (see cv_stx_replaces for @le and @tie).  The prior
+ * evaluations are those of cv_stx_below_best. */
 CV_STX_FN void
 cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
-    const CvStxFitF * fit, const CvStxBelowF * B, int b, int le)
+    const CvStxFitF * fit, const CvStxBelowF * B, int b, int le, float tie)
 {
   const int b4 = b * 4;
   {
@@ -574,7 +590,7 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
         (d < B->g_lo ? CV_STX_FMA (-mf->gap_bf, d, B->g_cf) : B->gg);
     const int take = v <= B->other_g;
     const float cand = fit->cost[CV_STX_G] + (take ? v : B->other_g);
-    if (cv_stx_replaces (cand, best->cost[CV_STX_G], le)) {
+    if (cv_stx_replaces (cand, best->cost[CV_STX_G], le, tie)) {
       best->cost[CV_STX_G] = cand;
       best->ref[CV_STX_G] = b4 + (take ? CV_STX_G + 1 : B->code_g);
       best->edge_g = fit->top_g;
@@ -599,7 +615,7 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
       code = B->code_o;
     }
     cand = fit->cost[CV_STX_O] + m;
-    if (cv_stx_replaces (cand, best->cost[CV_STX_O], le)) {
+    if (cv_stx_replaces (cand, best->cost[CV_STX_O], le, tie)) {
       best->cost[CV_STX_O] = cand;
       best->ref[CV_STX_O] = b4 + code;
       best->edge_o = fit->top_o;
@@ -608,45 +624,52 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
   }
   {
     const float cand = fit->cost[CV_STX_S] + B->other_s;
-    if (cv_stx_replaces (cand, best->cost[CV_STX_S], le)) {
+    if (cv_stx_replaces (cand, best->cost[CV_STX_S], le, tie)) {
       best->cost[CV_STX_S] = cand;
       best->ref[CV_STX_S] = b4 + B->code_s;
     }
   }
 }
 
-/* (energy, bottom) of a before (b), energies compared within the tie
- * tolerance (relative to the smaller magnitude: finite against an
- * infinite energy). */
+/* (energy, bottom) of a before (b): energies compared within the tie
+ * tolerance when the cell below the higher bottom is empty (relative to
+ * the smaller magnitude: finite against an infinite energy), else
+ * exactly; then the lower bottom.  @cells: the column's cells. */
 CV_STX_FN int
-cv_stx_first (float cost_a, int ref_a, float cost_b, int ref_b)
+cv_stx_first (float cost_a, int ref_a, float cost_b, int ref_b,
+    const CvStxCellF * cells)
 {
-  const float tol = CV_STX_TIE_REL * (fminf (fabsf (cost_a), fabsf (cost_b))
-      + CV_STX_TIE_FLOOR);
-  return cost_a + tol < cost_b || (!(cost_b + tol < cost_a)
-      && (ref_a >> 2) < (ref_b >> 2));
+  const int ba = ref_a >> 2, bb = ref_b >> 2, hi = ba > bb ? ba : bb;
+  const int lo = ba < bb ? ba : bb;
+  const float tie = ref_a != CV_STX_REF_NONE && ref_b != CV_STX_REF_NONE
+      && lo < hi ? cv_stx_tie (cells[hi - 1].w) : 0.0f;
+  const float tol = tie * (fminf (fabsf (cost_a), fabsf (cost_b)) +
+      CV_STX_TIE_FLOOR);
+  return cost_a + tol < cost_b || (!(cost_b + tol < cost_a) && ba < bb);
 }
 
-/* @dst = the better of @dst and @src per class (disjoint bottoms). */
+/* @dst = the better of @dst and @src per class (disjoint bottoms; @cells:
+ * the column's cells). */
 CV_STX_FN void
-cv_stx_best_merge (CvStxBestF * dst, const CvStxBestF * src)
+cv_stx_best_merge (CvStxBestF * dst, const CvStxBestF * src,
+    const CvStxCellF * cells)
 {
   if (cv_stx_first (src->cost[CV_STX_G], src->ref[CV_STX_G],
-          dst->cost[CV_STX_G], dst->ref[CV_STX_G])) {
+          dst->cost[CV_STX_G], dst->ref[CV_STX_G], cells)) {
     dst->cost[CV_STX_G] = src->cost[CV_STX_G];
     dst->ref[CV_STX_G] = src->ref[CV_STX_G];
     dst->edge_g = src->edge_g;
     dst->slope_g = src->slope_g;
   }
   if (cv_stx_first (src->cost[CV_STX_O], src->ref[CV_STX_O],
-          dst->cost[CV_STX_O], dst->ref[CV_STX_O])) {
+          dst->cost[CV_STX_O], dst->ref[CV_STX_O], cells)) {
     dst->cost[CV_STX_O] = src->cost[CV_STX_O];
     dst->ref[CV_STX_O] = src->ref[CV_STX_O];
     dst->edge_o = src->edge_o;
     dst->slope_o = src->slope_o;
   }
   if (cv_stx_first (src->cost[CV_STX_S], src->ref[CV_STX_S],
-          dst->cost[CV_STX_S], dst->ref[CV_STX_S])) {
+          dst->cost[CV_STX_S], dst->ref[CV_STX_S], cells)) {
     dst->cost[CV_STX_S] = src->cost[CV_STX_S];
     dst->ref[CV_STX_S] = src->ref[CV_STX_S];
   }
@@ -760,7 +783,7 @@ cv_stx_segment_step (CvStxSegment * sg, const CvStxModelF * mf,
   CvStxFitF fit;
   cv_stx_mom_add (&sg->mom, &cell);
   fit = cv_stx_fit_f (mf, gr, &sg->mom, cell.xb, x_top, obj_slope);
-  cv_stx_offer_f (&sg->best, mf, &fit, &B, b, 1);
+  cv_stx_offer_f (&sg->best, mf, &fit, &B, b, 1, cv_stx_tie (cell.w));
   sg->b = b - 1;
 }
 
@@ -778,7 +801,7 @@ cv_stx_run_segments2 (CvStxSegment * s0, CvStxSegment * s1,
     if (s1->b >= s1->lo)
       cv_stx_segment_step (s1, mf, gr, cells, below, x_top, obj_slope);
   }
-  cv_stx_best_merge (&s0->best, &s1->best);
+  cv_stx_best_merge (&s0->best, &s1->best, cells);
   return s0->best;
 }
 

@@ -140,10 +140,12 @@ column (const CvStxModel * m, const CvStxModelF * mf,
       lane[j] = cv_stx_state_load (&S, base + j);
       if (band > 0)
         for (q = 0; q < CV_STX_CRIT_PARTS; q++)
-          cv_stx_best_merge (&lane[j], &w->part[q * CV_STX_BAND + j]);
+          cv_stx_best_merge (&lane[j], &w->part[q * CV_STX_BAND + j],
+              w->cells);
     }
     for (i = 0; base + i < end; i++) {
       const int b = base + i;
+      const float tie = b > 0 ? cv_stx_tie (w->cells[b - 1].w) : 0.0f;
       if (i > 0) {
         const CvStxBestF *s = &lane[i - 1];
         ring[i] = cv_stx_below_f (mf, s->cost[0], s->cost[1], s->cost[2],
@@ -151,7 +153,7 @@ column (const CvStxModel * m, const CvStxModelF * mf,
       }
       for (j = i; base + j < end; j++) {
         const CvStxFitF fit = cv_stx_diag_load (diag, i, j, obj_slope);
-        cv_stx_offer_f (&lane[j], mf, &fit, &ring[i], b, 0);
+        cv_stx_offer_f (&lane[j], mf, &fit, &ring[i], b, 0, tie);
       }
     }
     {
@@ -178,7 +180,7 @@ column (const CvStxModel * m, const CvStxModelF * mf,
           const CvStxBestF blk = cv_stx_block (&T, mf, &gr, w->below,
               band - 1, k, t, obj_slope);
           CvStxBestF st = cv_stx_state_load (&S, t);
-          cv_stx_best_merge (&st, &blk);
+          cv_stx_best_merge (&st, &blk, w->cells);
           cv_stx_state_store (&S, t, &st);
         }
   }

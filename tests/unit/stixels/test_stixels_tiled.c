@@ -282,7 +282,7 @@ test_block_halves (void)
             0);
         const CvStxBestF lo = cv_stx_block_half (&T, &mf, &gr, ring, bi, bj,
             t, 1, 0);
-        cv_stx_best_merge (&up, &lo);
+        cv_stx_best_merge (&up, &lo, cf);
         g_assert_true (memcmp (&up, &whole, sizeof (up)) == 0);
         g_assert_cmpint (whole.ref[0], !=, CV_STX_REF_NONE);
       }
