@@ -112,7 +112,7 @@ cv_stx_rcp (float x)
 /* "No candidate yet": larger than any real reference (bottom * 4 + code). */
 #define CV_STX_REF_NONE INT_MAX
 /* Two candidates across an empty cell tie when their energies differ by
- * less than CV_STX_TIE_REL * (|energy| + CV_STX_TIE_FLOOR): about 8 float
+ * less than CV_STX_TIE_REL * (|energy| + CV_STX_TIE_FLOOR): some float
  * ulps of the energy, but at least of CV_STX_TIE_FLOOR (~C_mc), since an
  * energy near 0 is a sum of larger terms of both signs (negative f log
  * sigma terms of sky stixels) whose rounding it keeps.  Measured with the
@@ -127,9 +127,11 @@ cv_stx_rcp (float x)
  *   frames of 36 below 99 %), 1 -> 0.15 %, 4 -> 0.02 % (worst frame
  *   99.2 %), 16 -> 0.04 %, 64 -> 0.06 %; floor 4 with 2^-21 -> 0.13 %,
  *   2^-19 -> 0.04 %;
- * and only across empty cells (2^-20, floor 4): default priors 8 -> 2 of
- * 4566 columns, random priors 1 -> 0 of 5445. */
-#define CV_STX_TIE_REL 9.5367431640625e-7f
+ * and only across empty cells (floor 4): default priors (4566 columns)
+ * 2^-20: 8 -> 2 columns, 2^-17: 2, 2^-14: 4; random priors: 1 -> 0 of
+ * 5445 at all three.  2^-17 (about 64 ulps) leaves room for the GPU's
+ * different rounding (fused multiply-adds, approximate reciprocals). */
+#define CV_STX_TIE_REL 7.62939453125e-6f
 #define CV_STX_TIE_FLOOR 4.0f
 
 /* ---- float model ---------------------------------------------------------- */
