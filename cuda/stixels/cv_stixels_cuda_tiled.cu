@@ -27,9 +27,9 @@
  * So a band costs two barriers (the reference kernel: one per row), the D
  * warp's chain is 32 shuffle steps per band, and the O(h^2) bulk of the
  * candidates runs concurrently on the helpers, a candidate per lane and
- * step, float arithmetic only (about 110 instructions per candidate).
+ * step, float arithmetic only (about 110 warp instructions per step).
  *
- * The D warp issues ~100 instructions per row and its rows are the serial
+ * The D warp issues ~130 instructions per row and its rows are the serial
  * chain: a helper on its SM sub-partition (warp scheduler) takes issue
  * slots from it.  @d_share says how many helpers may share it (warps 4, 8,
  * 12 of a block; warp i is assumed to go to sub-partition i % 4): fewer
