@@ -95,7 +95,7 @@ cv_need() {
 # stand-in (identity) that links wherever it does.
 cv_el() {
   if [ "$CV_MODE" = check ] && ! cv_have "$1"; then
-    echo "identity name=stand-in-for-$1"
+    echo "identity name=stand-in-for-$1-$RANDOM$RANDOM"
   else
     echo "$1"
   fi
@@ -213,7 +213,7 @@ cv_launch() {
       echo "gst-launch-1.0 -e $pipeline"
       ;;
     check)
-      for n in $(echo "$pipeline" | grep -o 'stand-in-for-[a-z0-9]*'); do
+      for n in $(echo "$pipeline" | grep -o 'stand-in-for-[a-z0-9]*' | sort -u); do
         cv_note "note: ${n#stand-in-for-} is not installed here: checked with identity in its place"
       done
       # shellcheck disable=SC2086
@@ -396,22 +396,31 @@ cv_full_chain() {
   horizon=${CV_CY:-$(( (CV_VIEW_H - 1) / 2 ))}
   roi_y=$(awk -v c="$horizon" -v h="$CV_VIEW_H" 'BEGIN { printf "%d", c + h / 10 }')
   echo "cudasgm layout=side-by-side max-disparity=$d$(cv_calib_props)$(cv_msg) ! \
-cudahough roi-y=$roi_y min-theta=-75 max-theta=75 edge-threshold=250 threshold=60 max-lines=8 overlay=$ov$(cv_msg) ! \
+cudahough roi-y=$roi_y min-theta=-75 max-theta=75 $CV_HOUGH_PROPS overlay=$ov$(cv_msg) ! \
 cudaroaddetect overlay=$ov $pose$(cv_msg) ! \
 cudastixels overlay=$ov $pose$(cv_msg) ! \
 cudardp overlay=$ov$(cv_msg)"
 }
 CV_FULL_CHAIN_ELEMENTS="cudasgm cudahough cudaroaddetect cudastixels cudardp"
+# Edges of real lane markings are softer than the synthetic scene's
+# (docs/elements/cudahough.md); cv_make_source sets the synthetic values.
+CV_HOUGH_PROPS="edge-threshold=250 threshold=60 max-lines=8"
 
 # What follows the chain: into an MP4 file when RECORD is given (call
 # cv_pick_encoder first), else to the display SINK; downloads from the GPU
 # where needed (NVENC reads GPU memory itself).  Usage: cv_output RECORD SINK
 cv_output() {
-  local record=$1 sink=$2 down=""
+  local record=$1 sink=$2 down="" crop=""
   [ "$CV_BACKEND" = gpu ] && down="$(cv_el cudadownload) ! "
   if [ -n "$record" ]; then
-    [ "$CV_ENCODER" = nvh264enc ] && down=""
-    echo "$down$(cv_mp4_sink "$record")"
+    # H.264 in 4:2:0 needs an even width and height (KITTI's 1242x375 is
+    # not): drop the last column / row
+    if [ $((CV_VIEW_W % 2)) = 1 ] || [ $((CV_VIEW_H % 2)) = 1 ]; then
+      crop="videocrop right=$((CV_VIEW_W % 2)) bottom=$((CV_VIEW_H % 2)) ! "
+    elif [ "$CV_ENCODER" = nvh264enc ]; then
+      down=""   # NVENC reads the frames from GPU memory
+    fi
+    echo "$down$crop$(cv_mp4_sink "$record")"
   else
     echo "${down}videoconvert ! $(cv_display "$sink")"
   fi
@@ -475,6 +484,9 @@ cv_make_source() {
       cv_need stereotestsrc
       CV_VIEW_W=$w; CV_VIEW_H=$h; CV_FORMAT=NV12
       cv_synthetic_calib "$w" "$h"
+      # the paint is ~120 luma levels above the road (Sobel ~480), the
+      # asphalt texture reaches ~350 (docs/elements/cudahough.md)
+      CV_HOUGH_PROPS="theta-step=0.5 edge-threshold=400 threshold=60 nms-radius=4 max-lines=8"
       n=${CV_SRC_FRAMES:-100}
       [ "$CV_MODE" = check ] && n=0
       CV_SRC_HEAD="stereotestsrc num-buffers=$n ! \

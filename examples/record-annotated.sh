@@ -62,7 +62,7 @@ cv_pick_backend
 cv_make_source
 if [ "$CV_SOURCE" = synthetic ]; then
   # the synthetic rig: 1.65 m above the road, pitched 0.02 rad down; its
-  # nearest road pixels (bottom rows) are at about 85 px of disparity
+  # nearest road pixels (bottom rows) are at about 81 px of disparity
   : "${max_disparity:=96}" "${pose:=height=1.65 pitch=0.02}"
 else
   cv_need_calib

@@ -67,14 +67,12 @@ fi
 cv_pick_encoder
 
 # Both halves leave the GPU (the compositor mixes in system memory).
-down=""
-[ "$CV_BACKEND" = gpu ] && down=" ! $(cv_el cudadownload)"
-enc_sink=$(CV_ENCODER=$CV_ENCODER; CV_BACKEND=cpu; cv_output "$output" "")
+enc_sink=$(CV_BACKEND=cpu; CV_VIEW_W=$((2 * CV_VIEW_W)); cv_output "$output" "")
 
 pipeline="$CV_SRC_HEAD$(cv_upload) ! tee name=pair \
-pair. ! queue ! $(cv_full_chain "$max_disparity" true "$pose")$down ! \
+pair. ! queue ! $(cv_full_chain "$max_disparity" true "$pose")$(cv_download) ! \
 videoconvert ! video/x-raw,format=RGBA ! queue ! mix.sink_0 \
-pair. ! queue ! cudasgm layout=side-by-side output=disparity-color max-disparity=$max_disparity$(cv_calib_props)$down ! \
+pair. ! queue ! cudasgm layout=side-by-side output=disparity-color max-disparity=$max_disparity$(cv_calib_props)$(cv_download) ! \
 queue ! mix.sink_1 \
 compositor name=mix sink_0::xpos=0 sink_1::xpos=$CV_VIEW_W ! \
 video/x-raw,width=$((2 * CV_VIEW_W)),height=$CV_VIEW_H ! $enc_sink $CV_SRC_TAIL"
