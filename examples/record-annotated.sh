@@ -55,7 +55,8 @@ while [ $# -gt 0 ]; do
     *) usage >&2; cv_die "unknown option '$1'" ;;
   esac
 done
-[ "$CV_MODE" = simulate ] && CV_MODE=run   # the default source is synthetic
+# --simulate N: the synthetic camera, N frames (the default source anyway)
+[ "$CV_MODE" = simulate ] && { CV_MODE=run; CV_SOURCE=synthetic; CV_SRC_FRAMES=$CV_SIM_FRAMES; }
 
 cv_need $CV_FULL_CHAIN_ELEMENTS
 cv_pick_backend

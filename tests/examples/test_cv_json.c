@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cv_test.h"
 #include "cvj.h"
 
 static const gchar *cv_json_path;
@@ -703,19 +704,124 @@ test_errors (void)
   g_assert_cmpint (failures, ==, 0);
 }
 
+/* Two JSON values equal (numbers exactly: both come from the same
+ * formatting of the same float or integer). */
+static gboolean
+same_json (const CvjValue * a, const CvjValue * b)
+{
+  guint i;
+
+  if (!a || !b || a->type != b->type)
+    return FALSE;
+  switch (a->type) {
+    case CVJ_NULL:
+      return TRUE;
+    case CVJ_BOOL:
+      return !a->boolean == !b->boolean;
+    case CVJ_NUMBER:
+      return a->number == b->number;
+    case CVJ_STRING:
+      return g_str_equal (a->string, b->string);
+    case CVJ_ARRAY:
+    case CVJ_OBJECT:
+      if (a->items->len != b->items->len)
+        return FALSE;
+      for (i = 0; i < a->items->len; i++) {
+        if (a->type == CVJ_OBJECT && !g_str_equal (g_ptr_array_index (a->keys,
+                    i), g_ptr_array_index (b->keys, i)))
+          return FALSE;
+        if (!same_json (g_ptr_array_index (a->items, i),
+                g_ptr_array_index (b->items, i)))
+          return FALSE;
+      }
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* The GPU backend (cudaupload ... cudadownload): cv-json against the metas
+ * of the same GPU pipeline, the disparity still on the device, and the
+ * results of the integer algorithms (SGM statistics, Hough lines, RDP
+ * cuts) identical to the CPU backend's. */
+static void
+test_gpu_chain (void)
+{
+  gchar *chain = consumers ();
+  gchar *fmt = g_strdup_printf ("stereotestsrc num-buffers=2 ! video/x-raw,"
+      "format=NV12,width=%d,height=%d,framerate=10/1 ! %%scudasgm "
+      "max-disparity=64 focal-length=185.6 principal-x=159.5 "
+      "principal-y=119.5 baseline=0.54 ! %s%%sappsink name=sink sync=false",
+      2 * VIEW_W, VIEW_H, chain);
+  gchar *gpu_line = g_strdup_printf (fmt, "cudaupload ! ", "cudadownload ! ");
+  gchar *cpu_line = g_strdup_printf (fmt, "", "");
+  const gchar *gpu_args[] = { gpu_line, NULL }, *cpu_args[] = { cpu_line,
+    NULL
+  };
+  GPtrArray *samples = run_here (gpu_line);
+  Run *gpu = run_cv_json (gpu_args), *cpu;
+  const gchar *exact[] = { "disparity", "lines", "segments", NULL };
+  guint f, k;
+
+  g_test_message ("pipeline: %s", gpu_line);
+  check_frames (gpu, samples, FALSE);
+  cpu = run_cv_json (cpu_args);
+  CHECK (cpu->status == 0 && cpu->frames->len == gpu->frames->len,
+      "CPU run: status %d, %u frames", cpu->status, cpu->frames->len);
+  for (f = 0; f < gpu->frames->len && f < cpu->frames->len; f++) {
+    const CvjValue *g = g_ptr_array_index (gpu->frames, f);
+    const CvjValue *c = g_ptr_array_index (cpu->frames, f);
+    CHECK (same_bool (cvj_get (cvj_get (g, "disparity"), "on_device"), TRUE),
+        "frame %u: the disparity must stay on the GPU", f);
+    for (k = 0; exact[k]; k++) {
+      const CvjValue *gv = cvj_get (g, exact[k]), *cv = cvj_get (c, exact[k]);
+      if (g_str_equal (exact[k], "disparity")) {
+        static const gchar *stats[] = { "valid_fraction", "min", "mean",
+          "max", "width", "height", "has_confidence", NULL
+        };
+        guint i;
+        for (i = 0; stats[i]; i++)
+          CHECK (same_json (cvj_get (gv, stats[i]), cvj_get (cv, stats[i])),
+              "frame %u: disparity %s differs between GPU and CPU", f,
+              stats[i]);
+      } else if (gv || cv) {
+        CHECK (same_json (gv, cv), "frame %u: \"%s\" differs between GPU "
+            "and CPU", f, exact[k]);
+      }
+    }
+  }
+  run_free (cpu);
+  run_free (gpu);
+  g_ptr_array_unref (samples);
+  g_free (gpu_line);
+  g_free (cpu_line);
+  g_free (fmt);
+  g_free (chain);
+  g_assert_cmpint (failures, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   if (argc < 2) {
-    g_printerr ("usage: %s PATH-TO-cv-json\n", argv[0]);
+    g_printerr ("usage: %s PATH-TO-cv-json [gpu]\n", argv[0]);
     return 2;
   }
   cv_json_path = argv[1];
   if (!have ("stereotestsrc")) {
     g_printerr ("no stereotestsrc: GST_PLUGIN_PATH must hold the plugin\n");
     return 1;
+  }
+
+  if (argc > 2 && g_str_equal (argv[2], "gpu")) {
+    if (!have ("cudaupload") || !have ("cudadownload") || !have ("cudasgm")
+        || !cv_test_have_gpu ()) {
+      g_print ("SKIP: needs a GPU, cudaupload/cudadownload and cudasgm\n");
+      return CV_TEST_EXIT_SKIP;
+    }
+    g_test_add_func ("/cv-json/gpu-chain", test_gpu_chain);
+    return g_test_run ();
   }
 
   g_test_add_func ("/cv-json/json-reader", test_json_reader);
