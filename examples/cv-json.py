@@ -10,9 +10,9 @@ The same program as examples/cv-json.c, with the same options and output:
     examples/cv-json.py 'filesrc ... ! cudasgm ... ! cudastixels'
 
 Needs python3-gi, GStreamer's typelibs and GstCudaVision-1.0.typelib: an
-installed one, or the build folder's (found by itself when run from a
-checkout; otherwise set GI_TYPELIB_PATH and LD_LIBRARY_PATH to the folder
-holding GstCudaVision-1.0.typelib and libgstcudavision-1.0.so).
+installed one, one on GI_TYPELIB_PATH (with LD_LIBRARY_PATH pointing at
+libgstcudavision-1.0.so), or else the build folder of this checkout
+(../build, or $CV_BUILD_DIR), found by itself.
 
 Reading the metas (docs/meta-api.md, "Python"): scalar fields are plain
 attributes.  PyGObject cannot read C arrays inside structs, so the lists
@@ -37,23 +37,31 @@ from gi.repository import GIRepository  # noqa: E402
 
 
 def add_build_dir():
-    """Use the checkout's build folder when GstCudaVision is not installed."""
+    """Use the checkout's build folder ($CV_BUILD_DIR, default ../build) when
+    GstCudaVision is neither installed nor on GI_TYPELIB_PATH."""
     here = os.path.dirname(os.path.abspath(__file__))
     build = os.environ.get("CV_BUILD_DIR", os.path.join(here, "..", "build"))
     libdir = os.path.join(build, "gst", "cudavision")
-    if os.path.exists(os.path.join(libdir, "GstCudaVision-1.0.typelib")):
-        repo = GIRepository.Repository.get_default()
-        repo.prepend_search_path(libdir)
-        repo.prepend_library_path(libdir)
-        if not os.environ.get("GST_PLUGIN_PATH"):
-            os.environ["GST_PLUGIN_PATH"] = os.path.join(build, "gst")
+    if not os.path.exists(os.path.join(libdir, "GstCudaVision-1.0.typelib")):
+        sys.exit("cv-json.py: GstCudaVision-1.0.typelib not found: install "
+                 "gst-cudavision, set GI_TYPELIB_PATH and LD_LIBRARY_PATH to "
+                 "the folder holding it, or CV_BUILD_DIR to a build folder")
+    repo = GIRepository.Repository.get_default()
+    repo.prepend_search_path(libdir)
+    repo.prepend_library_path(libdir)
+    if not os.environ.get("GST_PLUGIN_PATH"):
+        # the plugin of the same build (its meta library is this one)
+        os.environ["GST_PLUGIN_PATH"] = os.path.join(build, "gst")
 
 
-add_build_dir()
 gi.require_version("Gst", "1.0")
 gi.require_version("GstApp", "1.0")
 gi.require_version("GstVideo", "1.0")
-gi.require_version("GstCudaVision", "1.0")
+try:
+    gi.require_version("GstCudaVision", "1.0")
+except ValueError:
+    add_build_dir()
+    gi.require_version("GstCudaVision", "1.0")
 from gi.repository import GLib, Gst, GstApp, GstCudaVision, GstVideo  # noqa: E402,F401
 
 # The synthetic camera of the default pipeline (docs/elements/stereotestsrc.md)

@@ -40,7 +40,7 @@ def have(factory):
 
 
 def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     lines = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
     return p.returncode, lines, p.stderr
 
