@@ -244,9 +244,9 @@ struct CvSgmCuda
   int paths_smem_set[N_K_VARIANTS][2];
   /* packed variant */
   CvSgmVariant variant, last_variant;
-  int fast_paths_occupancy[N_D_VARIANTS];       /* -1: not queried */
+  int fast_paths_occupancy[N_D_VARIANTS][2];    /* 8, 4 lanes; -1: not queried */
   int fast_horiz_smem_set[N_D_VARIANTS][2];
-  int fast_paths_smem_set[N_D_VARIANTS];
+  int fast_paths_smem_set[N_D_VARIANTS][2];
   int fast_wta_smem_set[N_D_VARIANTS];
 };
 
@@ -430,6 +430,7 @@ typedef struct
 {
   CvSgmCuda *plan;
   int n_disp;
+  int lanes;                    /* packed variant: lanes per chain */
 } OccupancyQuery;
 
 static int
@@ -446,7 +447,7 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;
-  OccupancyQuery query = { plan, p->max_disparity };
+  OccupancyQuery query = { plan, p->max_disparity, 0 };
   int li;
 
   for (;;) {
@@ -496,46 +497,68 @@ static int
 fast_occupancy_cb (int k, int full, int ns, void *user)
 {
   OccupancyQuery *q = (OccupancyQuery *) user;
-  int *slot = &q->plan->fast_paths_occupancy[d_index (q->n_disp)];
+  int *slot = &q->plan->fast_paths_occupancy[d_index (q->n_disp)]
+      [q->lanes == 4];
   (void) k;
   (void) full;
   (void) ns;
   if (*slot < 0)
-    *slot = sgm_fast_paths_occupancy (q->n_disp, q->plan->smem_optin);
+    *slot = sgm_fast_paths_occupancy (q->n_disp, q->lanes,
+        q->plan->smem_optin);
   return *slot;
+}
+
+/* Lanes per chain of the packed vertical paths for @variant (PACKED,
+ * PACKED4 or AUTO): 4 where allowed and, for AUTO, where the concurrent
+ * groups keep SGM_FAST_LANES4_MIN_WARPS warps per SM. */
+static int
+fast_lanes (const CvSgmCuda * plan, const CvSgmParams * p, int width,
+    CvSgmVariant variant)
+{
+  const int groups = p->paths == 8 ? 6 : 2;
+  const int slices4 = SGM_WARP / 4;
+  long warps4;
+  if (variant == CV_SGM_VARIANT_PACKED
+      || p->max_disparity > SGM_FAST_LANES4_MAX_D)
+    return SGM_FAST_LANES;
+  if (variant == CV_SGM_VARIANT_PACKED4)
+    return 4;
+  warps4 = (long) groups * ((width + slices4 - 1) / slices4);
+  return warps4 >= (long) SGM_FAST_LANES4_MIN_WARPS * plan->n_sms
+      ? 4 : SGM_FAST_LANES;
 }
 
 /* TRUE when the packed variant computes @p exactly and its blocks fit. */
 static int
-packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width)
+packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
+    int lanes)
 {
   const int full = p->census == CV_SGM_CENSUS_9X7;
   return sgm_packed_exact (p)
       && sgm_fast_horizontal_smem_bytes (width, p->max_disparity, full)
       <= (size_t) plan->smem_optin
-      && sgm_fast_paths_smem_bytes (p->max_disparity)
+      && sgm_fast_paths_smem_bytes (p->max_disparity, lanes)
       <= (size_t) plan->smem_optin
       && sgm_fast_wta_smem_bytes (width) <= (size_t) plan->smem_optin;
 }
 
 static CvStatus
 run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
-    cudaStream_t stream, CvError * err)
+    int lanes, cudaStream_t stream, CvError * err)
 {
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;
-  OccupancyQuery query = { plan, p->max_disparity };
+  OccupancyQuery query = { plan, p->max_disparity, lanes };
   const int di = d_index (p->max_disparity);
   int li;
 
   for (;;) {
     memset (&pa, 0, sizeof (pa));
     sgm_plan_paths_ns (p, left->width, left->height,
-        p->max_disparity / (2 * SGM_FAST_LANES),
-        p->census == CV_SGM_CENSUS_9X7, SGM_WARP / SGM_FAST_LANES,
-        SGM_FAST_WARPS, request, plan->coop_ok, plan->n_sms,
-        fast_occupancy_cb, &query, &pa, &pp);
+        p->max_disparity / (2 * lanes), p->census == CV_SGM_CENSUS_9X7,
+        SGM_WARP / lanes, SGM_FAST_WARPS, request, plan->coop_ok,
+        plan->n_sms, fast_occupancy_cb, &query, &pa, &pp);
     pa.luma = left->data;
     pa.luma_stride = left->stride;
     pa.sum = (uint16_t *) plan->sum.ptr;
@@ -547,9 +570,9 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       CvError launch_err = { CV_OK, 0, "" };
       pa.group_base = pp.launches[li].group_base;
       pa.coop = pp.launches[li].coop;
-      if (sgm_fast_paths_launch (&pa, pp.launches[li].n_blocks,
-              plan->smem_optin, &plan->fast_paths_smem_set[di], stream,
-              &launch_err) == CV_OK)
+      if (sgm_fast_paths_launch (&pa, lanes, pp.launches[li].n_blocks,
+              plan->smem_optin, &plan->fast_paths_smem_set[di][lanes == 4],
+              stream, &launch_err) == CV_OK)
         continue;
       /* a cooperative grid refused before anything ran: plan again, one
        * path after the other */
@@ -566,10 +589,11 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   }
 }
 
-/* Horizontal paths, vertical and diagonal paths, winner-takes-all. */
+/* Horizontal paths, vertical and diagonal paths (@lanes per chain),
+ * winner-takes-all. */
 static CvStatus
 run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
-    cudaStream_t stream, CvError * err)
+    int lanes, cudaStream_t stream, CvError * err)
 {
   const int full = p->census == CV_SGM_CENSUS_9X7;
   const int di = d_index (p->max_disparity);
@@ -603,7 +627,7 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
 
   if ((st = stage_mark (plan, "paths (packed)", stream, err)) != CV_OK)
     return st;
-  if ((st = run_fast_paths (plan, p, left, stream, err)) != CV_OK)
+  if ((st = run_fast_paths (plan, p, left, lanes, stream, err)) != CV_OK)
     return st;
 
   if ((st = stage_mark (plan, "winner-takes-all (packed)", stream, err))
@@ -699,13 +723,18 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     CV_CUDA_CHECK_LAUNCH (err, "sgm_census_kernel");
   }
 
-  plan->last_variant = plan->variant != CV_SGM_VARIANT_BASELINE
-      && packed_applies (plan, params, w)
-      ? CV_SGM_VARIANT_PACKED : CV_SGM_VARIANT_BASELINE;
-  if (plan->last_variant == CV_SGM_VARIANT_PACKED) {
-    if ((st = run_packed (plan, params, left, stream, err)) != CV_OK)
+  {
+    const int lanes = fast_lanes (plan, params, w, plan->variant);
+    plan->last_variant = plan->variant != CV_SGM_VARIANT_BASELINE
+        && packed_applies (plan, params, w, lanes)
+        ? (lanes == 4 ? CV_SGM_VARIANT_PACKED4 : CV_SGM_VARIANT_PACKED)
+        : CV_SGM_VARIANT_BASELINE;
+    if (plan->last_variant != CV_SGM_VARIANT_BASELINE
+        && (st = run_packed (plan, params, left, lanes, stream, err))
+        != CV_OK)
       return st;
-  } else {
+  }
+  if (plan->last_variant == CV_SGM_VARIANT_BASELINE) {
     if ((st = stage_mark (plan, "paths (vertical, diagonal)", stream, err))
         != CV_OK)
       return st;

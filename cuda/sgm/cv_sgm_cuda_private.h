@@ -78,17 +78,19 @@ CvStatus sgm_fast_horizontal_launch (const SgmFastHorizArgs * args,
     int full_census, int smem_limit, int *smem_set, cudaStream_t stream,
     CvError * err);
 
-/* Dynamic shared memory of a block of the packed path kernel. */
-size_t sgm_fast_paths_smem_bytes (int n_disp);
+/* Dynamic shared memory of a block of the packed path kernel with @lanes
+ * (SGM_FAST_LANES or 4) lanes per chain. */
+size_t sgm_fast_paths_smem_bytes (int n_disp, int lanes);
 
-/* Blocks per SM the device holds of the packed path kernel for D (0 on
- * error). */
-int sgm_fast_paths_occupancy (int n_disp, int smem_limit);
+/* Blocks per SM the device holds of the packed path kernel for D and
+ * @lanes (0 on error). */
+int sgm_fast_paths_occupancy (int n_disp, int lanes, int smem_limit);
 
 /* Launches the packed path kernel with @n_blocks blocks of SGM_FAST_WARPS
  * warps, cooperatively when args->coop. */
-CvStatus sgm_fast_paths_launch (const SgmPathsArgs * args, int n_blocks,
-    int smem_limit, int *smem_set, cudaStream_t stream, CvError * err);
+CvStatus sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes,
+    int n_blocks, int smem_limit, int *smem_set, cudaStream_t stream,
+    CvError * err);
 
 /* Dynamic shared memory of a block of the winner-takes-all kernel. */
 size_t sgm_fast_wta_smem_bytes (int width);

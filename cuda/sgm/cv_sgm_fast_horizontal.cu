@@ -180,25 +180,28 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
     auto slot_words = [&](int slot) -> uint32_t * {
       return ring + (size_t) slot * NSL * WORDS;
     };
-    auto issue = [&](int i) {
-      if (i < n && row_ok)
-        sgm_pixel_copy_async < LPS > (slot_words (i % SLOTS),
-            row_cells + (size_t) (x0 + i * step) * WORDS, WORDS, sl);
-    };
-    for (int i = 0; i < SGM_FAST_RING; i++) {
-      issue (i);
+    int i_next = 0, slot_next = 0;      /* next pixel to fetch, its slot */
+    auto fetch = [&]() {
+      if (i_next < n && row_ok)
+        sgm_pixel_copy_async < LPS > (slot_words (slot_next),
+            row_cells + (size_t) (x0 + i_next * step) * WORDS, WORDS, sl);
       sgm_copy_commit ();
-    }
+      i_next++;
+      slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
+    };
+    for (int i = 0; i < SGM_FAST_RING; i++)
+      fetch ();
+    int slot_rd = 0;
 #pragma unroll 1
     for (int i = 0; i < n; i++) {
       const int x = x0 + i * step;
       sgm_copy_wait < SGM_FAST_RING - 1 > ();
-      __syncwarp ();            /* pixel i arrived; slot of i - 1 read */
-      issue (i + SGM_FAST_RING);
-      sgm_copy_commit ();
+      __syncwarp ();            /* pixel i arrived; the slot of i - 1 read */
+      fetch ();                 /* pixel i + SGM_FAST_RING, into that slot */
 
       uint32_t cell[KH], C[KH];
-      sgm_words_load_shared < KH > (cell, slot_words (i % SLOTS) + sl * KH);
+      sgm_words_load_shared < KH > (cell, slot_words (slot_rd) + sl * KH);
+      slot_rd = slot_rd + 1 == SLOTS ? 0 : slot_rd + 1;
 #pragma unroll
       for (int r = 0; r < KH; r++)
         C[r] = cell[r] & cmask_pk;

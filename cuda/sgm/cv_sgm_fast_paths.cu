@@ -4,9 +4,11 @@
  * cv_sgm_kernel_args.h), after the horizontal kernel has written every
  * cell.
  *
- * A warp aggregates SGM_WARP / SGM_FAST_LANES neighbouring slices of one
- * path direction ("group"), one segment of SGM_FAST_LANES lanes per slice
- * (KH words of the interleaved layout per lane, D = 16 KH).  Slice s of a
+ * A warp aggregates SGM_WARP / LPS neighbouring slices of one path
+ * direction ("group"), one segment of LPS lanes per slice (KH words of the
+ * interleaved layout per lane, D = 2 LPS KH; LPS = SGM_FAST_LANES, or 4
+ * for D <= 128 in the "packed4" variant: more work per instruction, fewer
+ * warps).  Slice s of a
  * group with horizontal drift dx is at row step t in column
  * (s + dx t) mod slots, slots >= width + slices per warp - 1, so a diagonal
  * slice leaving the image re-enters on the other side as a new path (the
@@ -43,16 +45,17 @@ fast_paths_lut_bytes (void)
 }
 
 static __host__ __device__ inline size_t
-fast_paths_slot_words (int n_disp)
+fast_paths_slot_words (int n_disp, int lanes)
 {
-  return (size_t) (SGM_WARP / SGM_FAST_LANES) * (n_disp / 2);
+  return (size_t) (SGM_WARP / lanes) * (n_disp / 2);
 }
 
 static __host__ __device__ inline size_t
-fast_paths_smem_bytes (int n_disp)
+fast_paths_smem_bytes (int n_disp, int lanes)
 {
   return fast_paths_lut_bytes () + (size_t) SGM_FAST_WARPS *
-      (SGM_FAST_RING + 2) * fast_paths_slot_words (n_disp) * sizeof (uint32_t);
+      (SGM_FAST_RING + 2) * fast_paths_slot_words (n_disp, lanes) *
+      sizeof (uint32_t);
 }
 
 /* Wraps a column a few steps away from [0, slots) back into it. */
@@ -64,11 +67,10 @@ fast_wrap (int c, int slots)
   return c;
 }
 
-template < int KH > __global__ void
+template < int LPS, int KH > __global__ void
 __launch_bounds__ (SGM_FAST_WARPS * SGM_WARP, KH <= 8 ? 3 : 2)
 sgm_fast_paths_kernel (const SgmPathsArgs a)
 {
-  constexpr int LPS = SGM_FAST_LANES;
   constexpr int NSL = SGM_WARP / LPS;   /* slices per warp */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
   constexpr int SLOTS = SGM_FAST_RING + 2;
@@ -241,33 +243,44 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
 
 typedef void (*SgmFastPathsKernel) (const SgmPathsArgs);
 
+/* The kernel for D disparities and @lanes (4 or 8) lanes per chain. */
 static SgmFastPathsKernel
-pick_fast_paths (int kh)
+pick_fast_paths (int n_disp, int lanes)
 {
-  switch (kh) {
-#define SGM_KH_CASE(n) case n: return sgm_fast_paths_kernel < n >;
+  if (lanes == 4 && n_disp <= SGM_FAST_LANES4_MAX_D) {
+    switch (n_disp / 8) {
+#define SGM_KH4_CASE(n) case n: return sgm_fast_paths_kernel < 4, n >;
+        SGM_KH4_CASE (2) SGM_KH4_CASE (4) SGM_KH4_CASE (6) SGM_KH4_CASE (8)
+        SGM_KH4_CASE (10) SGM_KH4_CASE (12) SGM_KH4_CASE (14)
+#undef SGM_KH4_CASE
+      default:
+        return sgm_fast_paths_kernel < 4, 16 >;
+    }
+  }
+  switch (n_disp / 16) {
+#define SGM_KH_CASE(n) case n: return sgm_fast_paths_kernel < 8, n >;
       SGM_KH_CASE (1) SGM_KH_CASE (2) SGM_KH_CASE (3) SGM_KH_CASE (4)
       SGM_KH_CASE (5) SGM_KH_CASE (6) SGM_KH_CASE (7) SGM_KH_CASE (8)
       SGM_KH_CASE (9) SGM_KH_CASE (10) SGM_KH_CASE (11) SGM_KH_CASE (12)
       SGM_KH_CASE (13) SGM_KH_CASE (14) SGM_KH_CASE (15)
 #undef SGM_KH_CASE
     default:
-      return sgm_fast_paths_kernel < 16 >;
+      return sgm_fast_paths_kernel < 8, 16 >;
   }
 }
 
 extern "C" size_t
-sgm_fast_paths_smem_bytes (int n_disp)
+sgm_fast_paths_smem_bytes (int n_disp, int lanes)
 {
-  return fast_paths_smem_bytes (n_disp);
+  return fast_paths_smem_bytes (n_disp, lanes);
 }
 
 extern "C" int
-sgm_fast_paths_occupancy (int n_disp, int smem_limit)
+sgm_fast_paths_occupancy (int n_disp, int lanes, int smem_limit)
 {
   int n = 0;
-  size_t smem = fast_paths_smem_bytes (n_disp);
-  SgmFastPathsKernel kernel = pick_fast_paths (n_disp / (2 * SGM_FAST_LANES));
+  size_t smem = fast_paths_smem_bytes (n_disp, lanes);
+  SgmFastPathsKernel kernel = pick_fast_paths (n_disp, lanes);
   if (smem > (size_t) smem_limit
       || cudaFuncSetAttribute ((const void *) kernel,
           cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem)
@@ -281,12 +294,11 @@ sgm_fast_paths_occupancy (int n_disp, int smem_limit)
 }
 
 extern "C" CvStatus
-sgm_fast_paths_launch (const SgmPathsArgs * args, int n_blocks,
+sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes, int n_blocks,
     int smem_limit, int *smem_set, cudaStream_t stream, CvError * err)
 {
-  SgmFastPathsKernel kernel =
-      pick_fast_paths (args->n_disp / (2 * SGM_FAST_LANES));
-  size_t smem = fast_paths_smem_bytes (args->n_disp);
+  SgmFastPathsKernel kernel = pick_fast_paths (args->n_disp, lanes);
+  size_t smem = fast_paths_smem_bytes (args->n_disp, lanes);
   dim3 grid (n_blocks), block (SGM_FAST_WARPS * SGM_WARP);
 
   if (smem > (size_t) smem_limit)

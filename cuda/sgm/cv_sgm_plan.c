@@ -220,6 +220,8 @@ cv_sgm_variant_name (CvSgmVariant variant)
       return "baseline";
     case CV_SGM_VARIANT_PACKED:
       return "packed";
+    case CV_SGM_VARIANT_PACKED4:
+      return "packed4";
     default:
       return "auto";
   }
@@ -228,7 +230,7 @@ cv_sgm_variant_name (CvSgmVariant variant)
 int
 cv_sgm_variant_exact (CvSgmVariant variant, const CvSgmParams * params)
 {
-  if (variant == CV_SGM_VARIANT_PACKED)
+  if (variant == CV_SGM_VARIANT_PACKED || variant == CV_SGM_VARIANT_PACKED4)
     return sgm_packed_exact (params);
   return variant == CV_SGM_VARIANT_BASELINE;
 }

@@ -14,7 +14,12 @@
  *    paths * (largest cost + p2) < 2^(16 - cost bits) (sgm_packed_exact:
  *    p2 <= 224 centre-symmetric or 65 full census with 8 paths, 480 / 193
  *    with 4) and the rows fit in shared memory.
- *  - AUTO (default): PACKED where it applies, else BASELINE.
+ *  - PACKED4: PACKED with 4 lanes per chain instead of 8 in the vertical
+ *    and diagonal paths for D <= 128 (twice the disparities per lane: less
+ *    overhead per cell, half the warps); as PACKED above 128.
+ *  - AUTO (default): PACKED4 where it applies and the vertical kernel
+ *    still has at least SGM_FAST_LANES4_MIN_WARPS warps per SM, else
+ *    PACKED where it applies, else BASELINE.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -32,11 +37,12 @@ typedef enum
   CV_SGM_VARIANT_AUTO = 0,
   CV_SGM_VARIANT_BASELINE = 1,
   CV_SGM_VARIANT_PACKED = 2,
+  CV_SGM_VARIANT_PACKED4 = 3,
 } CvSgmVariant;
 
-#define CV_SGM_N_VARIANTS 3
+#define CV_SGM_N_VARIANTS 4
 
-/* "auto", "baseline", "packed". */
+/* "auto", "baseline", "packed", "packed4". */
 const char *cv_sgm_variant_name (CvSgmVariant variant);
 
 /* TRUE when @variant (not AUTO) computes @params exactly (the shared-memory
@@ -47,8 +53,8 @@ int cv_sgm_variant_exact (CvSgmVariant variant, const CvSgmParams * params);
 typedef struct CvSgmCuda CvSgmCuda;
 
 /* The variant of the next cv_sgm_cuda_compute calls (default AUTO); a
- * forced variant that does not apply to the parameters or the size falls
- * back to BASELINE. */
+ * forced packed variant that does not apply to the parameters or the size
+ * falls back to BASELINE (PACKED4 to PACKED above D = 128). */
 void cv_sgm_cuda_set_variant (CvSgmCuda * plan, CvSgmVariant variant);
 
 /* The variant the last cv_sgm_cuda_compute used (never AUTO). */

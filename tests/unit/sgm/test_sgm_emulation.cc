@@ -139,12 +139,12 @@ fast_horiz_dispatch (const SgmFastHorizArgs & a)
   }
 }
 
-template < int KH > static void
+template < int LPS, int KH > static void
 fast_paths_kernel (const SgmPathsArgs & a, int blocks)
 {
   launch (dim3 (blocks), dim3 (SGM_FAST_WARPS * SGM_WARP),
-      fast_paths_smem_bytes (a.n_disp), [&]() {
-        sgm_fast_paths_kernel < KH > (a);
+      fast_paths_smem_bytes (a.n_disp, LPS), [&]() {
+        sgm_fast_paths_kernel < LPS, KH > (a);
       });
 }
 
@@ -158,10 +158,21 @@ fast_wta_kernel (const SgmWtaArgs & a)
 }
 
 static void
-fast_paths_dispatch (const SgmPathsArgs & a, int blocks)
+fast_paths_dispatch (const SgmPathsArgs & a, int lanes, int blocks)
 {
+  if (lanes == 4) {
+    switch (a.n_disp / 8) {
+#define KH4_CASE(n) case n: fast_paths_kernel < 4, n > (a, blocks); break;
+        KH4_CASE (2) KH4_CASE (4) KH4_CASE (6) KH4_CASE (8) KH4_CASE (10)
+        KH4_CASE (12) KH4_CASE (14) KH4_CASE (16)
+#undef KH4_CASE
+      default:
+        abort ();
+    }
+    return;
+  }
   switch (a.n_disp / (2 * SGM_FAST_LANES)) {
-#define KH_CASE(n) case n: fast_paths_kernel < n > (a, blocks); break;
+#define KH_CASE(n) case n: fast_paths_kernel < 8, n > (a, blocks); break;
       KH_CASE (1) KH_CASE (2) KH_CASE (3) KH_CASE (4) KH_CASE (5) KH_CASE (6)
       KH_CASE (7) KH_CASE (8) KH_CASE (9) KH_CASE (10) KH_CASE (11)
       KH_CASE (12) KH_CASE (13) KH_CASE (14) KH_CASE (15) KH_CASE (16)
@@ -237,10 +248,15 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   memset (&pa, 0, sizeof (pa));
-  *used_variant = variant != CV_SGM_VARIANT_BASELINE && sgm_packed_exact (p)
-      ? CV_SGM_VARIANT_PACKED : CV_SGM_VARIANT_BASELINE;
+  /* as cv_sgm_cuda_compute (AUTO: 8 lanes per chain, the emulation has no
+   * SM count) */
+  const int lanes = variant == CV_SGM_VARIANT_PACKED4
+      && D <= SGM_FAST_LANES4_MAX_D ? 4 : SGM_FAST_LANES;
+  *used_variant = variant == CV_SGM_VARIANT_BASELINE || !sgm_packed_exact (p)
+      ? CV_SGM_VARIANT_BASELINE : lanes == 4 ? CV_SGM_VARIANT_PACKED4
+      : CV_SGM_VARIANT_PACKED;
 
-  if (*used_variant == CV_SGM_VARIANT_PACKED) {
+  if (*used_variant != CV_SGM_VARIANT_BASELINE) {
     const int cbits = sgm_packed_cost_bits (p->census);
     /* horizontal paths: the cells written */
     SgmFastHorizArgs fh;
@@ -265,9 +281,8 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       fast_horiz_dispatch < uint32_t > (fh);
 
     /* vertical and diagonal paths */
-    sgm_plan_paths_ns (p, w, h, D / (2 * SGM_FAST_LANES), full,
-        SGM_WARP / SGM_FAST_LANES, SGM_FAST_WARPS, request, 1, n_sms,
-        fake_occupancy, NULL, &pa, &pp);
+    sgm_plan_paths_ns (p, w, h, D / (2 * lanes), full, SGM_WARP / lanes,
+        SGM_FAST_WARPS, request, 1, n_sms, fake_occupancy, NULL, &pa, &pp);
     pa.luma = l->data;
     pa.luma_stride = l->stride;
     pa.sum = sum.data ();
@@ -276,7 +291,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     for (int li = 0; li < pp.n_launches; li++) {
       pa.group_base = pp.launches[li].group_base;
       pa.coop = pp.launches[li].coop;
-      fast_paths_dispatch (pa, pp.launches[li].n_blocks);
+      fast_paths_dispatch (pa, lanes, pp.launches[li].n_blocks);
     }
 
     /* winner-takes-all */
@@ -451,9 +466,9 @@ check_variant (const CvSgmParams * p, int w, int h, unsigned seed,
   CvSgmSchedule used = emulate (p, l, r, request, variant, n_sms, gd, gc,
       &used_variant);
   n_cases++;
-  n_packed += used_variant == CV_SGM_VARIANT_PACKED;
-  if (variant == CV_SGM_VARIANT_PACKED
-      && used_variant != CV_SGM_VARIANT_PACKED) {
+  n_packed += used_variant != CV_SGM_VARIANT_BASELINE;
+  if (variant != CV_SGM_VARIANT_BASELINE && sgm_packed_exact (p)
+      && used_variant == CV_SGM_VARIANT_BASELINE) {
     fprintf (stderr, "packed variant expected (D %d paths %d census %d "
         "p2 %d)\n", p->max_disparity, p->paths, p->census, p->p2);
     ok = false;
@@ -490,8 +505,8 @@ check_variant (const CvSgmParams * p, int w, int h, unsigned seed,
   return ok;
 }
 
-/* The case under the baseline kernels, then under the default variant
- * (the packed one where it is exact). */
+/* The case under the baseline kernels, then under a packed variant
+ * (where it is exact; 8 and 4 lanes per chain by turns). */
 static bool
 check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
     CvSgmSchedule request, int n_sms, CvSgmSchedule expect_schedule)
@@ -499,7 +514,8 @@ check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
   return check_variant (p, w, h, seed, textured, request,
       CV_SGM_VARIANT_BASELINE, n_sms, expect_schedule)
       && check_variant (p, w, h, seed, textured, request,
-      CV_SGM_VARIANT_AUTO, n_sms, expect_schedule);
+      n_cases % 4 == 1 ? CV_SGM_VARIANT_PACKED4 : CV_SGM_VARIANT_AUTO, n_sms,
+      expect_schedule);
 }
 
 static void
@@ -600,6 +616,10 @@ main (int argc, char **argv)
       ok = check_variant (&p, 21 + D % 13, 9 + D % 7, combo, D % 3 != 0,
           (CvSgmSchedule) (D / 16 % 4), CV_SGM_VARIANT_PACKED, 132,
           CV_SGM_SCHEDULE_AUTO);
+      if (ok && D <= SGM_FAST_LANES4_MAX_D)
+        ok = check_variant (&p, 37 - D % 11, 8 + D % 5, combo + 1, D % 3 == 0,
+            (CvSgmSchedule) ((D / 16 + 1) % 4), CV_SGM_VARIANT_PACKED4, 132,
+            CV_SGM_SCHEDULE_AUTO);
     }
     /* images narrower than the warp's slices, a single row or column */
     if (ok) {
@@ -611,8 +631,8 @@ main (int argc, char **argv)
         params_for (&p, si * 7 + 2, si % 2 ? 48 : 128, si % 2 ? 4 : 8);
         p.p2 = 40 + si;
         ok = check_variant (&p, sizes[si][0], sizes[si][1], si, si & 1,
-            CV_SGM_SCHEDULE_AUTO, CV_SGM_VARIANT_PACKED, 132,
-            CV_SGM_SCHEDULE_AUTO);
+            CV_SGM_SCHEDULE_AUTO, si % 2 ? CV_SGM_VARIANT_PACKED
+            : CV_SGM_VARIANT_PACKED4, 132, CV_SGM_SCHEDULE_AUTO);
       }
     }
   } else if (strcmp (set, "random") == 0) {

@@ -191,9 +191,9 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   g->n_runs++;
   {
     CvSgmVariant used = cv_sgm_cuda_get_variant (g->plan);
-    g->n_packed += used == CV_SGM_VARIANT_PACKED;
+    g->n_packed += used != CV_SGM_VARIANT_BASELINE;
     if (variant != CV_SGM_VARIANT_BASELINE && sgm_packed_exact (p)
-        && used != CV_SGM_VARIANT_PACKED) {
+        && used == CV_SGM_VARIANT_BASELINE) {
       fprintf (stderr, "%s %dx%d: variant %s requested, %s used although "
           "the packed variant is exact\n", what, w, h,
           cv_sgm_variant_name (variant), cv_sgm_variant_name (used));
@@ -248,18 +248,25 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   return ok;
 }
 
-/* The default variant, then the baseline kernels when the default was the
- * packed variant. */
+/* The default variant; when it was a packed one, also the other packed
+ * one and the baseline kernels. */
 static gboolean
 compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
     const CvImageU8 * r, CvSgmSchedule schedule, const char *what)
 {
+  CvSgmVariant used;
   if (!compare_variant (g, p, l, r, schedule, CV_SGM_VARIANT_AUTO, what))
     return FALSE;
-  if (cv_sgm_cuda_get_variant (g->plan) == CV_SGM_VARIANT_PACKED)
-    return compare_variant (g, p, l, r, schedule, CV_SGM_VARIANT_BASELINE,
-        what);
-  return TRUE;
+  used = cv_sgm_cuda_get_variant (g->plan);
+  if (used == CV_SGM_VARIANT_BASELINE)
+    return TRUE;
+  if (p->max_disparity <= SGM_FAST_LANES4_MAX_D
+      && !compare_variant (g, p, l, r, schedule,
+          used == CV_SGM_VARIANT_PACKED ? CV_SGM_VARIANT_PACKED4
+          : CV_SGM_VARIANT_PACKED, what))
+    return FALSE;
+  return compare_variant (g, p, l, r, schedule, CV_SGM_VARIANT_BASELINE,
+      what);
 }
 
 static void
@@ -470,6 +477,10 @@ run_packed (void)
             kind_names[kind], combo);
         if (!compare_variant (g, &p, l, r,
                 (CvSgmSchedule) (combo % 4), CV_SGM_VARIANT_PACKED, what))
+          return 1;
+        if (D <= SGM_FAST_LANES4_MAX_D && !compare_variant (g, &p, l, r,
+                (CvSgmSchedule) ((combo + 1) % 4), CV_SGM_VARIANT_PACKED4,
+                what))
           return 1;
       }
     }
