@@ -12,8 +12,8 @@
  *          variant) and each warp writes its pixels' cells, C | L << cbits.
  *  Part 2 (after the block barrier): L2R continues x = mid .. W-1, R2L
  *          x = mid-1 .. 0, reading the cells the other warp wrote (a ring of
- *          SGM_FAST_RING pixels in flight), taking C from them and adding
- *          its own path costs.
+ *          SGM_FAST_HRING pixels in flight, L2 prefetches further ahead),
+ *          taking C from them and adding its own path costs.
  * Every cell is written in part 1 and read and written in part 2.
  */
 #ifndef SGM_EMULATION
@@ -22,6 +22,13 @@
 #include "cv_sgm_kernel_args.h"
 #endif
 #include "cv_sgm_packed.cuh"
+
+/* Pixels in flight per warp in part 2 (asynchronous copies): a step is
+ * ~70 cycles, the cells come from L2 or DRAM. */
+#define SGM_FAST_HRING 16
+/* Pixels ahead whose cells part 2 prefetches into L2. */
+#define SGM_FAST_HPREFETCH 48
+#define SGM_FAST_LINE_BYTES 128
 
 static __host__ __device__ inline size_t
 fast_align16 (size_t n)
@@ -32,7 +39,7 @@ fast_align16 (size_t n)
 /* Shared-memory layout, the same on host (size) and device (offsets):
  * the adaptive-P2 table, per row the right census (padded against bank
  * conflicts), the left census and the luma, then per warp a ring of
- * SGM_FAST_RING + 1 pixel slots of all its rows. */
+ * SGM_FAST_HRING + 1 pixel slots of all its rows. */
 typedef struct
 {
   size_t lut, rows, right, left, luma, row_bytes, rings, ring_bytes, total;
@@ -53,7 +60,7 @@ fast_horiz_layout (int width, int n_disp, int census_bytes, int rows)
   l.luma = l.left + fast_align16 ((size_t) width * census_bytes);
   l.row_bytes = l.luma + fast_align16 ((size_t) width);
   l.rings = l.rows + l.row_bytes * rows;
-  l.ring_bytes = (size_t) (SGM_FAST_RING + 1) * rows * n_disp *
+  l.ring_bytes = (size_t) (SGM_FAST_HRING + 1) * rows * n_disp *
       sizeof (uint16_t);
   l.total = l.rings + 2 * l.ring_bytes;
   return l;
@@ -65,7 +72,7 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
 {
   constexpr int NSL = SGM_WARP / LPS;   /* rows per block */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
-  constexpr int SLOTS = SGM_FAST_RING + 1;
+  constexpr int SLOTS = SGM_FAST_HRING + 1;
   unsigned char *smem = sgm_dynamic_shared ();
   const int W = a.width, H = a.height, D = 2 * WORDS, md = a.min_disp;
   const FastHorizLayout lay = fast_horiz_layout (W, D, (int) sizeof (CT), NSL);
@@ -156,6 +163,10 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
 #pragma unroll 1
     for (int i = 0; i < n; i++) {
       const int x = x0 + i * step;
+      /* the next pixel's costs first: independent of the recurrence, so
+       * their loads and popcounts overlap its chain */
+      uint32_t C_next[KH];
+      census_costs (C_next, i + 1 < n ? x + step : x);
       const uint32_t p2e = p2_at (x);
       sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + SGM_PACK2 (p2e), sl);
       m_pk = sgm_ipl_min < LPS, KH > (L);
@@ -167,8 +178,9 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
         sgm_words_store_cg < KH > (row_cells + (size_t) x * WORDS + sl * KH,
             out);
       }
-      if (i + 1 < n)
-        census_costs (C, x + step);     /* off the recurrence's chain */
+#pragma unroll
+      for (int r = 0; r < KH; r++)
+        C[r] = C_next[r];
     }
   }
   __syncthreads ();             /* the other warp's part-1 cells are written */
@@ -189,15 +201,25 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
       i_next++;
       slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
     };
-    for (int i = 0; i < SGM_FAST_RING; i++)
+    constexpr int LINES = (2 * WORDS * 2 + SGM_FAST_LINE_BYTES - 1)
+        / SGM_FAST_LINE_BYTES;  /* 128-byte lines of a pixel's cells */
+    auto prefetch = [&](int i) {
+      if (i < n && row_ok && sl < LINES)
+        sgm_prefetch_l2 ((const char *) (row_cells +
+                (size_t) (x0 + i * step) * WORDS) + sl * SGM_FAST_LINE_BYTES);
+    };
+    for (int i = 0; i < SGM_FAST_HPREFETCH; i++)
+      prefetch (i);
+    for (int i = 0; i < SGM_FAST_HRING; i++)
       fetch ();
     int slot_rd = 0;
 #pragma unroll 1
     for (int i = 0; i < n; i++) {
       const int x = x0 + i * step;
-      sgm_copy_wait < SGM_FAST_RING - 1 > ();
+      sgm_copy_wait < SGM_FAST_HRING - 1 > ();
       __syncwarp ();            /* pixel i arrived; the slot of i - 1 read */
-      fetch ();                 /* pixel i + SGM_FAST_RING, into that slot */
+      fetch ();                 /* pixel i + SGM_FAST_HRING, into that slot */
+      prefetch (i + SGM_FAST_HPREFETCH);
 
       uint32_t cell[KH], C[KH];
       sgm_words_load_shared < KH > (cell, slot_words (slot_rd) + sl * KH);

@@ -45,21 +45,28 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
     rmin[sgm_pad_index < uint32_t > (x)] = SGM_NO_MATCH;
   __syncthreads ();
 
+  /* the cells of the warp's next pixels are loaded while the current ones
+   * are evaluated */
+  constexpr int XSTEP = SGM_FAST_WARPS * NSL;
+  uint32_t cell_next[KH];
+#pragma unroll
+  for (int r = 0; r < KH; r++)
+    cell_next[r] = 0;
+  auto load_cells = [&](uint32_t (&c)[KH], int xb) {
+    if (xb + seg < W)
+      sgm_words_load_ro < KH > (c, row_cells + (size_t) (xb + seg) * WORDS +
+          sl * KH);
+  };
+  load_cells (cell_next, wib * NSL);
 #pragma unroll 1
-  for (int xb = wib * NSL; xb < W; xb += SGM_FAST_WARPS * NSL) {
+  for (int xb = wib * NSL; xb < W; xb += XSTEP) {
     const int x = xb + seg;
     const bool on = x < W;
     uint32_t S[KH];
 #pragma unroll
     for (int r = 0; r < KH; r++)
-      S[r] = 0;
-    if (on) {
-      uint32_t cell[KH];
-      sgm_words_load_ro < KH > (cell, row_cells + (size_t) x * WORDS + sl * KH);
-#pragma unroll
-      for (int r = 0; r < KH; r++)
-        S[r] = (cell[r] >> a.cbits) & smask_pk;
-    }
+      S[r] = on ? (cell_next[r] >> a.cbits) & smask_pk : 0u;
+    load_cells (cell_next, xb + XSTEP);
 
     /* best: smallest cost, then smallest index (cost << 8 | index) */
     uint32_t v1 = SGM_NO_MATCH;

@@ -70,7 +70,7 @@ static const Case cases[] = {
 #define N_CENSUS 2
 
 static const CvSgmVariant variants[] = {
-  CV_SGM_VARIANT_BASELINE, CV_SGM_VARIANT_PACKED,
+  CV_SGM_VARIANT_BASELINE, CV_SGM_VARIANT_PACKED, CV_SGM_VARIANT_PACKED4,
 };
 
 #define N_VARIANTS ((int) G_N_ELEMENTS (variants))
@@ -89,6 +89,7 @@ typedef struct
   /* median GPU time per variant (0: not run) */
   double ms[N_VARIANTS];
   gboolean identical[N_VARIANTS];
+  CvSgmVariant auto_choice;     /* what AUTO uses */
 } Job;
 
 static void
@@ -114,7 +115,7 @@ bytes_moved (const Case * c, int census_bytes, CvSgmVariant variant,
   double npix = (double) c->w * c->h, cells = npix * c->d;
   int groups = c->paths == 8 ? 6 : 2;
   double paths_b, other_b;
-  if (variant == CV_SGM_VARIANT_PACKED) {
+  if (variant == CV_SGM_VARIANT_PACKED || variant == CV_SGM_VARIANT_PACKED4) {
     /* horizontal: each cell written in part 1, read and written in part 2
      * (part 1's writes mostly read back from L2: counted once); vertical:
      * the first group of each half reads, the last writes (SEQUENTIAL:
@@ -139,7 +140,7 @@ static double
 int_ops (const Case * c, CvSgmVariant variant)
 {
   double cells = (double) c->w * c->h * c->d;
-  if (variant == CV_SGM_VARIANT_PACKED)
+  if (variant == CV_SGM_VARIANT_PACKED || variant == CV_SGM_VARIANT_PACKED4)
     return cells * (c->paths * BENCH_PACKED_OPS_PER_CELL_PATH
         + BENCH_PACKED_OPS_PER_CELL_COST + BENCH_PACKED_OPS_PER_CELL_WTA);
   return cells * (c->paths * BENCH_BASE_OPS_PER_CELL_PATH
@@ -311,6 +312,12 @@ run_job (Bench * b, Job * j)
     CvError err = { 0 };
     double bytes, ops, mem_floor, int_floor;
 
+    if (variants[vi] == CV_SGM_VARIANT_PACKED4
+        && c->d > SGM_FAST_LANES4_MAX_D) {
+      cv_sgm_cuda_free (plan);   /* the same kernels as "packed" */
+      j->identical[vi] = TRUE;
+      continue;
+    }
     cv_sgm_cuda_set_variant (plan, variants[vi]);
     med = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, &p10, &p90);
     mem_plan = cv_device_bytes_in_use () - mem_before;
@@ -363,6 +370,20 @@ run_job (Bench * b, Job * j)
     j->identical[vi] = verify (j, gd, gc);
     j->ms[vi] = used == variants[vi] ? med : 0.0;
     fflush (stdout);
+    cv_sgm_cuda_free (plan);
+  }
+
+  /* the default's choice */
+  {
+    CvSgmCuda *plan = cv_sgm_cuda_new ();
+    CvError err = { 0 };
+    if (cv_sgm_cuda_compute (plan, &p, &vl, &vr, &vd, &vc, b->stream, &err)
+        != CV_OK) {
+      fprintf (stderr, "compute failed: %s\n", err.message);
+      exit (1);
+    }
+    CUDA_OK (cudaStreamSynchronize (b->stream));
+    j->auto_choice = cv_sgm_cuda_get_variant (plan);
     cv_sgm_cuda_free (plan);
   }
 
@@ -479,10 +500,11 @@ main (int argc, char **argv)
   compare_schedules (&b, &jobs[0][1]);
 
   printf ("\n# summary: median ms per frame (x = output differs from the "
-      "CPU reference)\n");
-  printf ("%-10s %4s %5s %-6s %10s %10s %8s %8s %9s %8s\n", "size", "D",
-      "paths", "census", "baseline", "packed", "target", "libSGM",
-      "speed-up", "cpu-ref");
+      "CPU reference; n/a = the variant does not apply); auto = the "
+      "default's choice; speed-up = baseline / default\n");
+  printf ("%-10s %4s %5s %-6s %10s %10s %10s %-8s %8s %8s %9s %8s\n", "size",
+      "D", "paths", "census", "baseline", "packed", "packed4", "auto",
+      "target", "libSGM", "speed-up", "cpu-ref");
   for (int census = 0; census < N_CENSUS; census++)
     for (int ci = 0; ci < N_CASES; ci++) {
       Job *j = &jobs[census][ci];
@@ -496,16 +518,22 @@ main (int argc, char **argv)
           g_snprintf (col[vi], sizeof (col[vi]), "n/a");
         all_identical &= j->identical[vi];
       }
-      printf ("%-10s %4d %5d %-6s %10s %10s ", size, j->c->d, j->c->paths,
-          j->census ? "full" : "cs", col[0], col[1]);
+      printf ("%-10s %4d %5d %-6s %10s %10s %10s %-8s ", size, j->c->d,
+          j->c->paths, j->census ? "full" : "cs", col[0], col[1], col[2],
+          cv_sgm_variant_name (j->auto_choice));
       if (j->c->target_ms > 0)
         printf ("%8.2f %8.2f ", j->c->target_ms, j->c->libsgm_ms);
       else
         printf ("%8s %8s ", "-", "-");
-      if (j->ms[0] > 0 && j->ms[1] > 0)
-        printf ("%8.1fx ", j->ms[0] / j->ms[1]);
-      else
-        printf ("%9s ", "-");
+      {
+        /* baseline over the default's time */
+        int ai = j->auto_choice == CV_SGM_VARIANT_PACKED4 ? 2
+            : j->auto_choice == CV_SGM_VARIANT_PACKED ? 1 : 0;
+        if (j->ms[0] > 0 && j->ms[ai] > 0)
+          printf ("%8.1fx ", j->ms[0] / j->ms[ai]);
+        else
+          printf ("%9s ", "-");
+      }
       printf ("%7.1fs\n", j->cpu_s);
     }
   printf ("# %s; bench-sgm took %.1f s\n", all_identical
