@@ -233,11 +233,14 @@ typedef struct
   int n_sms, clock_khz, runs;
 } Bench;
 
-/* Median GPU time of one frame under @plan's settings (after warm-up). */
+/* Median GPU time of one frame under @plan's settings (after warm-up;
+ * each frame synchronised, so the GPU also waits for the host to launch
+ * the first kernel); *@b2b: mean GPU time per frame of the same number of
+ * frames queued back to back (no host gaps). */
 static float
 time_frames (Bench * b, CvSgmCuda * plan, const CvSgmParams * p,
     const CvImageU8 * vl, const CvImageU8 * vr, CvImageS16 * vd,
-    CvImageU8 * vc, float *p10, float *p90)
+    CvImageU8 * vc, float *p10, float *p90, float *b2b)
 {
   float *t = g_new (float, b->runs), med;
   CvError err = { 0 };
@@ -258,6 +261,16 @@ time_frames (Bench * b, CvSgmCuda * plan, const CvSgmParams * p,
   if (err.status != CV_OK) {
     fprintf (stderr, "compute failed: %s\n", err.message);
     exit (1);
+  }
+  if (b2b != NULL) {
+    float total = 0.0f;
+    CUDA_OK (cudaEventRecord (b->ev0, b->stream));
+    for (int i = 0; i < b->runs; i++)
+      cv_sgm_cuda_compute (plan, p, vl, vr, vd, vc, b->stream, &err);
+    CUDA_OK (cudaEventRecord (b->ev1, b->stream));
+    CUDA_OK (cudaEventSynchronize (b->ev1));
+    CUDA_OK (cudaEventElapsedTime (&total, b->ev0, b->ev1));
+    *b2b = total / b->runs;
   }
   qsort (t, b->runs, sizeof (float), cmp_float);
   med = t[b->runs / 2];
@@ -303,7 +316,7 @@ run_job (Bench * b, Job * j)
   for (int vi = 0; vi < N_VARIANTS; vi++) {
     size_t mem_before = cv_device_bytes_in_use (), mem_plan;
     CvSgmCuda *plan = cv_sgm_cuda_new ();   /* fresh: its memory is this case's */
-    float med, p10, p90;
+    float med, p10, p90, b2b;
     float stage_ms[CV_SGM_MAX_STAGES][BENCH_STAGE_RUNS];
     const char *names[CV_SGM_MAX_STAGES];
     int n_stages = 0;
@@ -319,7 +332,7 @@ run_job (Bench * b, Job * j)
       continue;
     }
     cv_sgm_cuda_set_variant (plan, variants[vi]);
-    med = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, &p10, &p90);
+    med = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, &p10, &p90, &b2b);
     mem_plan = cv_device_bytes_in_use () - mem_before;
     sched = cv_sgm_cuda_get_schedule (plan);
     used = cv_sgm_cuda_get_variant (plan);
@@ -346,10 +359,11 @@ run_job (Bench * b, Job * j)
     mem_floor = bytes / BENCH_BANDWIDTH * 1e3;
     int_floor = ops / ((double) b->n_sms * BENCH_INT32_LANES_PER_SM *
         b->clock_khz * 1e3) * 1e3;
-    printf ("%-10s %4d %5d %-6s %-8s %-10s %7.3fms %6.3fms %6.3fms %8.1f "
-        "%6.3fms %6.3fms ", size, c->d, c->paths, j->census ? "full" : "cs",
-        cv_sgm_variant_name (used), schedule_name (sched), med, p10, p90,
-        npix / (med * 1e3), mem_floor, int_floor);
+    printf ("%-10s %4d %5d %-6s %-8s %-10s %7.3fms %6.3fms %6.3fms %6.3fms "
+        "%8.1f %6.3fms %6.3fms ", size, c->d, c->paths,
+        j->census ? "full" : "cs", cv_sgm_variant_name (used),
+        schedule_name (sched), med, p10, p90, b2b, npix / (med * 1e3),
+        mem_floor, int_floor);
     if (c->target_ms > 0)
       printf ("%6.2fms %6.2fms ", c->target_ms, c->libsgm_ms);
     else
@@ -423,7 +437,7 @@ compare_schedules (Bench * b, Job * j)
       CvImageS16 vd = { dd, c->w, c->h, (size_t) c->w * 2 };
       float med;
       cv_sgm_cuda_set_schedule (plan, (CvSgmSchedule) s);
-      med = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, NULL, NULL);
+      med = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, NULL, NULL, NULL);
       printf ("variant %-8s schedule %-10s (used %-10s) %dx%d D=%d %d paths "
           "%s: %.3f ms\n", cv_sgm_variant_name (cv_sgm_cuda_get_variant
               (plan)), schedule_name ((CvSgmSchedule) s),
@@ -487,9 +501,11 @@ main (int argc, char **argv)
       BENCH_BASE_OPS_PER_CELL_WTA, BENCH_PACKED_OPS_PER_CELL_PATH,
       BENCH_PACKED_OPS_PER_CELL_COST + BENCH_PACKED_OPS_PER_CELL_WTA,
       b.n_sms, BENCH_INT32_LANES_PER_SM);
+  printf ("# b2b: mean per frame of as many frames queued back to back (no "
+      "host gaps between frames)\n");
   printf ("%-10s %4s %5s %-6s %-8s %-10s %9s %8s %8s %8s %8s %8s %8s %8s "
-      "%8s\n", "size", "D", "paths", "census", "variant", "schedule",
-      "median", "p10", "p90", "Mpix/s", "mem-fl", "int-fl", "target",
+      "%8s %8s\n", "size", "D", "paths", "census", "variant", "schedule",
+      "median", "p10", "p90", "b2b", "Mpix/s", "mem-fl", "int-fl", "target",
       "libSGM", "dev-MB");
 
   /* the census (centre-symmetric) first */

@@ -7,7 +7,9 @@
  * one where it is exact, and again under the baseline kernels when the
  * default was packed).  Exits 77 (skip) without a GPU.
  *
- *   test-sgm-identity-gpu factorial|sizes|special|packed|color
+ *   test-sgm-identity-gpu factorial|sizes|special|packed|quick|color
+ *
+ * quick: a few cases of every variant and schedule, for compute-sanitizer.
  *
  * On the first mismatch it prints the case, the first differing pixel with
  * both values and the number of differing pixels, and fails. */
@@ -496,6 +498,40 @@ run_packed (void)
   }
 }
 
+/* A few cases of every variant and schedule on small images: for
+ * compute-sanitizer (memcheck, racecheck, synccheck), which runs the
+ * kernels much slower. */
+static int
+run_quick (void)
+{
+  static const int cases[][4] = {     /* w, h, D, paths */
+    {97, 61, 128, 8}, {61, 13, 48, 4}, {37, 9, 256, 8}, {130, 7, 16, 8},
+  };
+  Gpu *g = gpu_new ();
+  for (int ci = 0; ci < (int) G_N_ELEMENTS (cases); ci++) {
+    const int w = cases[ci][0], h = cases[ci][1];
+    CvImageU8 *l = cv_test_image_new (w, h, 1, 1);
+    CvImageU8 *r = cv_test_image_new (w, h, 1, 2);
+    CvSgmParams p;
+    set_flags (&p, 0xef - ci * 17, cases[ci][2]);
+    p.paths = cases[ci][3];
+    p.p2 = 60;
+    make_pair (IMG_TEXTURED, w, h, ci, l, r);
+    for (int v = CV_SGM_VARIANT_BASELINE; v < CV_SGM_N_VARIANTS; v++)
+      for (int s = CV_SGM_SCHEDULE_SEQUENTIAL; s <= CV_SGM_SCHEDULE_CONCURRENT;
+          s++)
+        if (!compare_variant (g, &p, l, r, (CvSgmSchedule) s,
+                (CvSgmVariant) v, "quick"))
+          return 1;
+    cv_test_image_free (l);
+    cv_test_image_free (r);
+  }
+  printf ("quick: %ld GPU runs (%ld packed) identical to the CPU\n",
+      g->n_runs, g->n_packed);
+  gpu_free (g);
+  return 0;
+}
+
 static int
 run_color (void)
 {
@@ -565,9 +601,11 @@ main (int argc, char **argv)
     return run_special ();
   if (strcmp (what, "packed") == 0)
     return run_packed ();
+  if (strcmp (what, "quick") == 0)
+    return run_quick ();
   if (strcmp (what, "color") == 0)
     return run_color ();
-  fprintf (stderr, "usage: %s factorial|sizes|special|packed|color\n",
+  fprintf (stderr, "usage: %s factorial|sizes|special|packed|quick|color\n",
       argv[0]);
   return 2;
 }
