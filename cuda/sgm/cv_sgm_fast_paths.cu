@@ -8,11 +8,11 @@
  * direction ("group"), one segment of LPS lanes per slice (KH words of the
  * interleaved layout per lane, D = 2 LPS KH; LPS = SGM_FAST_LANES, or 4
  * for D <= 128 in the "packed4" variant: more work per instruction, fewer
- * warps).  Slice s of a
- * group with horizontal drift dx is at row step t in column
- * (s + dx t) mod slots, slots >= width + slices per warp - 1, so a diagonal
- * slice leaving the image re-enters on the other side as a new path (the
- * thesis' wrap-around) and every warp has one pixel per slice and row.
+ * warps).  Slice s of a group with horizontal drift dx is at row step t in
+ * column (s + dx t) mod slots, slots >= width + slices per warp - 1, so a
+ * diagonal slice leaving the image re-enters on the other side as a new
+ * path (the thesis' wrap-around) and every warp has one pixel per slice
+ * and row; the image columns of a warp's slices are always contiguous.
  *
  * Per row step a slice reads its pixel's cells from a shared-memory ring
  * filled SGM_FAST_RING rows ahead with asynchronous copies (L2, bypassing
@@ -21,8 +21,8 @@
  * No barrier but the warp's own; the groups that add into the same rows
  * are ordered per batch of rows with counters (the schedules of
  * cv_sgm_plan.c: all groups at once, top half down groups first, bottom
- * half up groups first), each group's ring running at most one batch ahead
- * of what its predecessor has published.
+ * half up groups first), each group fetching only rows its predecessor has
+ * published.
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"

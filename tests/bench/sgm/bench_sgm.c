@@ -2,7 +2,9 @@
 /* Benchmark of the CUDA SGM chain (census, paths, winner-takes-all with
  * sub-pixel and uniqueness, left-right check, median), every implementation
  * variant (cv_sgm_variant.h) on every size: GPU time per frame with CUDA
- * events, median of BENCH_RUNS runs after BENCH_WARMUP, the time of each
+ * events, median of BENCH_RUNS runs after BENCH_WARMUP (each frame
+ * synchronised), the mean of as many frames queued back to back ("b2b":
+ * without the GPU waiting for the host between frames), the time of each
  * stage (events between the kernels, separate runs), Mpix/s, and two
  * floors per variant:
  *  - memory: the bytes the variant moves to and from device memory
