@@ -4,7 +4,7 @@
  * as the CPU path, on every CUDA format, on every input kind of the RDP
  * unit tests (noise, steps, ties, invalid runs, ...), on tall columns
  * (1023 .. 4096 rows), tiny frames, the synthetic scene, for parameter sets
- * changed while playing, and with the disparity meta produced on the GPU
+ * changed while playing, and with the disparity meta already on the GPU
  * (no upload).  Host <-> device traffic is checked against the exact bytes
  * the docs promise.
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -17,10 +17,15 @@
 
 #include "cv_draw.h"
 #include "cv_test.h"
-#include "cvtestfilter.h"
 #include "cvtestutil.h"
 #include "rdp_elem_util.h"
 #include "rdp_test_support.h"
+
+#ifdef CV_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#include <gst/cuda/gstcudamemory.h>
+#include "gstcvdevicememory.h"
+#endif
 
 static const GstVideoFormat cuda_formats[] = {
   GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_Y444,
@@ -35,18 +40,17 @@ typedef struct
   GstVideoInfo info;
 } Pair;
 
-/* `@pre cudardp @props` on system memory and
- * `cudaupload ! @pre cudardp @props ! cudadownload` for @format frames. */
+/* `cudardp @props` on system memory and
+ * `cudaupload ! cudardp @props ! cudadownload` for @format frames. */
 static Pair
-pair_new (const gchar * pre, const gchar * props, GstVideoFormat format,
-    gint w, gint h)
+pair_new (const gchar * props, GstVideoFormat format, gint w, gint h)
 {
   Pair p;
   gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
       "framerate=30/1", gst_video_format_to_string (format), w, h);
-  gchar *cpu = g_strdup_printf ("%s cudardp %s", pre, props);
-  gchar *gpu = g_strdup_printf ("cudaupload ! %s cudardp %s ! cudadownload ! "
-      "capsfilter caps=video/x-raw", pre, props);
+  gchar *cpu = g_strdup_printf ("cudardp %s", props);
+  gchar *gpu = g_strdup_printf ("cudaupload ! cudardp %s ! cudadownload ! "
+      "capsfilter caps=video/x-raw", props);
 
   p.cpu = gst_harness_new_parse (cpu);
   p.gpu = gst_harness_new_parse (gpu);
@@ -212,6 +216,123 @@ input_new (GstVideoFormat format, gint w, gint h, RdpInputKind kind,
   return buf;
 }
 
+#ifdef CV_HAVE_CUDA
+/* Turns the host disparity meta of the frames entering the GPU cudardp
+ * into a device-resident one, in the CUDA context of the frame (the one
+ * cudaupload and cudardp share), as cudasgm attaches it.  Problems are
+ * counted, not asserted: a failed check inside a pad probe would leave the
+ * pad locked (CK_FORK=no). */
+typedef struct
+{
+  GstBufferPool *pool;
+  gsize size;
+  guint moved, failures;
+} DeviceProbe;
+
+static GstPadProbeReturn
+move_disparity_to_device (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  DeviceProbe *d = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+  GstCvDisparityMeta *host = gst_buffer_get_cv_disparity_meta (buf);
+  GstCvStereoCalibration calib;
+  GstCvDisparityMapping hmap;
+  GstCudaContext *ctx;
+  GstBuffer *storage = NULL;
+  GstMapInfo dmap;
+  guint width, height;
+  gint min_d, max_d;
+  gsize stride, size;
+  cudaError_t r;
+
+  if (!gst_is_cuda_memory (mem) || host == NULL || host->on_device) {
+    g_printerr ("device probe: %s\n", host == NULL ? "no disparity meta" :
+        host->on_device ? "meta already on the device" : "not CUDA memory");
+    d->failures++;
+    return GST_PAD_PROBE_OK;
+  }
+  ctx = GST_CUDA_MEMORY_CAST (mem)->context;
+  width = host->width;
+  height = host->height;
+  min_d = host->min_disparity;
+  max_d = host->max_disparity;
+  calib = host->calibration;
+  size = gst_cv_disparity_storage_size (width, height, FALSE, &stride, NULL,
+      NULL);
+  if (d->pool == NULL) {
+    d->pool = gst_cv_device_pool_new (ctx, size, 2);
+    d->size = size;
+  }
+  if (d->pool == NULL || d->size != size
+      || gst_buffer_pool_acquire_buffer (d->pool, &storage,
+          NULL) != GST_FLOW_OK) {
+    g_printerr ("device probe: no device storage of %zu bytes\n", size);
+    d->failures++;
+    return GST_PAD_PROBE_OK;
+  }
+  if (!gst_cv_disparity_meta_map (host, GST_MAP_READ, &hmap)) {
+    d->failures++;
+    gst_buffer_unref (storage);
+    return GST_PAD_PROBE_OK;
+  }
+  if (!gst_buffer_map (storage, &dmap, GST_MAP_WRITE | GST_MAP_CUDA)) {
+    gst_cv_disparity_meta_unmap (host, &hmap);
+    d->failures++;
+    gst_buffer_unref (storage);
+    return GST_PAD_PROBE_OK;
+  }
+  gst_cuda_context_push (ctx);
+  r = cudaMemcpy2D (dmap.data, stride, hmap.disparity, hmap.disparity_stride,
+      (gsize) width * sizeof (gint16), height, cudaMemcpyHostToDevice);
+  /* a pageable upload may still be in flight on the legacy stream, which
+   * cudardp's non-blocking stream does not wait for */
+  if (r == cudaSuccess)
+    r = cudaDeviceSynchronize ();
+  gst_cuda_context_pop (NULL);
+  gst_buffer_unmap (storage, &dmap);
+  gst_cv_disparity_meta_unmap (host, &hmap);
+  if (r != cudaSuccess) {
+    g_printerr ("device probe: cudaMemcpy2D: %s\n", cudaGetErrorString (r));
+    d->failures++;
+    gst_buffer_unref (storage);
+    return GST_PAD_PROBE_OK;
+  }
+
+  buf = gst_buffer_make_writable (buf);
+  GST_PAD_PROBE_INFO_DATA (info) = buf;
+  gst_buffer_remove_meta (buf, (GstMeta *) gst_buffer_get_cv_disparity_meta
+      (buf));
+  gst_buffer_add_cv_disparity_meta (buf, storage, width, height, min_d,
+      max_d, FALSE, &calib, GST_OBJECT (ctx));
+  gst_buffer_unref (storage);
+  d->moved++;
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+device_probe_add (Pair * p, DeviceProbe * d)
+{
+  GstPad *pad = gst_element_get_static_pad (p->gpu_rdp, "sink");
+
+  memset (d, 0, sizeof (*d));
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, move_disparity_to_device,
+      d, NULL);
+  gst_object_unref (pad);
+}
+
+/* After the pair is freed (its buffers went back to the pool). */
+static void
+device_probe_clear (DeviceProbe * d)
+{
+  if (d->pool) {
+    gst_buffer_pool_set_active (d->pool, FALSE);
+    gst_object_unref (d->pool);
+  }
+  d->pool = NULL;
+}
+#endif
+
 GST_START_TEST (test_formats_identical)
 {
   enum
@@ -221,7 +342,7 @@ GST_START_TEST (test_formats_identical)
     const gchar *fname = gst_video_format_to_string (cuda_formats[f]);
     GstBuffer *in = input_new (cuda_formats[f], W, H, RDP_INPUT_INVALID_RUNS,
         17 + f);
-    Pair p = pair_new ("", "epsilon=2", cuda_formats[f], W, H);
+    Pair p = pair_new ("epsilon=2", cuda_formats[f], W, H);
     gchar *name;
 
     name = g_strdup_printf ("%s overlay=false", fname);
@@ -267,7 +388,7 @@ GST_START_TEST (test_parameters_identical)
 
   for (guint k = 0; k < G_N_ELEMENTS (kinds); k++) {
     GstBuffer *in = input_new (GST_VIDEO_FORMAT_NV12, W, H, kinds[k], 5);
-    Pair p = pair_new ("", "overlay=true", GST_VIDEO_FORMAT_NV12, W, H);
+    Pair p = pair_new ("overlay=true", GST_VIDEO_FORMAT_NV12, W, H);
     gchar *name = g_strdup_printf ("%s defaults", rdp_input_name (kinds[k]));
 
     run_pair (&p, name, in, UPLOAD_HOST_META);
@@ -297,7 +418,7 @@ GST_START_TEST (test_inputs_identical)
 
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
     const gint w = sizes[s][0], h = sizes[s][1];
-    Pair p = pair_new ("", "overlay=true epsilon=1.5",
+    Pair p = pair_new ("overlay=true epsilon=1.5",
         GST_VIDEO_FORMAT_RGBA, w, h);
 
     for (gint kind = 0; kind < RDP_N_INPUTS; kind++) {
@@ -342,7 +463,7 @@ GST_START_TEST (test_scene_identical)
     gst_element_set_state (src, GST_STATE_NULL);
 
     for (guint k = 0; k < G_N_ELEMENTS (props); k++) {
-      Pair p = pair_new ("", props[k],
+      Pair p = pair_new (props[k],
           gst_video_format_from_string (formats[f]), VW, VH);
       for (guint i = 0; i < N_FRAMES; i++) {
         gchar *name = g_strdup_printf ("scene %s '%s' frame %u", formats[f],
@@ -364,32 +485,42 @@ GST_START_TEST (test_scene_identical)
 
 GST_END_TEST;
 
-/* Disparity produced on the GPU (cvtestfilter: luma as disparity, a device
- * meta in the shared context): cudardp reads it in place, nothing is
- * uploaded. */
+/* Disparity already on the GPU (a device meta in the shared context, as
+ * cudasgm attaches it): cudardp reads it in place, nothing is uploaded. */
 GST_START_TEST (test_device_disparity)
 {
+#ifdef CV_HAVE_CUDA
   enum
   { W = 320, H = 240 };
   const gchar *props[] = { "", "overlay=true median=5 epsilon=3",
     "signal=depth epsilon=0.2 column-step=2 column-mode=mean overlay=true"
   };
+  const RdpInputKind kinds[] = { RDP_INPUT_STREET, RDP_INPUT_NOISE,
+    RDP_INPUT_INVALID_RUNS
+  };
 
   for (guint k = 0; k < G_N_ELEMENTS (props); k++) {
-    Pair p = pair_new ("cvtestfilter !", props[k], GST_VIDEO_FORMAT_NV12, W,
-        H);
-    for (guint i = 0; i < 2; i++) {
-      GstBuffer *in = rdp_elem_frame_new (GST_VIDEO_FORMAT_NV12, W, H, 40 + i);
-      gchar *name = g_strdup_printf ("device disparity '%s' frame %u",
-          props[k], i);
+    Pair p = pair_new (props[k], GST_VIDEO_FORMAT_NV12, W, H);
+    DeviceProbe d;
 
-      /* the luma of random bytes: noise, the worst case */
+    device_probe_add (&p, &d);
+    for (guint i = 0; i < G_N_ELEMENTS (kinds); i++) {
+      GstBuffer *in = input_new (GST_VIDEO_FORMAT_NV12, W, H, kinds[i],
+          40 + i);
+      gchar *name = g_strdup_printf ("device disparity '%s' %s", props[k],
+          rdp_input_name (kinds[i]));
+
       run_pair (&p, name, in, UPLOAD_NONE);
+      fail_unless (d.moved == i + 1 && d.failures == 0,
+          "%s: the test's probe did not move the disparity to the device "
+          "(%u moved, %u failures, see above)", name, d.moved, d.failures);
       g_free (name);
       gst_buffer_unref (in);
     }
     pair_free (&p);
+    device_probe_clear (&d);
   }
+#endif
 }
 
 GST_END_TEST;
@@ -420,6 +551,7 @@ GST_END_TEST;
 /* Wall time of one frame inside the GPU cudardp (sink pad to src pad: map,
  * kernels, stream sync, result lists, meta) for the log; the kernels alone
  * are timed by bench-rdp. */
+#ifdef CV_HAVE_CUDA
 typedef struct
 {
   gint64 t_in;
@@ -443,41 +575,55 @@ latency_out (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
+#endif
+
 GST_START_TEST (test_element_latency)
 {
+#ifdef CV_HAVE_CUDA
   enum
   { WARMUP = 20, RUNS = 200, FW = 1242, FH = 375 };
-  /* RGBA: KITTI's 375 rows are odd, which 4:2:0 formats would round */
   const gchar *settings[] = { "", "overlay=true" };
+  const RdpInputKind kinds[] = { RDP_INPUT_STREET, RDP_INPUT_NOISE };
 
   for (guint k = 0; k < G_N_ELEMENTS (settings); k++) {
-    /* device-resident disparity, as after cudasgm */
-    Pair p = pair_new ("cvtestfilter !", settings[k], GST_VIDEO_FORMAT_RGBA,
-        FW, FH);
-    GstBuffer *in = rdp_elem_frame_new (GST_VIDEO_FORMAT_RGBA, FW, FH, 3);
-    GstPad *sink = gst_element_get_static_pad (p.gpu_rdp, "sink");
-    GstPad *src = gst_element_get_static_pad (p.gpu_rdp, "src");
-    Latency l = { 0, g_array_new (FALSE, FALSE, sizeof (gdouble)) };
-    guint64 bytes;
+    for (guint i = 0; i < G_N_ELEMENTS (kinds); i++) {
+      /* RGBA: KITTI's 375 rows are odd, which 4:2:0 formats would round */
+      Pair p = pair_new (settings[k], GST_VIDEO_FORMAT_RGBA, FW, FH);
+      GstBuffer *in = input_new (GST_VIDEO_FORMAT_RGBA, FW, FH, kinds[i], 3);
+      GstPad *sink = gst_element_get_static_pad (p.gpu_rdp, "sink");
+      GstPad *src = gst_element_get_static_pad (p.gpu_rdp, "src");
+      Latency l = { 0, g_array_new (FALSE, FALSE, sizeof (gdouble)) };
+      DeviceProbe d;
+      guint64 bytes;
 
-    gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, latency_in, &l, NULL);
-    gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, latency_out, &l, NULL);
-    for (guint i = 0; i < WARMUP + RUNS; i++)
-      gst_buffer_unref (rdp_elem_push (p.gpu, gst_buffer_ref (in)));
-    fail_unless_equals_int (l.us->len, WARMUP + RUNS);
-    bytes = transfer_bytes (p.gpu_rdp);
-    printf ("  cudardp %dx%d RGBA (noise disparity on the device) %s: median "
-        "%.1f us per frame (wall time in the element), %.0f bytes moved per "
-        "frame\n", FW, FH, settings[k][0] ? settings[k] : "(defaults)",
-        cv_test_median ((gdouble *) l.us->data + WARMUP, RUNS),
-        (gdouble) bytes / (WARMUP + RUNS));
-    check_on_gpu (&p, "latency");
-    g_array_free (l.us, TRUE);
-    gst_object_unref (sink);
-    gst_object_unref (src);
-    gst_buffer_unref (in);
-    pair_free (&p);
+      /* the disparity on the device, as after cudasgm; the probe runs
+       * before the timing probe */
+      device_probe_add (&p, &d);
+      gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, latency_in, &l,
+          NULL);
+      gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, latency_out, &l,
+          NULL);
+      for (guint n = 0; n < WARMUP + RUNS; n++)
+        gst_buffer_unref (rdp_elem_push (p.gpu, gst_buffer_ref (in)));
+      fail_unless_equals_int (l.us->len, WARMUP + RUNS);
+      fail_unless (d.moved == WARMUP + RUNS && d.failures == 0);
+      bytes = transfer_bytes (p.gpu_rdp);
+      printf ("  cudardp %dx%d RGBA, %s disparity on the device, %s: median "
+          "%.1f us per frame (wall time in the element), %.0f bytes moved "
+          "per frame\n", FW, FH, rdp_input_name (kinds[i]),
+          settings[k][0] ? settings[k] : "(defaults)",
+          cv_test_median ((gdouble *) l.us->data + WARMUP, RUNS),
+          (gdouble) bytes / (WARMUP + RUNS));
+      check_on_gpu (&p, "latency");
+      g_array_free (l.us, TRUE);
+      gst_object_unref (sink);
+      gst_object_unref (src);
+      gst_buffer_unref (in);
+      pair_free (&p);
+      device_probe_clear (&d);
+    }
   }
+#endif
 }
 
 GST_END_TEST;
@@ -513,6 +659,5 @@ main (int argc, char **argv)
     return CV_TEST_EXIT_SKIP;
   }
   gst_object_unref (upload);
-  cv_test_filter_register ();
   return gst_check_run_suite (rdp_gpu_suite (), "cudardp-gpu", __FILE__);
 }
