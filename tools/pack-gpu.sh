@@ -9,12 +9,39 @@ cd "$(dirname "$0")/.."
 tools/build.sh
 [ -d .gpu ] && chmod -R u+w .gpu
 ../shared/gpu/bundle build .gpu
+# stock plugins the tests use beyond the bundle's list, with their libraries
+for p in videocrop; do
+  f=/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgst$p.so
+  [ -f "$f" ] && cp "$f" .gpu/plugins/
+done
 # the bundle copies ELF files, not symlinks: give versioned libraries their
 # SONAME (e.g. libgstcudavision-1.0.so.0) so the tests load them there
 (cd build && find . -type l -name '*.so*' -not -path '*/meson-*' | while read -r l; do
   [ -e "../.gpu/build/$l" ] || cp -L "$l" "../.gpu/build/$l"
 done)
+# the copy to the GPU host is size-limited: keep the GPU tests (-gpu), the
+# element tests and the benchmarks; CPU-only unit tests run in CI instead
+python3 - <<'PY'
+import json, os
+tests = json.load(open(".gpu/tests.json"))
+keep = [t for t in tests if t["name"].endswith("-gpu") or t["name"].startswith("elements-")]
+keep_cmds = {t["cmd"][0] for t in keep}
+for t in tests:
+    exe = t["cmd"][0].replace("@BUNDLE@", ".gpu")
+    if t["cmd"][0] not in keep_cmds and os.path.exists(exe):
+        os.remove(exe)
+json.dump(keep, open(".gpu/tests.json", "w"), indent=1)
+PY
+# host debug info is not needed there and the copy is size-limited; the
+# device code (and its -lineinfo) lives in .nv_fatbin, which stays
+find .gpu -type f \( -name '*.so*' -o -perm -u+x \) -exec sh -c \
+  'head -c 4 "$1" | grep -q ELF && strip --strip-debug "$1"' _ {} \;
 if [ -d ../shared/data ]; then
   cp -r --no-preserve=mode ../shared/data .gpu/data
 fi
 du -sh .gpu
+# compressed copy to carry (the transfer is size-limited); on the GPU host:
+#   tar xzf .gpu-pack/bundle.tar.gz     (recreates .gpu/)
+mkdir -p .gpu-pack
+tar czf .gpu-pack/bundle.tar.gz .gpu
+du -sh .gpu-pack/bundle.tar.gz

@@ -86,3 +86,21 @@ cv_road_launch_classify (const RoadDev & dev, CvStream stream, CvError * err)
   CV_CUDA_CHECK_LAUNCH (err, "classify_finalize_kernel");
   return CV_OK;
 }
+
+/* The labelling half of the classification on the global-memory kernels:
+ * the FAST variants' fallback for grids too large for one block's shared
+ * memory (labels2 already holds the passable patches). */
+CvStatus
+cv_road_launch_region_global (const RoadDev & dev, CvStream stream,
+    CvError * err)
+{
+  CvStatus status = cv_road_ccl_merge (dev.labels2, dev.cols, dev.rows,
+      stream, err);
+
+  if (status != CV_OK)
+    return status;
+  classify_finalize_kernel <<< cv_div_up (dev.patches, CLASSIFY_THREADS),
+      CLASSIFY_THREADS, 0, stream >>> (dev);
+  CV_CUDA_CHECK_LAUNCH (err, "classify_finalize_kernel");
+  return CV_OK;
+}

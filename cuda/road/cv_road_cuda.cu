@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Road detection, CUDA detector: buffers, stage order, results.
+/* Road detection, CUDA detector: buffers, stage order, results, variants.
  *
- * Per frame (all on the caller's stream, no host synchronisation):
+ * Per frame (all on the caller's stream, no host synchronisation), BASELINE:
  *   memset        frame counters, equalisation histogram, update sums
  *   preprocess    rgb_histogram_kernel, equalize_lut_kernel
  *   features      patch_features_kernel
@@ -10,8 +10,21 @@
  *   model         update_assign_kernel, library_kernel (EM inside)
  *   classify      classify_distance, ccl_merge, classify_finalize,
  *                 2 async copies into pinned memory
- * (13 kernels, 1 memset, 2 copies; one more memset per arena after a
- * reset or a new layout).
+ * (13 kernels, 1 memset, 2 copies).  FAST variants:
+ *   preprocess    rgb_histogram_fast_kernel, equalize_lut_fast_kernel (also
+ *                 clears the histogram for the next frame)
+ *   features      patch_features_fast_kernel
+ *   ccl           seeds_block_kernel (labelling, largest component, seeds)
+ *   model         update_assign_fast_kernel (also gathers the training
+ *                 rows), library_fast_kernel (EM inside; also clears the
+ *                 update sums and counter for the next frame)
+ *   classify      classify_distance_fast_kernel, region_block_kernel,
+ *                 1 async copy (summary and classes are adjacent)
+ * (8 kernels, 1 copy, no memset; grids too large for one block's shared
+ * memory take the baseline's labelling kernels: 11 kernels).  FAST_F32_GRAPH
+ * captures that sequence once as a CUDA graph and replays it, updating the
+ * two image-reading kernels' parameters when the images move.
+ * Every variant: one more memset per arena after a reset or a new layout.
  * Device memory lives in two arenas: the model arena (library, carried
  * samples, per-frame sums, summary; sized by K, m, N) and the frame arena
  * (everything per patch; grows with the frame size only). */
@@ -31,6 +44,7 @@ struct ModelLayout
   size_t lib, lib_weight, lib_mean, lib_var, lib_inv, carry;
   size_t em_mean, em_var, em_inv, em_weight;
   size_t summary, summary_bytes;
+  size_t lib_tab, em_tab, geometry;     /* FAST variants */
   size_t total;
 };
 
@@ -39,8 +53,22 @@ struct FrameLayout
   size_t lut, features, variance, n_points, candidates, labels, comp_size;
   size_t train_idx, train_feat, assign, rem_idx, em_resp, em_min_d2;
   size_t labels2, classes, min_distance;
+  /* FAST variants: summary, then the classes, copied to the host at once */
+  size_t result, result_classes, result_bytes;
   size_t total;
 };
+
+/* Image arguments of a graph's image-reading kernels. */
+struct ImageArgs
+{
+  const uint8_t *rgba;
+  size_t rgba_stride;
+  const int16_t *disparity;
+  size_t disparity_stride;
+};
+
+/* Kernel nodes of a captured frame whose parameters follow the images. */
+#define MAX_IMAGE_NODES 2
 
 struct _CvRoadCuda
 {
@@ -62,6 +90,31 @@ struct _CvRoadCuda
 
   CvRoadStageCallback stage_callback;
   void *stage_user_data;
+
+  /* implementation variant */
+  CvRoadCudaVariant variant;
+  int block_ccl_capacity;       /* cells; -1: not queried yet */
+  CvHostBuffer host_result;     /* FAST: summary, then the classes */
+  const RoadSummary *res_summary;       /* host views of the last result */
+  const uint8_t *res_classes;
+  CvRoadCudaPlanInfo plan;
+
+  /* FAST_F32_GRAPH: the captured frame */
+  cudaStream_t capture_stream;  /* only ever captured, never run */
+  cudaGraph_t graph;
+  cudaGraphExec_t graph_exec;
+  int graph_captured;           /* graph_key describes the last capture */
+  int graph_usable;             /* 0: the image nodes were not found, the
+                                 * frames are enqueued directly */
+  RoadDev graph_key;            /* the captured RoadDev, images cleared */
+  void *graph_host;             /* host_result.ptr of the captured copy */
+  CvRoadStageCallback graph_callback;
+  void *graph_user_data;
+  ImageArgs graph_images;       /* images the exec graph's nodes read */
+  int n_image_nodes;
+  cudaGraphNode_t image_nodes[MAX_IMAGE_NODES];
+  cudaKernelNodeParams image_params[MAX_IMAGE_NODES];
+  int graph_kernels, graph_transfers;
 
   /* diagnostics, host copies (grown on demand) */
   uint8_t diag_lut[RGB_HIST_BINS];
@@ -104,12 +157,16 @@ layout_model (ModelLayout * l, int K, int dims, int dims_pad, int carry,
   l->em_weight = carve (&o, sizeof (double) * k_max);
   l->summary_bytes = sizeof (RoadSummary) + sizeof (float) * (K + md);
   l->summary = carve (&o, l->summary_bytes);
+  /* pairs of doubles: room for either precision's {mean, 1/var} */
+  l->lib_tab = carve (&o, sizeof (double2) * K * dims_pad);
+  l->em_tab = carve (&o, sizeof (double2) * k_max * dims);
+  l->geometry = carve (&o, sizeof (CvRoadGeometry));
   l->total = o;
 }
 
 static void
 layout_frame (FrameLayout * l, int patches, int training, int dims_pad,
-    int k_max)
+    int k_max, size_t summary_bytes)
 {
   size_t o = 0, p = (size_t) patches, t = (size_t) training;
 
@@ -129,6 +186,10 @@ layout_frame (FrameLayout * l, int patches, int training, int dims_pad,
   l->labels2 = carve (&o, sizeof (int32_t) * p);
   l->classes = carve (&o, p);
   l->min_distance = carve (&o, sizeof (float) * p);
+  l->result_classes = (summary_bytes + CV_ROAD_ROW_ALIGN - 1) /
+      CV_ROAD_ROW_ALIGN * CV_ROAD_ROW_ALIGN;
+  l->result_bytes = l->result_classes + p;
+  l->result = carve (&o, l->result_bytes);
   l->total = o;
 }
 
@@ -151,6 +212,7 @@ cv_road_cuda_new (const CvRoadParams * params, CvRoadCuda ** detector,
 {
   CvStatus status;
   CvRoadCuda *det;
+  const char *env;
 
   *detector = NULL;
   status = cv_road_params_validate (params, 0, 0, err);
@@ -161,7 +223,24 @@ cv_road_cuda_new (const CvRoadParams * params, CvRoadCuda ** detector,
     return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
         "road: cannot allocate the CUDA detector");
   det->params = *params;
+  det->variant = CV_ROAD_CUDA_DEFAULT_VARIANT;
+  det->block_ccl_capacity = -1;
   derive_sizes (det);
+  env = getenv (CV_ROAD_ENV_VARIANT);
+  if (env != NULL && *env != '\0') {
+    int v;
+    for (v = 0; v < CV_ROAD_CUDA_N_VARIANTS; v++)
+      if (strcmp (env, cv_road_cuda_variant_name ((CvRoadCudaVariant) v)) ==
+          0)
+        break;
+    if (v == CV_ROAD_CUDA_N_VARIANTS) {
+      free (det);
+      return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+          "road: %s=%s names no CUDA variant (baseline, fast-f64, fast-f32, "
+          "fast-f32-graph)", CV_ROAD_ENV_VARIANT, env);
+    }
+    det->variant = (CvRoadCudaVariant) v;
+  }
   *detector = det;
   return CV_OK;
 }
@@ -184,15 +263,33 @@ free_diagnostics (CvRoadCuda * det)
   det->diag_patches = 0;
 }
 
+static void
+destroy_graph (CvRoadCuda * det)
+{
+  if (det->graph_exec != NULL)
+    cudaGraphExecDestroy (det->graph_exec);   /* deferred while in flight */
+  if (det->graph != NULL)
+    cudaGraphDestroy (det->graph);
+  det->graph_exec = NULL;
+  det->graph = NULL;
+  det->graph_captured = 0;
+  det->graph_usable = 0;
+  det->n_image_nodes = 0;
+}
+
 extern "C" void
 cv_road_cuda_free (CvRoadCuda * det)
 {
   if (det == NULL)
     return;
+  destroy_graph (det);
+  if (det->capture_stream != NULL)
+    cudaStreamDestroy (det->capture_stream);
   cv_device_buffer_free (&det->model_arena);
   cv_device_buffer_free (&det->frame_arena);
   cv_host_buffer_free (&det->host_classes);
   cv_host_buffer_free (&det->host_summary);
+  cv_host_buffer_free (&det->host_result);
   free_diagnostics (det);
   free (det);
 }
@@ -284,12 +381,16 @@ ensure_buffers (CvRoadCuda * det, CvError * err)
   }
   if (det->frame_patches != cfg->patches) {
     layout_frame (&det->frame, cfg->patches,
-        cfg->patches + cfg->carry_capacity, det->dims_pad, det->k_max);
+        cfg->patches + cfg->carry_capacity, det->dims_pad, det->k_max,
+        det->model.summary_bytes);
     status = cv_device_buffer_ensure (&det->frame_arena, det->frame.total,
         err);
     if (status == CV_OK)
       status = cv_host_buffer_ensure (&det->host_classes,
           (size_t) cfg->patches, err);
+    if (status == CV_OK)
+      status = cv_host_buffer_ensure (&det->host_result,
+          det->frame.result_bytes, err);
     if (status != CV_OK) {
       det->frame_patches = 0;
       return status;
@@ -383,6 +484,267 @@ fill_dev (CvRoadCuda * det, const CvImageU8 * rgba,
   d->labels2 = (int32_t *) (fb + fl->labels2);
   d->classes = fb + fl->classes;
   d->min_distance = (float *) (fb + fl->min_distance);
+
+  if (det->variant != CV_ROAD_CUDA_BASELINE) {
+    d->lib_tab = mb + ml->lib_tab;
+    d->em_tab = mb + ml->em_tab;
+    d->geometry = (CvRoadGeometry *) (mb + ml->geometry);
+    d->block_ccl = cfg->patches <= det->block_ccl_capacity;
+    /* summary and classes adjacent: one copy to the host */
+    d->summary = (RoadSummary *) (fb + fl->result);
+    d->summary_weight = (float *) (fb + fl->result + sizeof (RoadSummary));
+    d->summary_mean = d->summary_weight + cfg->max_models;
+    d->classes = fb + fl->result + fl->result_classes;
+  }
+}
+
+/* The baseline's frame (the first implementation, kept for comparison). */
+static CvStatus
+enqueue_baseline (CvRoadCuda * det, const RoadDev & dev, CvStream stream,
+    CvError * err)
+{
+  uint8_t *mb = (uint8_t *) det->model_arena.ptr;
+  CvStatus status;
+
+  CV_CUDA_TRY (err, cudaMemsetAsync (mb, 0, det->model.zero_bytes, stream));
+  mark_stage (det, CV_ROAD_STAGE_PREPROCESS, stream);
+  status = cv_road_launch_preprocess (dev, stream, err);
+  if (status == CV_OK) {
+    mark_stage (det, CV_ROAD_STAGE_FEATURES, stream);
+    status = cv_road_launch_features (dev, stream, err);
+  }
+  if (status == CV_OK) {
+    mark_stage (det, CV_ROAD_STAGE_CCL, stream);
+    status = cv_road_launch_training (dev, stream, err);
+  }
+  if (status == CV_OK) {
+    mark_stage (det, CV_ROAD_STAGE_MODEL, stream);
+    status = cv_road_launch_model (dev, stream, err);
+  }
+  if (status == CV_OK) {
+    mark_stage (det, CV_ROAD_STAGE_CLASSIFY, stream);
+    status = cv_road_launch_classify (dev, stream, err);
+  }
+  if (status != CV_OK)
+    return status;
+  CV_CUDA_TRY (err, cudaMemcpyAsync (det->host_classes.ptr, dev.classes,
+          (size_t) det->cfg.patches, cudaMemcpyDeviceToHost, stream));
+  CV_CUDA_TRY (err, cudaMemcpyAsync (det->host_summary.ptr,
+          mb + det->model.summary, det->model.summary_bytes,
+          cudaMemcpyDeviceToHost, stream));
+  mark_stage (det, CV_ROAD_STAGE_END, stream);
+  /* histogram + table, features, 4 labelling/training, 2 model,
+   * 3 classification kernels; memset and two copies */
+  det->plan.kernels = (dev.equalize ? 2 : 1) + 1 + 4 + 2 + 3;
+  det->plan.transfers = 3;
+  det->plan.block_ccl = 0;
+  det->plan.graph = 0;
+  return CV_OK;
+}
+
+/* The FAST variants' frame. */
+static CvStatus
+enqueue_fast (CvRoadCuda * det, const RoadDev & dev, CvStream stream,
+    CvError * err)
+{
+  bool use_double = det->variant == CV_ROAD_CUDA_FAST_F64;
+  CvStatus status;
+
+  mark_stage (det, CV_ROAD_STAGE_PREPROCESS, stream);
+  status = cv_road_launch_preprocess_fast (dev, stream, err);
+  if (status == CV_OK) {
+    mark_stage (det, CV_ROAD_STAGE_FEATURES, stream);
+    status = cv_road_launch_features_fast (dev, stream, err);
+  }
+  if (status == CV_OK) {
+    mark_stage (det, CV_ROAD_STAGE_CCL, stream);
+    status = cv_road_launch_training_fast (dev, stream, err);
+  }
+  if (status == CV_OK) {
+    mark_stage (det, CV_ROAD_STAGE_MODEL, stream);
+    status = cv_road_launch_model_fast (dev, use_double, stream, err);
+  }
+  if (status == CV_OK) {
+    mark_stage (det, CV_ROAD_STAGE_CLASSIFY, stream);
+    status = cv_road_launch_classify_fast (dev, use_double, stream, err);
+  }
+  if (status != CV_OK)
+    return status;
+  CV_CUDA_TRY (err, cudaMemcpyAsync (det->host_result.ptr, dev.summary,
+          det->frame.result_bytes, cudaMemcpyDeviceToHost, stream));
+  mark_stage (det, CV_ROAD_STAGE_END, stream);
+  /* histogram + table, features, seeds (or the baseline's 4 labelling and
+   * training kernels), update + library, distances + region (or distances,
+   * merge, finalize); one copy */
+  det->plan.kernels = (dev.equalize ? 2 : 1) + 1 + (dev.block_ccl ? 1 : 4) +
+      2 + (dev.block_ccl ? 2 : 3);
+  det->plan.transfers = 1;
+  det->plan.block_ccl = dev.block_ccl;
+  det->plan.graph = 0;
+  return CV_OK;
+}
+
+static ImageArgs
+image_args_of (const RoadDev & dev)
+{
+  ImageArgs a;
+
+  a.rgba = dev.rgba;
+  a.rgba_stride = dev.rgba_stride;
+  a.disparity = dev.disparity;
+  a.disparity_stride = dev.disparity_stride;
+  return a;
+}
+
+/* The RoadDev a graph was captured with, less the images (which the image
+ * nodes' parameter updates follow).  fill_dev cleared the padding. */
+static void
+graph_key_of (const RoadDev & dev, RoadDev * key)
+{
+  memcpy (key, &dev, sizeof (*key));
+  key->rgba = NULL;
+  key->rgba_stride = 0;
+  key->disparity = NULL;
+  key->disparity_stride = 0;
+}
+
+/* Finds the kernel nodes that read the images and counts the nodes; the
+ * graph is usable when every image-reading kernel was found. */
+static void
+scan_graph (CvRoadCuda * det)
+{
+  const void *entries[MAX_IMAGE_NODES] = {
+    cv_road_fast_histogram_entry (), cv_road_fast_features_entry ()
+  };
+  int expected = det->graph_key.equalize ? 2 : 1;
+  cudaGraphNode_t *nodes = NULL;
+  size_t count = 0;
+
+  det->n_image_nodes = 0;
+  det->graph_kernels = det->graph_transfers = 0;
+  if (cudaGraphGetNodes (det->graph, NULL, &count) == cudaSuccess
+      && count > 0)
+    nodes = (cudaGraphNode_t *) malloc (sizeof (*nodes) * count);
+  if (nodes != NULL && cudaGraphGetNodes (det->graph, nodes, &count)
+      == cudaSuccess) {
+    for (size_t i = 0; i < count; i++) {
+      cudaGraphNodeType type;
+      cudaKernelNodeParams kp;
+      if (cudaGraphNodeGetType (nodes[i], &type) != cudaSuccess)
+        continue;
+      if (type == cudaGraphNodeTypeMemcpy || type == cudaGraphNodeTypeMemset)
+        det->graph_transfers++;
+      if (type != cudaGraphNodeTypeKernel)
+        continue;
+      det->graph_kernels++;
+      if (cudaGraphKernelNodeGetParams (nodes[i], &kp) != cudaSuccess)
+        continue;
+      for (int e = 0; e < MAX_IMAGE_NODES; e++) {
+        if (kp.func == entries[e] && det->n_image_nodes < MAX_IMAGE_NODES) {
+          /* the argument arrays are the node's: replaced before any use */
+          kp.kernelParams = NULL;
+          kp.extra = NULL;
+          det->image_nodes[det->n_image_nodes] = nodes[i];
+          det->image_params[det->n_image_nodes] = kp;
+          det->n_image_nodes++;
+        }
+      }
+    }
+  }
+  free (nodes);
+  cudaGetLastError ();          /* a failed query above is not a frame error */
+  det->graph_usable = det->n_image_nodes == expected;
+}
+
+/* Captures the FAST frame on the detector's own stream (captured, never
+ * run: the caller's stream may be the legacy default stream, which cannot
+ * be captured) and instantiates it.  The capture is remembered (graph_key
+ * and the rest) even when it fails, so a failure is not retried every
+ * frame: the frames are then enqueued directly (graph_usable 0). */
+static CvStatus
+capture_graph (CvRoadCuda * det, const RoadDev & dev, CvError * err)
+{
+  cudaGraph_t graph = NULL;
+  cudaError_t code;
+  CvStatus status;
+
+  destroy_graph (det);
+  graph_key_of (dev, &det->graph_key);
+  det->graph_callback = det->stage_callback;
+  det->graph_user_data = det->stage_user_data;
+  det->graph_images = image_args_of (dev);
+  det->graph_host = det->host_result.ptr;
+  det->graph_captured = 1;
+  if (det->capture_stream == NULL)
+    CV_CUDA_TRY (err, cudaStreamCreateWithFlags (&det->capture_stream,
+            cudaStreamNonBlocking));
+  CV_CUDA_TRY (err, cudaStreamBeginCapture (det->capture_stream,
+          cudaStreamCaptureModeThreadLocal));
+  status = enqueue_fast (det, dev, (CvStream) det->capture_stream, err);
+  code = cudaStreamEndCapture (det->capture_stream, &graph);
+  if (status == CV_OK && code != cudaSuccess)
+    status = cv_cuda_error (err, (int) code, "cudaStreamEndCapture");
+  if (status != CV_OK) {
+    if (graph != NULL)
+      cudaGraphDestroy (graph);
+    return status;
+  }
+  det->graph = graph;
+  scan_graph (det);
+  if (!det->graph_usable)
+    return CV_OK;
+  code = cudaGraphInstantiate (&det->graph_exec, graph, 0);
+  if (code != cudaSuccess) {
+    det->graph_exec = NULL;
+    det->graph_usable = 0;
+    return cv_cuda_error (err, (int) code, "cudaGraphInstantiate");
+  }
+  return CV_OK;
+}
+
+/* FAST_F32_GRAPH: replays the captured frame, capturing it again when
+ * anything but the images changed (parameters, sizes, buffers, the stage
+ * callback).  Where capturing fails (a driver or environment without stream
+ * capture), the frames are enqueued directly: slower, never wrong. */
+static CvStatus
+enqueue_graph (CvRoadCuda * det, const RoadDev & dev, CvStream stream,
+    CvError * err)
+{
+  ImageArgs images = image_args_of (dev);
+  RoadDev key;
+
+  graph_key_of (dev, &key);
+  if (!det->graph_captured || memcmp (&key, &det->graph_key, sizeof (key))
+      != 0 || det->graph_host != det->host_result.ptr
+      || det->graph_callback != det->stage_callback
+      || det->graph_user_data != det->stage_user_data) {
+    CvError capture_err;
+    cv_error_clear (&capture_err);
+    if (capture_graph (det, dev, &capture_err) != CV_OK) {
+      det->graph_usable = 0;
+      cudaGetLastError ();      /* capture errors are not the frame's */
+    }
+  }
+  if (!det->graph_usable)
+    return enqueue_fast (det, dev, stream, err);
+  if (memcmp (&images, &det->graph_images, sizeof (images)) != 0) {
+    RoadDev arg = dev;
+    int hist_stride = cv_road_feature_hist_stride (dev.dims);
+    void *args[2] = { &arg, &hist_stride };     /* (RoadDev[, int]) */
+    for (int k = 0; k < det->n_image_nodes; k++) {
+      cudaKernelNodeParams kp = det->image_params[k];
+      kp.kernelParams = args;
+      CV_CUDA_TRY (err, cudaGraphExecKernelNodeSetParams (det->graph_exec,
+              det->image_nodes[k], &kp));
+    }
+    det->graph_images = images;
+  }
+  CV_CUDA_TRY (err, cudaGraphLaunch (det->graph_exec, (cudaStream_t) stream));
+  det->plan.kernels = det->graph_kernels;
+  det->plan.transfers = det->graph_transfers;
+  det->plan.block_ccl = dev.block_ccl;
+  det->plan.graph = 1;
+  return CV_OK;
 }
 
 extern "C" CvStatus
@@ -404,11 +766,14 @@ cv_road_cuda_process (CvRoadCuda * det, const CvImageU8 * rgba,
   status = ensure_buffers (det, err);
   if (status != CV_OK)
     return status;
+  if (det->variant != CV_ROAD_CUDA_BASELINE && det->block_ccl_capacity < 0)
+    det->block_ccl_capacity = cv_road_cuda_block_ccl_capacity ();
   fill_dev (det, rgba, disparity, &dev);
   mb = (uint8_t *) det->model_arena.ptr;
 
   /* one-time clears (start, reset, new layout): nothing the kernels or the
-   * result copies read is ever left uninitialised */
+   * result copies read is ever left uninitialised, and the FAST kernels
+   * find the per-frame sums and counters cleared */
   if (!det->library_valid) {
     CV_CUDA_TRY (err, cudaMemsetAsync (mb, 0, det->model.total, stream));
     det->library_valid = 1;
@@ -418,37 +783,31 @@ cv_road_cuda_process (CvRoadCuda * det, const CvImageU8 * rgba,
             det->frame.total, stream));
     det->frame_fresh = 0;
   }
-  CV_CUDA_TRY (err, cudaMemsetAsync (mb, 0, det->model.zero_bytes, stream));
 
-  mark_stage (det, CV_ROAD_STAGE_PREPROCESS, stream);
-  status = cv_road_launch_preprocess (dev, stream, err);
-  if (status == CV_OK) {
-    mark_stage (det, CV_ROAD_STAGE_FEATURES, stream);
-    status = cv_road_launch_features (dev, stream, err);
-  }
-  if (status == CV_OK) {
-    mark_stage (det, CV_ROAD_STAGE_CCL, stream);
-    status = cv_road_launch_training (dev, stream, err);
-  }
-  if (status == CV_OK) {
-    mark_stage (det, CV_ROAD_STAGE_MODEL, stream);
-    status = cv_road_launch_model (dev, stream, err);
-  }
-  if (status == CV_OK) {
-    mark_stage (det, CV_ROAD_STAGE_CLASSIFY, stream);
-    status = cv_road_launch_classify (dev, stream, err);
+  switch (det->variant) {
+    case CV_ROAD_CUDA_BASELINE:
+      status = enqueue_baseline (det, dev, stream, err);
+      det->res_summary = (const RoadSummary *) det->host_summary.ptr;
+      det->res_classes = (const uint8_t *) det->host_classes.ptr;
+      break;
+    case CV_ROAD_CUDA_FAST_F32_GRAPH:
+      status = enqueue_graph (det, dev, stream, err);
+      break;
+    default:
+      status = enqueue_fast (det, dev, stream, err);
+      break;
   }
   if (status != CV_OK) {
     /* the library may be half updated: start over with the next frame */
     det->library_valid = 0;
+    destroy_graph (det);
     return status;
   }
-  CV_CUDA_TRY (err, cudaMemcpyAsync (det->host_classes.ptr, dev.classes,
-          (size_t) det->cfg.patches, cudaMemcpyDeviceToHost, stream));
-  CV_CUDA_TRY (err, cudaMemcpyAsync (det->host_summary.ptr,
-          mb + det->model.summary, det->model.summary_bytes,
-          cudaMemcpyDeviceToHost, stream));
-  mark_stage (det, CV_ROAD_STAGE_END, stream);
+  if (det->variant != CV_ROAD_CUDA_BASELINE) {
+    det->res_summary = (const RoadSummary *) det->host_result.ptr;
+    det->res_classes = (const uint8_t *) det->host_result.ptr +
+        det->frame.result_classes;
+  }
   det->have_result = 1;
   return CV_OK;
 }
@@ -462,12 +821,12 @@ cv_road_cuda_result (CvRoadCuda * det, CvRoadResult * result, CvError * err)
   if (!det->have_result)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "road: no processed frame to report (process failed or not called)");
-  s = (const RoadSummary *) det->host_summary.ptr;
+  s = det->res_summary;
   memset (r, 0, sizeof (*r));
   r->cols = det->cfg.cols;
   r->rows = det->cfg.rows;
   r->patch_size = det->cfg.n;
-  r->classes = (const uint8_t *) det->host_classes.ptr;
+  r->classes = det->res_classes;
   r->n_seeds = s->n_seeds;
   r->n_training = s->n_training;
   r->n_updated = s->n_updated;
@@ -481,6 +840,28 @@ cv_road_cuda_result (CvRoadCuda * det, CvRoadResult * result, CvError * err)
   r->means = r->weights + det->cfg.max_models;
   *result = *r;
   return CV_OK;
+}
+
+extern "C" CvStatus
+cv_road_cuda_device_grid (CvRoadCuda * det, CvRoadGrid * grid, CvError * err)
+{
+  if (!det->have_result)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "road: no enqueued frame (process failed or not called)");
+  grid->classes = (const uint8_t *) det->frame_arena.ptr + det->frame.classes;
+  grid->cols = det->cfg.cols;
+  grid->rows = det->cfg.rows;
+  grid->patch_size = det->cfg.n;
+  return CV_OK;
+}
+
+extern "C" size_t
+cv_road_cuda_result_bytes (CvRoadCuda * det)
+{
+  if (!det->model_ready || det->frame_patches == 0)
+    return 0;
+  /* the two copies at the end of cv_road_cuda_process */
+  return (size_t) det->cfg.patches + det->model.summary_bytes;
 }
 
 static CvStatus
@@ -575,4 +956,50 @@ cv_road_cuda_diagnostics (CvRoadCuda * det, CvRoadDiagnostics * diag,
   diag->means = det->diag_means;
   diag->variances = det->diag_vars;
   return CV_OK;
+}
+
+/* ---- variants --------------------------------------------------------------------- */
+
+static const char *const variant_names[CV_ROAD_CUDA_N_VARIANTS] = {
+  "baseline", "fast-f64", "fast-f32", "fast-f32-graph"
+};
+
+extern "C" const char *
+cv_road_cuda_variant_name (CvRoadCudaVariant variant)
+{
+  if ((int) variant < 0 || variant >= CV_ROAD_CUDA_N_VARIANTS)
+    return "unknown";
+  return variant_names[variant];
+}
+
+extern "C" int
+cv_road_cuda_variant_exact (CvRoadCudaVariant variant)
+{
+  return variant == CV_ROAD_CUDA_BASELINE || variant == CV_ROAD_CUDA_FAST_F64;
+}
+
+extern "C" CvStatus
+cv_road_cuda_set_variant (CvRoadCuda * det, CvRoadCudaVariant variant,
+    CvError * err)
+{
+  if ((int) variant < 0 || variant >= CV_ROAD_CUDA_N_VARIANTS)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "road: no CUDA variant %d", (int) variant);
+  det->variant = variant;
+  det->library_valid = 0;
+  det->have_result = 0;
+  destroy_graph (det);
+  return CV_OK;
+}
+
+extern "C" CvRoadCudaVariant
+cv_road_cuda_get_variant (const CvRoadCuda * det)
+{
+  return det->variant;
+}
+
+extern "C" void
+cv_road_cuda_plan_info (const CvRoadCuda * det, CvRoadCudaPlanInfo * info)
+{
+  *info = det->plan;
 }

@@ -90,6 +90,15 @@ struct RoadDev
   /* summary for the host */
   RoadSummary *summary;
   float *summary_weight, *summary_mean;
+
+  /* FAST variants (NULL in the baseline) */
+  void *lib_tab;                /* max_models * dims {mean, 1/var} pairs of
+                                 * the variant's scalar (float2 / double2)
+                                 * for the distance kernels */
+  void *em_tab;                 /* k_max * dims pairs, EM E-step */
+  CvRoadGeometry *geometry;     /* this frame's road-plane geometry, written
+                                 * by the features kernel */
+  int block_ccl;                /* labellings in one block's shared memory */
 };
 
 /* Arguments of the single-block EM. */
@@ -233,6 +242,55 @@ CvStatus cv_road_ccl_merge (int32_t * labels, int cols, int rows,
     CvStream stream, CvError * err);
 CvStatus cv_road_ccl_compress (int32_t * labels, int n, uint32_t * sizes,
     CvStream stream, CvError * err);
+
+/* ---- FAST variants ----------------------------------------------------------- */
+
+/* Threads of the single-block labelling kernels (cv_road_block_ccl.cu): the
+ * most a block has, so each thread takes few cells. */
+#define CV_ROAD_BLOCK_CCL_THREADS 1024
+
+/* Largest grid the single-block labelling fits in @smem_bytes of shared
+ * memory (4 bytes per cell). */
+static inline int
+cv_road_block_ccl_cells (size_t smem_bytes)
+{
+  return (int) (smem_bytes / sizeof (int32_t));
+}
+
+CvStatus cv_road_launch_preprocess_fast (const RoadDev & dev, CvStream stream,
+    CvError * err);
+CvStatus cv_road_launch_features_fast (const RoadDev & dev, CvStream stream,
+    CvError * err);
+/* seeds_block_kernel, or the baseline's labelling when !dev.block_ccl */
+CvStatus cv_road_launch_training_fast (const RoadDev & dev, CvStream stream,
+    CvError * err);
+/* update_assign_fast_kernel, library_fast_kernel */
+CvStatus cv_road_launch_model_fast (const RoadDev & dev, bool use_double,
+    CvStream stream, CvError * err);
+CvStatus cv_road_launch_update_fast (const RoadDev & dev, bool use_double,
+    CvStream stream, CvError * err);
+/* classify_distance_fast_kernel, then cv_road_launch_region */
+CvStatus cv_road_launch_classify_fast (const RoadDev & dev, bool use_double,
+    CvStream stream, CvError * err);
+/* region_block_kernel, or cv_road_launch_region_global when !dev.block_ccl */
+CvStatus cv_road_launch_region (const RoadDev & dev, CvStream stream,
+    CvError * err);
+CvStatus cv_road_launch_region_global (const RoadDev & dev, CvStream stream,
+    CvError * err);
+
+/* The FAST kernels that read the input images, whose parameters a graph
+ * replay updates per frame: their entry points (arguments (RoadDev) and
+ * (RoadDev, int hist_stride)). */
+const void *cv_road_fast_histogram_entry (void);
+const void *cv_road_fast_features_entry (void);
+
+/* Row stride of the features kernel's shared histograms: odd, so the 32
+ * histograms of a warp start in different banks. */
+static inline int
+cv_road_feature_hist_stride (int dims)
+{
+  return dims | 1;
+}
 
 /* Stage launchers (the .cu file of each stage). */
 CvStatus cv_road_launch_preprocess (const RoadDev & dev, CvStream stream,

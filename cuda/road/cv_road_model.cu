@@ -14,7 +14,7 @@
  * six launches per iteration and a host-side convergence test; with the
  * training sets of one frame - a few thousand samples of 64 counts - one
  * block does an iteration in microseconds, and stays in one launch). */
-#include "cv_road_cuda.cuh"
+#include "cv_road_library.cuh"
 
 #include <climits>
 
@@ -390,62 +390,6 @@ update_assign_kernel (RoadDev c, int models_per_pass)
 
 /* ---- library management ---------------------------------------------------- */
 
-static __device__ void
-apply_updates (const RoadDev & c, int n_models, double inv_s)
-{
-  for (int t = threadIdx.x; t < n_models * c.dims; t += blockDim.x) {
-    int m = t / c.dims;
-    unsigned int count = c.upd_count[m];
-    double w, w_new, mu, var;
-    if (count == 0)
-      continue;
-    w = c.lib_weight[m];
-    w_new = CV_ROAD_DADD (w, CV_ROAD_DMUL ((double) count, inv_s));
-    mu = c.lib_mean[t];
-    var = c.lib_var[t];
-    c.lib_mean[t] = cv_road_update_mean (w, mu, c.upd_sx[t], inv_s, w_new);
-    c.lib_var[t] = cv_road_update_var (w, mu, var, c.upd_sx[t], c.upd_sxx[t],
-        (int) count, inv_s, w_new, c.variance_floor);
-  }
-  __syncthreads ();
-  for (int m = threadIdx.x; m < n_models; m += blockDim.x) {
-    unsigned int count = c.upd_count[m];
-    if (count != 0)
-      c.lib_weight[m] = CV_ROAD_DADD (c.lib_weight[m],
-          CV_ROAD_DMUL ((double) count, inv_s));
-  }
-  __syncthreads ();
-}
-
-/* Lists the unexplained samples (assign < 0) in order: their indices into
- * rem_idx, or, when @to_carry, their features into the carry buffer. */
-static __device__ void
-compact_unexplained (const RoadDev & c, int n_training, bool to_carry)
-{
-  int chunk = cv_div_up (n_training, blockDim.x);
-  int begin = threadIdx.x * chunk, end = min (begin + chunk, n_training);
-  int count = 0, total, pos;
-
-  for (int i = begin; i < end; i++)
-    count += c.assign[i] < 0;
-  pos = cv_road_block_exclusive_scan (count, &total);
-  for (int i = begin; i < end; i++) {
-    if (c.assign[i] >= 0)
-      continue;
-    if (to_carry) {
-      const uint4 *src = (const uint4 *) (c.train_feat + (size_t) i *
-          c.dims_pad);
-      uint4 *dst = (uint4 *) (c.carry + (size_t) pos * c.dims_pad);
-      for (int w = 0; w < c.dims_pad / CV_ROAD_ROW_ALIGN; w++)
-        dst[w] = src[w];
-    } else {
-      c.rem_idx[pos] = i;
-    }
-    pos++;
-  }
-  __syncthreads ();
-}
-
 __global__ void __launch_bounds__ (CV_ROAD_BLOCK_THREADS)
 library_kernel (RoadDev c)
 {
@@ -460,14 +404,14 @@ library_kernel (RoadDev c)
 
   /* eq. 4-6 */
   if (n_old > 0 && n_training > 0)
-    apply_updates (c, n_old, inv_s);
+    cv_road_apply_updates (c, n_old, inv_s);
 
   if (unexplained > 0 && unexplained >= c.min_samples) {
     RoadEmArgs a;
     double ll, mass = CV_ROAD_DMUL ((double) unexplained, inv_s);
 
     k_new = n_old == 0 ? c.initial_models : c.new_models;
-    compact_unexplained (c, n_training, false);
+    cv_road_compact_unexplained (c, n_training, false);
     a.samples = c.train_feat;
     a.stride = c.dims_pad;
     a.idx = c.rem_idx;
@@ -516,7 +460,7 @@ library_kernel (RoadDev c)
       c.lib_var[(size_t) slots[k] * c.dims + d] = c.em_var[t];
     }
   } else {
-    compact_unexplained (c, n_training, true);
+    cv_road_compact_unexplained (c, n_training, true);
     if (threadIdx.x == 0) {
       c.lib->carry_count = unexplained;
       s_iterations = 0;

@@ -87,6 +87,45 @@ CvStatus cv_road_em_cpu (const uint8_t * samples, size_t stride, int n,
     int dims, int k, const CvRoadEmParams * params, double *means,
     double *variances, double *weights, CvRoadEmStats * stats, CvError * err);
 
+/* Workspace of the FAST EM (cv_road_cuda_em_fast): its arrays carved from
+ * one device buffer.  Every array starts at a multiple of
+ * CV_ROAD_EM_WORKSPACE_ALIGN bytes from the buffer's start (device
+ * allocations are at least that aligned), whatever n, dims and k: the
+ * E-step table is read as 16-byte pairs (FP64 {mean, 1/var}), so packing
+ * the arrays back to back (the table after 8 k n bytes of
+ * responsibilities) misaligned it whenever k n was odd. */
+#define CV_ROAD_EM_WORKSPACE_ALIGN 256
+
+typedef struct
+{
+  size_t resp;                  /* k * n responsibilities (8 bytes each,
+                                 * enough for FP64) */
+  size_t tab;                   /* k * dims {mean, 1/var} pairs (16 bytes
+                                 * each, enough for FP64) */
+  size_t min_d2;                /* n int64 distances (centre search) */
+  size_t total;                 /* bytes the buffer needs */
+} CvRoadEmWorkspace;
+
+static inline size_t
+cv_road_em_workspace_round (size_t bytes)
+{
+  return (bytes + CV_ROAD_EM_WORKSPACE_ALIGN - 1) /
+      CV_ROAD_EM_WORKSPACE_ALIGN * CV_ROAD_EM_WORKSPACE_ALIGN;
+}
+
+static inline void
+cv_road_em_workspace_layout (int n, int dims, int k, CvRoadEmWorkspace * ws)
+{
+  const size_t resp_bytes = 8 * (size_t) k * (size_t) n;
+  const size_t tab_bytes = 16 * (size_t) k * (size_t) dims;
+  const size_t min_bytes = 8 * (size_t) n;
+
+  ws->resp = 0;
+  ws->tab = cv_road_em_workspace_round (ws->resp + resp_bytes);
+  ws->min_d2 = cv_road_em_workspace_round (ws->tab + tab_bytes);
+  ws->total = ws->min_d2 + min_bytes;
+}
+
 /* ---- model library ------------------------------------------------------- */
 
 typedef struct
@@ -172,6 +211,89 @@ CvStatus cv_road_cuda_label_components (const uint8_t * mask, int cols,
  * (@stats: one CvRoadEmStats). */
 CvStatus cv_road_cuda_em (const uint8_t * samples, size_t stride, int n,
     int dims, int k, const CvRoadEmParams * params,
+    CvDeviceBuffer * workspace, double *means, double *variances,
+    double *weights, CvRoadEmStats * stats, CvStream stream, CvError * err);
+
+/* ---- implementation variants (internal: tests and benchmarks) -----------
+ * The CUDA detector carries several implementations of the same algorithm,
+ * selected per detector at run time, so that one benchmark run can time
+ * them side by side and one test run can check each against the CPU
+ * reference.  All variants compute identical equalisation tables,
+ * histograms, variances, candidates and seeds (bit-exact); they differ in
+ * how they label components and in the precision of the model stage:
+ *
+ *  BASELINE   the first implementation: connected components by global-
+ *             memory union-find (3 launches per labelling), FP64 distances,
+ *             EM in FP64 inside one block with per-thread sample loops.
+ *  FAST_F64   restructured: both labellings in one block's shared memory
+ *             (global fallback when the grid does not fit), distances with
+ *             the library staged in shared memory and 4 models in flight
+ *             per thread, warp-aggregated update sums, EM with coalesced
+ *             sample passes; FP64 distances in the CPU's operation order
+ *             (classes and updates as the CPU reference), FP64 EM.
+ *  FAST_F32   FAST_F64 with FP32 distances and EM (FP64 only for the model
+ *             update equations, the EM's per-iteration solve and its
+ *             log-likelihood sum): classes agree with the CPU within the
+ *             documented >= 99 %.
+ *  FAST_F32_GRAPH  FAST_F32, the frame's work captured once as a CUDA graph
+ *             and replayed (kernel parameters updated per frame).
+ *
+ * The default is CV_ROAD_CUDA_DEFAULT_VARIANT; the environment variable
+ * CV_ROAD_ENV_VARIANT (a variant name) overrides it for new detectors. */
+typedef enum
+{
+  CV_ROAD_CUDA_BASELINE = 0,
+  CV_ROAD_CUDA_FAST_F64,
+  CV_ROAD_CUDA_FAST_F32,
+  CV_ROAD_CUDA_FAST_F32_GRAPH,
+  CV_ROAD_CUDA_N_VARIANTS
+} CvRoadCudaVariant;
+
+#define CV_ROAD_CUDA_DEFAULT_VARIANT CV_ROAD_CUDA_FAST_F32_GRAPH
+#define CV_ROAD_ENV_VARIANT "CUDAVISION_ROAD_VARIANT"
+
+/* Short name ("baseline", "fast-f64", "fast-f32", "fast-f32-graph"). */
+const char *cv_road_cuda_variant_name (CvRoadCudaVariant variant);
+
+/* 1 when the variant's model stage follows the CPU reference to rounding
+ * (library within 1e-9, identical classes and frame statistics on the stage
+ * tests), 0 when it is held to the >= 99 % class agreement only. */
+int cv_road_cuda_variant_exact (CvRoadCudaVariant variant);
+
+/* Selects the implementation; the library starts over with the next frame
+ * (as after cv_road_cuda_reset). */
+CvStatus cv_road_cuda_set_variant (CvRoadCuda * detector,
+    CvRoadCudaVariant variant, CvError * err);
+CvRoadCudaVariant cv_road_cuda_get_variant (const CvRoadCuda * detector);
+
+/* What the last process call enqueued (benchmark tables). */
+typedef struct
+{
+  int kernels;                  /* kernel launches (graph: kernel nodes) */
+  int transfers;                /* memset and memcpy operations */
+  int block_ccl;                /* 1: both labellings in one block's shared
+                                 * memory; 0: global-memory union-find */
+  int graph;                    /* 1: replayed as a CUDA graph */
+} CvRoadCudaPlanInfo;
+
+void cv_road_cuda_plan_info (const CvRoadCuda * detector,
+    CvRoadCudaPlanInfo * info);
+
+/* As cv_road_cuda_label_components, with the single-block shared-memory
+ * labelling of the FAST variants.  Fails with CV_ERROR_INVALID_ARGUMENT when
+ * the grid does not fit one block's shared memory on this device
+ * (cv_road_cuda_block_ccl_capacity). */
+CvStatus cv_road_cuda_label_components_block (const uint8_t * mask, int cols,
+    int rows, int32_t * labels, CvStream stream, CvError * err);
+
+/* Largest grid (cells) the single-block labelling handles on the current
+ * device; 0 when it cannot be queried. */
+int cv_road_cuda_block_ccl_capacity (void);
+
+/* As cv_road_cuda_em, with the EM of the FAST variants: @use_double 1 for
+ * FAST_F64, 0 for FAST_F32.  Outputs in double either way. */
+CvStatus cv_road_cuda_em_fast (const uint8_t * samples, size_t stride, int n,
+    int dims, int k, const CvRoadEmParams * params, int use_double,
     CvDeviceBuffer * workspace, double *means, double *variances,
     double *weights, CvRoadEmStats * stats, CvStream stream, CvError * err);
 #endif

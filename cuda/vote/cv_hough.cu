@@ -64,6 +64,7 @@ struct CvHoughCuda
   CvDeviceBuffer result;        /* HoughResult */
   CvHostBuffer host_result;     /* pinned copy of result */
   bool ran;                     /* a complete run was enqueued */
+  size_t transfer_bytes;        /* host <-> device bytes since the last edges call */
 };
 
 /* ---- kernels ------------------------------------------------------------- */
@@ -309,6 +310,7 @@ configure (CvHoughCuda * plan, int width, int height,
           sizeof (int32_t) * g->n_theta, cudaMemcpyHostToDevice, stream));
   CV_CUDA_TRY (err, cudaMemcpyAsync (tables + g->n_theta, g->sin_q,
           sizeof (int32_t) * g->n_theta, cudaMemcpyHostToDevice, stream));
+  plan->transfer_bytes += 2 * sizeof (int32_t) * g->n_theta;
 
   plan->width = width;
   plan->height = height;
@@ -327,6 +329,7 @@ cv_hough_cuda_edges (CvHoughCuda * plan, const CvImageU8 * image,
   if (image == NULL || image->data == NULL || image->stride < (size_t) image->width)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "Hough (CUDA): no image, or its stride is smaller than its width");
+  plan->transfer_bytes = 0;
   CvStatus status = configure (plan, image->width, image->height, params, s, err);
   if (status != CV_OK)
     return status;
@@ -387,6 +390,7 @@ cv_hough_cuda_peaks (CvHoughCuda * plan, CvStream stream, CvError * err)
   CV_CUDA_CHECK_LAUNCH (err, "select_kernel");
   CV_CUDA_TRY (err, cudaMemcpyAsync (plan->host_result.ptr, plan->result.ptr,
           result_bytes (plan->params.max_lines), cudaMemcpyDeviceToHost, s));
+  plan->transfer_bytes += result_bytes (plan->params.max_lines);
   plan->ran = true;
   return CV_OK;
 }
@@ -438,6 +442,12 @@ extern "C" const CvHoughGeometry *
 cv_hough_cuda_geometry (const CvHoughCuda * plan)
 {
   return plan->configured ? &plan->geom : nullptr;
+}
+
+extern "C" size_t
+cv_hough_cuda_transfer_bytes (const CvHoughCuda * plan)
+{
+  return plan->transfer_bytes;
 }
 
 extern "C" const CvVoteLayout *

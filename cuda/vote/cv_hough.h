@@ -49,6 +49,7 @@
 #ifndef CV_HOUGH_H
 #define CV_HOUGH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cv_error.h"
@@ -151,6 +152,15 @@ cv_hough_rho_bin (int32_t cos_q, int32_t sin_q, int x, int y, int64_t offset_q)
           offset_q) >> CV_HOUGH_FRAC_BITS);
 }
 
+/* The line of accumulator bin (@theta_index, @rho_index) holding @votes,
+ * exactly as both pipelines report it (rho, theta, end points on the ROI
+ * border), computed on the host.  The CUDA pipeline computes its lines on
+ * the device, where cos / sin may differ from the host's in the last bit;
+ * callers that need the same floats from both backends (the elements)
+ * rebuild the lines from the (exact) bins with this function. */
+void cv_hough_line_from_bin (const CvHoughGeometry * geom, int theta_index,
+    int rho_index, uint32_t votes, CvHoughLine * line);
+
 /* ---- CPU reference -------------------------------------------------------- */
 
 typedef struct CvHoughCpu CvHoughCpu;
@@ -207,6 +217,11 @@ const uint32_t *cv_hough_cuda_accumulator (const CvHoughCuda * plan,
 /* Device list of edge locations of the last run (count: see _result). */
 const uint32_t *cv_hough_cuda_points (const CvHoughCuda * plan);
 const CvHoughGeometry *cv_hough_cuda_geometry (const CvHoughCuda * plan);
+/* Bytes copied between host and device since the last cv_hough_cuda (or
+ * cv_hough_cuda_edges): the angle tables (2 x 4 bytes per angle) when the
+ * parameters or the frame size changed, and the line list after the peaks
+ * (16 + sizeof (CvHoughLine) x max_lines bytes). */
+size_t cv_hough_cuda_transfer_bytes (const CvHoughCuda * plan);
 const CvVoteLayout *cv_hough_cuda_layout (const CvHoughCuda * plan);
 #endif
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cv_hough.h"
+#include "cv_vote_math.h"
 
 /* Slack when comparing angle ranges given in float degrees with 180. */
 #define HALF_TURN_DEG 180.0
@@ -206,4 +207,13 @@ cv_hough_geometry_init (CvHoughGeometry * g, int width, int height,
   g->theta_step = p->theta_step * deg;
   g->rho_step = p->rho_step;
   return CV_OK;
+}
+
+void
+cv_hough_line_from_bin (const CvHoughGeometry * geom, int theta_index,
+    int rho_index, uint32_t votes, CvHoughLine * line)
+{
+  cv_hough_make_line (geom, cv_hough_key (votes,
+          (uint32_t) theta_index * (uint32_t) geom->n_rho + (uint32_t) rho_index),
+      line);
 }

@@ -69,6 +69,10 @@ copy_linear (GstCudaContext * context, gpointer host, CUdeviceptr device,
   if (!gst_cuda_context_push (context))
     return FALSE;
   r = CuMemcpy2D (&copy);
+  /* from pageable memory the copy may return before its DMA lands; the
+   * elements' non-blocking streams are not ordered after it: wait */
+  if (r == CUDA_SUCCESS && !to_host)
+    r = CuStreamSynchronize (NULL);
   gst_cuda_context_pop (NULL);
   if (r != CUDA_SUCCESS)
     GST_ERROR ("cuMemcpy2D (%s, %" G_GSIZE_FORMAT " bytes) failed: %d",

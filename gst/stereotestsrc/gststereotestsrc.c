@@ -17,7 +17,7 @@
  * ## Example launch lines
  * |[
  * gst-launch-1.0 stereotestsrc num-buffers=100 ! videoconvert ! autovideosink
- * gst-launch-1.0 stereotestsrc attach-disparity=true ! video/x-raw,format=RGBA,width=1280,height=480 ! cudastixels overlay=true ! videoconvert ! autovideosink
+ * gst-launch-1.0 stereotestsrc attach-disparity=true ! video/x-raw,format=RGBA,width=1280,height=480 ! videocrop right=640 ! cudastixels overlay=true pitch=0.02 ! videoconvert ! autovideosink
  * ]|
  */
 #ifdef HAVE_CONFIG_H

@@ -252,6 +252,8 @@ make_input (const char *name, CvImageS16 * host)
   CUDA_OK (cudaMalloc ((void **) &in.dev.data, in.dev.stride * host->height));
   CUDA_OK (cudaMemcpy2D (in.dev.data, in.dev.stride, host->data, host->stride,
           in.dev.stride, host->height, cudaMemcpyHostToDevice));
+  /* the benchmark's stream is non-blocking: make sure the copy landed */
+  CUDA_OK (cudaDeviceSynchronize ());
   return in;
 }
 

@@ -41,16 +41,19 @@ typedef struct
   cudaStream_t stream;
 } Ctx;
 
-/* The device copy of @img, with its own (different) row padding. */
+/* The device copy of @img, with its own (different) row padding.  The copy
+ * is ordered on @stream: the kernels run on a non-blocking stream, which a
+ * plain cudaMemcpy2D from pageable memory (it may return before its DMA
+ * lands) would race with. */
 static CvImageS16
-upload (const CvImageS16 * img, int pad_bytes)
+upload (const CvImageS16 * img, int pad_bytes, cudaStream_t stream)
 {
   CvImageS16 d = *img;
   d.stride = (size_t) img->width * sizeof (int16_t) + (size_t) pad_bytes;
   CUDA_OK (cudaMalloc ((void **) &d.data, d.stride * (size_t) img->height));
-  CUDA_OK (cudaMemcpy2D (d.data, d.stride, img->data, img->stride,
+  CUDA_OK (cudaMemcpy2DAsync (d.data, d.stride, img->data, img->stride,
           (size_t) img->width * sizeof (int16_t), (size_t) img->height,
-          cudaMemcpyHostToDevice));
+          cudaMemcpyHostToDevice, stream));
   return d;
 }
 
@@ -58,7 +61,7 @@ static gboolean
 run_image (Ctx * ctx, const CvImageS16 * img, const CvRdpParams * p,
     const char *label, gboolean split_calls)
 {
-  CvImageS16 dev = upload (img, 2 * (cases % 7));
+  CvImageS16 dev = upload (img, 2 * (cases % 7), ctx->stream);
   CvError err = { 0 };
   CvRdpResult ref, gpu;
   gboolean ok = FALSE;
@@ -246,7 +249,7 @@ test_plan (Ctx * ctx)
   CvRdpResult r;
 
   rdp_image_fill (img, RDP_INPUT_INVALID_RUNS, 99);
-  dev = upload (img, 0);
+  dev = upload (img, 0, ctx->stream);
   params_set (&p, 0);
   if (cv_rdp_cuda_gather (fresh, ctx->stream, &err) != CV_ERROR_INVALID_ARGUMENT) {
     g_printerr ("gather before segment must fail\n");
@@ -283,7 +286,7 @@ run_alloc_limit (void)
   CvStatus st;
 
   rdp_image_fill (img, RDP_INPUT_STREET, 1);
-  dev = upload (img, 0);
+  dev = upload (img, 0, 0);
   cv_rdp_params_init (&p);
   st = cv_rdp_cuda_compute (plan, &p, &dev, 0, &err);
   g_print ("under %s: %s: %s\n", CV_ENV_DEVICE_ALLOC_LIMIT,

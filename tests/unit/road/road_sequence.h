@@ -66,7 +66,10 @@ void road_sequence_init (RoadSequence * seq, const RoadSequenceSpec * spec);
 void road_sequence_clear (RoadSequence * seq);
 
 /* Renders frame @frame into seq->rgba, seq->disparity (with the spec's
- * noise), seq->labels. */
+ * noise), seq->labels.  The colour image and labels depend on @frame only,
+ * but the disparity noise continues one random sequence across calls
+ * (seq->noise_state): rendering a frame again gives other noise, so keep
+ * the rendered frame to give two detectors the same input. */
 void road_sequence_render (RoadSequence * seq, int frame);
 
 /* Another fixed-point disparity of the frame last rendered, with Gaussian

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* road-agreement-gpu: CPU reference and CUDA detector side by side on the
- * synthetic driving sequences of road-accuracy (drift, colour change; with
- * disparity noise), each keeping its own model library across frames.
+/* road-agreement-gpu: CPU reference and every CUDA implementation variant
+ * side by side on the synthetic driving sequences of road-accuracy (drift,
+ * colour change; with disparity noise), each detector keeping its own model
+ * library across frames.
  *
- * Per frame: the library-independent stages (tables, histograms, variances,
- * candidates, seeds) must be identical; the classifications must agree on
- * >= 99 % of the patches over each sequence (>= 97 % in every frame: EM in
- * float order may differ slightly and the libraries can drift apart), and
- * the CUDA path must meet the accuracy targets on its own (mean IoU >= 0.90,
- * mean false-positive rate <= 5 % after a 10-frame warm-up). */
+ * Per frame and variant: the library-independent stages (tables,
+ * histograms, variances, candidates, seeds) must be identical; the
+ * classifications must agree on >= 99 % of the patches over each sequence
+ * (>= 97 % in every frame: EM in float order may differ slightly and the
+ * libraries can drift apart), and each variant must meet the accuracy
+ * targets on its own (mean IoU >= 0.90, mean false-positive rate <= 5 %
+ * after a 10-frame warm-up).  The frames alternate between two device
+ * buffers, so the graph variant updates its image kernels' parameters. */
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
@@ -88,97 +91,132 @@ stage_mismatches (CvRoadCpu * cpu, CvRoadCuda * gpu, cudaStream_t stream,
   return bad;
 }
 
+#define N_VARIANTS CV_ROAD_CUDA_N_VARIANTS
+#define N_BUFFERS 2
+
+typedef struct
+{
+  CvRoadCuda *gpu;
+  long agree;
+  double min_frame, sum_iou, sum_fpr;
+  int stage_bad, counted;
+} VariantRun;
+
 static void
 run (const char *name, const RoadSequenceSpec * spec)
 {
   RoadSequence seq;
   CvRoadParams p;
   CvRoadCpu *cpu;
-  CvRoadCuda *gpu;
   CvRoadResult cr, gr;
   CvError err = { 0 };
   cudaStream_t stream;
-  CvImageU8 d_rgba = { 0 };
-  CvImageS16 d_disp = { 0 };
-  size_t pitch;
-  long agree = 0, total = 0;
-  double min_frame = 1.0, sum_iou = 0.0, sum_fpr = 0.0;
-  int counted = 0, stage_bad = 0, w = spec->width, h = spec->height;
+  CvImageU8 d_rgba[N_BUFFERS];
+  CvImageS16 d_disp[N_BUFFERS];
+  VariantRun vr[N_VARIANTS];
+  long total = 0;
+  int w = spec->width, h = spec->height;
 
   road_sequence_init (&seq, spec);
   road_sequence_params (&seq, &p);
   CV_OK_OR_DIE (cv_road_cpu_new (&p, &cpu, &err), &err);
-  CV_OK_OR_DIE (cv_road_cuda_new (&p, &gpu, &err), &err);
+  memset (vr, 0, sizeof (vr));
+  for (int v = 0; v < N_VARIANTS; v++) {
+    CV_OK_OR_DIE (cv_road_cuda_new (&p, &vr[v].gpu, &err), &err);
+    CV_OK_OR_DIE (cv_road_cuda_set_variant (vr[v].gpu, (CvRoadCudaVariant) v,
+            &err), &err);
+    vr[v].min_frame = 1.0;
+  }
   CUDA_OK (cudaStreamCreate (&stream));
-  CUDA_OK (cudaMallocPitch ((void **) &d_rgba.data, &pitch, (size_t) w * 4,
-          h));
-  d_rgba.stride = pitch;
-  CUDA_OK (cudaMallocPitch ((void **) &d_disp.data, &pitch, (size_t) w * 2,
-          h));
-  d_disp.stride = pitch;
-  d_rgba.width = d_disp.width = w;
-  d_rgba.height = d_disp.height = h;
+  for (int b = 0; b < N_BUFFERS; b++) {
+    size_t pitch;
+    CUDA_OK (cudaMallocPitch ((void **) &d_rgba[b].data, &pitch,
+            (size_t) w * 4, h));
+    d_rgba[b].stride = pitch;
+    CUDA_OK (cudaMallocPitch ((void **) &d_disp[b].data, &pitch,
+            (size_t) w * 2, h));
+    d_disp[b].stride = pitch;
+    d_rgba[b].width = d_disp[b].width = w;
+    d_rgba[b].height = d_disp[b].height = h;
+  }
 
   for (int f = 0; f < spec->n_frames; f++) {
+    const CvImageU8 *rgba = &d_rgba[f % N_BUFFERS];
+    const CvImageS16 *disp = &d_disp[f % N_BUFFERS];
     RoadScore cs, gs;
-    int same = 0, patches;
+    int patches;
 
     road_sequence_render (&seq, f);
-    CUDA_OK (cudaMemcpy2DAsync (d_rgba.data, d_rgba.stride, seq.rgba->data,
+    CUDA_OK (cudaMemcpy2DAsync (rgba->data, rgba->stride, seq.rgba->data,
             seq.rgba->stride, (size_t) w * 4, h, cudaMemcpyHostToDevice,
             stream));
-    CUDA_OK (cudaMemcpy2DAsync (d_disp.data, d_disp.stride,
+    CUDA_OK (cudaMemcpy2DAsync (disp->data, disp->stride,
             seq.disparity->data, seq.disparity->stride, (size_t) w * 2, h,
             cudaMemcpyHostToDevice, stream));
-    CV_OK_OR_DIE (cv_road_cuda_process (gpu, &d_rgba, &d_disp,
-            (CvStream) stream, &err), &err);
+    for (int v = 0; v < N_VARIANTS; v++)
+      CV_OK_OR_DIE (cv_road_cuda_process (vr[v].gpu, rgba, disp,
+              (CvStream) stream, &err), &err);
     CV_OK_OR_DIE (cv_road_cpu_process (cpu, seq.rgba, seq.disparity, &cr,
             &err), &err);
     CUDA_OK (cudaStreamSynchronize (stream));
-    CV_OK_OR_DIE (cv_road_cuda_result (gpu, &gr, &err), &err);
-
-    stage_bad += stage_mismatches (cpu, gpu, stream, f);
     patches = cr.cols * cr.rows;
-    for (int i = 0; i < patches; i++)
-      same += cr.classes[i] == gr.classes[i];
-    agree += same;
     total += patches;
-    if ((double) same / patches < min_frame)
-      min_frame = (double) same / patches;
     road_sequence_score (&seq, cr.classes, cr.cols, cr.rows, cr.patch_size,
         &cs);
-    road_sequence_score (&seq, gr.classes, gr.cols, gr.rows, gr.patch_size,
-        &gs);
-    printf ("%s %2d: agree %.4f | IoU cpu %.3f gpu %.3f | seeds %d/%d upd "
-        "%d/%d new %d/%d em %d/%d carry %d/%d models %d/%d road %d/%d\n",
-        name, f, (double) same / patches, cs.iou, gs.iou, cr.n_seeds,
-        gr.n_seeds, cr.n_updated, gr.n_updated, cr.n_new_models,
-        gr.n_new_models, cr.em_iterations, gr.em_iterations, cr.n_carried,
-        gr.n_carried, cr.n_models, gr.n_models, cr.n_road, gr.n_road);
-    if (f >= WARM_UP_FRAMES) {
-      sum_iou += gs.iou;
-      sum_fpr += gs.fpr;
-      counted++;
+    printf ("%s %2d: cpu IoU %.3f seeds %d upd %d new %d em %d carry %d "
+        "models %d road %d\n", name, f, cs.iou, cr.n_seeds, cr.n_updated,
+        cr.n_new_models, cr.em_iterations, cr.n_carried, cr.n_models,
+        cr.n_road);
+    for (int v = 0; v < N_VARIANTS; v++) {
+      /* each detector's result stays valid until its next process call */
+      int same = 0;
+      CV_OK_OR_DIE (cv_road_cuda_result (vr[v].gpu, &gr, &err), &err);
+      for (int i = 0; i < patches; i++)
+        same += cr.classes[i] == gr.classes[i];
+      road_sequence_score (&seq, gr.classes, gr.cols, gr.rows,
+          gr.patch_size, &gs);
+      printf ("   %-15s agree %.4f IoU %.3f seeds %d upd %d new %d em %d "
+          "carry %d models %d road %d\n",
+          cv_road_cuda_variant_name ((CvRoadCudaVariant) v),
+          (double) same / patches, gs.iou, gr.n_seeds, gr.n_updated,
+          gr.n_new_models, gr.em_iterations, gr.n_carried, gr.n_models,
+          gr.n_road);
+      vr[v].agree += same;
+      if ((double) same / patches < vr[v].min_frame)
+        vr[v].min_frame = (double) same / patches;
+      if (f >= WARM_UP_FRAMES) {
+        vr[v].sum_iou += gs.iou;
+        vr[v].sum_fpr += gs.fpr;
+        vr[v].counted++;
+      }
+      /* after reading the result: diagnostics synchronise the stream */
+      vr[v].stage_bad += stage_mismatches (cpu, vr[v].gpu, stream, f);
     }
   }
-  printf ("%s: classes agree on %.4f of %ld patches (worst frame %.4f); "
-      "gpu mean IoU %.3f mean FPR %.4f; %d stage mismatches\n", name,
-      (double) agree / total, total, min_frame, sum_iou / counted,
-      sum_fpr / counted, stage_bad);
-  EXPECT (stage_bad == 0, "%s: %d patches differ before the library", name,
-      stage_bad);
-  EXPECT ((double) agree / total >= MIN_AGREEMENT, "%s: agreement %.4f",
-      name, (double) agree / total);
-  EXPECT (min_frame >= MIN_FRAME_AGREEMENT, "%s: worst frame agreement %.4f",
-      name, min_frame);
-  EXPECT (sum_iou / counted >= TARGET_MEAN_IOU
-      && sum_fpr / counted <= TARGET_MEAN_FPR, "%s: gpu IoU %.3f FPR %.4f",
-      name, sum_iou / counted, sum_fpr / counted);
+  for (int v = 0; v < N_VARIANTS; v++) {
+    const char *vn = cv_road_cuda_variant_name ((CvRoadCudaVariant) v);
+    double agreement = (double) vr[v].agree / total;
+    double iou = vr[v].sum_iou / vr[v].counted;
+    double fpr = vr[v].sum_fpr / vr[v].counted;
+    printf ("%s %s: classes agree on %.4f of %ld patches (worst frame %.4f); "
+        "mean IoU %.3f mean FPR %.4f; %d stage mismatches\n", name, vn,
+        agreement, total, vr[v].min_frame, iou, fpr, vr[v].stage_bad);
+    EXPECT (vr[v].stage_bad == 0, "%s %s: %d patches differ before the "
+        "library", name, vn, vr[v].stage_bad);
+    EXPECT (agreement >= MIN_AGREEMENT, "%s %s: agreement %.4f", name, vn,
+        agreement);
+    EXPECT (vr[v].min_frame >= MIN_FRAME_AGREEMENT, "%s %s: worst frame "
+        "agreement %.4f", name, vn, vr[v].min_frame);
+    EXPECT (iou >= TARGET_MEAN_IOU && fpr <= TARGET_MEAN_FPR, "%s %s: IoU "
+        "%.3f FPR %.4f", name, vn, iou, fpr);
+    cv_road_cuda_free (vr[v].gpu);
+  }
 
   cv_road_cpu_free (cpu);
-  cv_road_cuda_free (gpu);
-  cudaFree (d_rgba.data);
-  cudaFree (d_disp.data);
+  for (int b = 0; b < N_BUFFERS; b++) {
+    cudaFree (d_rgba[b].data);
+    cudaFree (d_disp[b].data);
+  }
   cudaStreamDestroy (stream);
   road_sequence_clear (&seq);
 }

@@ -342,6 +342,41 @@ test_degenerate (void)
   printf ("n < k: %s\n", err.message);
 }
 
+/* The FAST EM's workspace (cv_road_em_workspace_layout): every array on an
+ * aligned offset whatever n, k and dims (the FP64 E-step table is read as
+ * 16-byte pairs: packed after 8 k n bytes of responsibilities it was
+ * misaligned whenever k n was odd, e.g. n = k = 3), and no overlap. */
+static void
+test_fast_workspace_layout (void)
+{
+  const int dims_list[] = { 1, 4, 16, 36, 64, 100, 256 };
+  int bad = 0;
+
+  for (int n = 1; n <= 300; n++) {
+    for (int k = 1; k <= CV_ROAD_MAX_MODELS && k <= n; k++) {
+      for (size_t j = 0; j < G_N_ELEMENTS (dims_list); j++) {
+        int dims = dims_list[j];
+        CvRoadEmWorkspace ws;
+        size_t resp_end = 8 * (size_t) k * n;
+        size_t tab_end;
+
+        cv_road_em_workspace_layout (n, dims, k, &ws);
+        tab_end = ws.tab + 16 * (size_t) k * dims;
+        if ((ws.resp % CV_ROAD_EM_WORKSPACE_ALIGN != 0
+                || ws.tab % CV_ROAD_EM_WORKSPACE_ALIGN != 0
+                || ws.min_d2 % CV_ROAD_EM_WORKSPACE_ALIGN != 0
+                || ws.tab < ws.resp + resp_end || ws.min_d2 < tab_end
+                || ws.total < ws.min_d2 + 8 * (size_t) n) && bad++ < 3)
+          printf ("FAIL workspace n %d k %d dims %d: resp %zu tab %zu "
+              "min_d2 %zu total %zu\n", n, k, dims, ws.resp, ws.tab,
+              ws.min_d2, ws.total);
+      }
+    }
+  }
+  EXPECT (bad == 0, "%d FAST EM workspace layouts misaligned or "
+      "overlapping", bad);
+}
+
 int
 main (void)
 {
@@ -349,6 +384,7 @@ main (void)
   test_overlap_matches_reference ();
   test_single_component ();
   test_degenerate ();
+  test_fast_workspace_layout ();
   if (failures) {
     printf ("road-em: %d failures\n", failures);
     return 1;

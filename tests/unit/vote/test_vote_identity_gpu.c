@@ -212,6 +212,11 @@ hough_case (const char *name, CvHoughCuda * plan, const CvImageU8 * img,
     VT_OK (cv_hough_cuda (plan, &dimg, p, (CvStream) stream, &err), &err);
     CUDA_OK (cudaStreamSynchronize (stream));
   }
+  /* the second run reused the tables: only the line list came back */
+  VT_CHECK (cv_hough_cuda_transfer_bytes (plan) == 16 + sizeof (CvHoughLine)
+      * (size_t) p->max_lines, "%s: %zu transfer bytes, expected %zu", name,
+      cv_hough_cuda_transfer_bytes (plan), 16 + sizeof (CvHoughLine)
+      * (size_t) p->max_lines);
   const CvHoughLine *glines;
   VT_OK (cv_hough_cuda_result (plan, &glines, &g_lines, &g_points, &err), &err);
   const uint32_t *dacc = cv_hough_cuda_accumulator (plan, &g_theta, &g_rho);
@@ -260,6 +265,12 @@ hough_case (const char *name, CvHoughCuda * plan, const CvImageU8 * img,
         "%s: line %d: CPU rho %.6f theta %.8f (%.4f,%.4f)-(%.4f,%.4f), GPU rho "
         "%.6f theta %.8f (%.4f,%.4f)-(%.4f,%.4f)", name, i, a->rho, a->theta,
         a->x0, a->y0, a->x1, a->y1, b->rho, b->theta, b->x0, b->y0, b->x1, b->y1);
+    /* rebuilt on the host from the GPU's bin: the CPU's line bit for bit */
+    CvHoughLine rebuilt;
+    cv_hough_line_from_bin (cv_hough_cuda_geometry (plan), b->theta_index,
+        b->rho_index, b->votes, &rebuilt);
+    VT_CHECK (memcmp (&rebuilt, a, sizeof (CvHoughLine)) == 0, "%s: line %d "
+        "rebuilt from the GPU bin differs from the CPU line", name, i);
   }
   n_checks++;
   g_free (gacc);

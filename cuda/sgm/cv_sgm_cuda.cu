@@ -1,0 +1,588 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SGM, CUDA: the plan, the census / post-processing / colour kernels and
+ * the orchestration of the four launches (see cv_sgm_cuda_private.h).
+ *
+ * Padded disparity lanes: the kernels compute 32 K indices per pixel
+ * (K = sgm_lane_disparities (D)); lanes beyond D carry the matching cost
+ * SGM_PAD_COST.  Their path costs stay >= SGM_PAD_COST > 62 + 2 P2 >= (the
+ * largest real path cost) + P2, so they never win the P1 neighbour term nor
+ * the minimum m of eq. 2.3, and they are never stored: the real lanes
+ * compute exactly the D-disparity recurrence of the CPU reference.
+ */
+#ifndef SGM_EMULATION
+#include "cv_sgm_cuda_private.h"
+#else
+#include "cv_sgm_kernel_args.h"
+#endif
+#include "cv_sgm_device.cuh"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Census kernel tile: 32 x 8 pixels per block. */
+#define CENSUS_TILE_W 32
+#define CENSUS_TILE_H 8
+/* Post-processing tile (median needs a 1-pixel halo). */
+#define POST_TILE_W 32
+#define POST_TILE_H 8
+#define COLOR_TILE_W 32
+#define COLOR_TILE_H 8
+
+/* ---- census (eq. 2.1) ----------------------------------------------------- */
+
+template < typename CT, bool CS > __global__ void
+__launch_bounds__ (CENSUS_TILE_W * CENSUS_TILE_H)
+sgm_census_kernel (const uint8_t * left, size_t left_stride,
+    const uint8_t * right, size_t right_stride, int width, int height,
+    CT * out_l, CT * out_r, int *counters, int n_counters)
+{
+  constexpr int TW = CENSUS_TILE_W + 2 * CV_SGM_CENSUS_RX;
+  constexpr int TH = CENSUS_TILE_H + 2 * CV_SGM_CENSUS_RY;
+  struct Tile
+  {
+    uint8_t v[TH][TW];
+  };
+  auto & tile = sgm_block_shared < Tile > ().v;
+  const uint8_t *img = blockIdx.z == 0 ? left : right;
+  const size_t stride = blockIdx.z == 0 ? left_stride : right_stride;
+  CT *out = blockIdx.z == 0 ? out_l : out_r;
+  const int x0 = blockIdx.x * CENSUS_TILE_W, y0 = blockIdx.y * CENSUS_TILE_H;
+  const int tid = threadIdx.y * CENSUS_TILE_W + threadIdx.x;
+
+  if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0)
+    for (int i = tid; i < n_counters; i += CENSUS_TILE_W * CENSUS_TILE_H)
+      counters[i] = 0;
+
+  /* the tile with its halo, coordinates clamped to the image */
+  for (int i = tid; i < TW * TH; i += CENSUS_TILE_W * CENSUS_TILE_H) {
+    int tx = i % TW, ty = i / TW;
+    int gx = min (max (x0 + tx - CV_SGM_CENSUS_RX, 0), width - 1);
+    int gy = min (max (y0 + ty - CV_SGM_CENSUS_RY, 0), height - 1);
+    tile[ty][tx] = img[(size_t) gy * stride + gx];
+  }
+  __syncthreads ();
+
+  const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
+  const int cx = threadIdx.x + CV_SGM_CENSUS_RX;
+  const int cy = threadIdx.y + CV_SGM_CENSUS_RY;
+  CT bits = 0;
+  int n = 0;
+  if (CS) {
+#pragma unroll
+    for (int i = 1; i <= CV_SGM_CENSUS_RX; i++)
+#pragma unroll
+      for (int j = -CV_SGM_CENSUS_RY; j <= CV_SGM_CENSUS_RY; j++, n++)
+        if (tile[cy + j][cx + i] >= tile[cy - j][cx - i])
+          bits |= (CT) 1 << n;
+#pragma unroll
+    for (int j = 1; j <= CV_SGM_CENSUS_RY; j++, n++)
+      if (tile[cy + j][cx] >= tile[cy - j][cx])
+        bits |= (CT) 1 << n;
+  } else {
+    const uint8_t centre = tile[cy][cx];
+#pragma unroll
+    for (int j = -CV_SGM_CENSUS_RY; j <= CV_SGM_CENSUS_RY; j++)
+#pragma unroll
+      for (int i = -CV_SGM_CENSUS_RX; i <= CV_SGM_CENSUS_RX; i++) {
+        if (i == 0 && j == 0)
+          continue;
+        if (tile[cy + j][cx + i] < centre)
+          bits |= (CT) 1 << n;
+        n++;
+      }
+  }
+  out[(size_t) y * width + x] = bits;
+}
+
+/* ---- left-right check, median, confidence --------------------------------- */
+
+typedef struct
+{
+  const int16_t *disp, *best, *best_right;
+  const uint8_t *conf;
+  int width, height, min_disp, lr_check, lr_max_diff, median;
+  int16_t *out;
+  size_t out_stride;
+  uint8_t *out_conf;
+  size_t out_conf_stride;
+} SgmPostArgs;
+
+static __device__ __forceinline__ int16_t
+post_lr (const SgmPostArgs & a, int x, int y)
+{
+  size_t pix = (size_t) y * a.width + x;
+  int16_t d = a.disp[pix];
+  if (d >= 0 && a.lr_check) {
+    int b = a.best[pix];
+    int xr = x - a.min_disp - b;
+    int br = xr >= 0 ? a.best_right[(size_t) y * a.width + xr] : -1;
+    int diff = br - b;
+    if (br < 0 || diff > a.lr_max_diff || -diff > a.lr_max_diff)
+      d = CV_DISP_INVALID;
+  }
+  return d;
+}
+
+__global__ void
+__launch_bounds__ (POST_TILE_W * POST_TILE_H)
+sgm_post_kernel (const SgmPostArgs a)
+{
+  struct Tile
+  {
+    int16_t v[POST_TILE_H + 2][POST_TILE_W + 2];
+  };
+  auto & tile = sgm_block_shared < Tile > ().v;
+  const int x0 = blockIdx.x * POST_TILE_W, y0 = blockIdx.y * POST_TILE_H;
+  const int tid = threadIdx.y * POST_TILE_W + threadIdx.x;
+
+  for (int i = tid; i < (POST_TILE_W + 2) * (POST_TILE_H + 2);
+      i += POST_TILE_W * POST_TILE_H) {
+    int tx = i % (POST_TILE_W + 2), ty = i / (POST_TILE_W + 2);
+    int gx = x0 + tx - 1, gy = y0 + ty - 1;
+    tile[ty][tx] = gx >= 0 && gx < a.width && gy >= 0 && gy < a.height
+        ? post_lr (a, gx, gy) : CV_DISP_INVALID;
+  }
+  __syncthreads ();
+
+  const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
+  if (x >= a.width || y >= a.height)
+    return;
+  int16_t d = tile[threadIdx.y + 1][threadIdx.x + 1];
+  if (a.median && x > 0 && y > 0 && x + 1 < a.width && y + 1 < a.height) {
+    int16_t v[9];
+    int n = 0;
+#pragma unroll
+    for (int j = 0; j < 3; j++)
+#pragma unroll
+      for (int i = 0; i < 3; i++)
+        v[n++] = tile[threadIdx.y + j][threadIdx.x + i];
+    d = cv_sgm_median9 (v);
+  }
+  ((int16_t *) ((uint8_t *) a.out + (size_t) y * a.out_stride))[x] = d;
+  if (a.out_conf != NULL)
+    a.out_conf[(size_t) y * a.out_conf_stride + x] =
+        d >= 0 ? a.conf[(size_t) y * a.width + x] : 0;
+}
+
+/* ---- colour map ----------------------------------------------------------------- */
+
+__global__ void
+__launch_bounds__ (COLOR_TILE_W * COLOR_TILE_H)
+sgm_color_kernel (const int16_t * disp, size_t disp_stride, int width,
+    int height, int lo16, int hi16, uint8_t * rgba, size_t rgba_stride)
+{
+  const int x = blockIdx.x * COLOR_TILE_W + threadIdx.x;
+  const int y = blockIdx.y * COLOR_TILE_H + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
+  int16_t d = ((const int16_t *) ((const uint8_t *) disp + (size_t) y *
+          disp_stride))[x];
+  uint32_t c = d < 0 ? 0xff000000u
+      : cv_sgm_colormap (cv_sgm_color_index (d, lo16, hi16));
+  uint8_t *o = rgba + (size_t) y * rgba_stride + 4 * (size_t) x;
+  o[0] = (uint8_t) c;
+  o[1] = (uint8_t) (c >> 8);
+  o[2] = (uint8_t) (c >> 16);
+  o[3] = (uint8_t) (c >> 24);
+}
+
+#ifndef SGM_EMULATION
+extern "C" CvStatus
+cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
+    int range_max, CvImageU8 * rgba, CvStream stream, CvError * err)
+{
+  dim3 block (COLOR_TILE_W, COLOR_TILE_H);
+
+  if (disparity == NULL || rgba == NULL || disparity->data == NULL
+      || rgba->data == NULL)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "disparity-to-color: views are required");
+  if (rgba->width != disparity->width || rgba->height != disparity->height)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "disparity-to-color: output %dx%d does not match disparity %dx%d",
+        rgba->width, rgba->height, disparity->width, disparity->height);
+  if (range_min < 0 || range_max <= range_min
+      || range_max > CV_SGM_MAX_DISPARITY_END)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "disparity-to-color: range [%d, %d] invalid", range_min, range_max);
+  if (disparity->width < 1 || disparity->height < 1)
+    return CV_OK;
+  sgm_color_kernel <<< cv_grid_2d (disparity->width, disparity->height, block),
+      block, 0, stream >>> (disparity->data, disparity->stride,
+      disparity->width, disparity->height, range_min * CV_DISP_SCALE,
+      range_max * CV_DISP_SCALE, rgba->data, rgba->stride);
+  CV_CUDA_CHECK_LAUNCH (err, "sgm_color_kernel");
+  return CV_OK;
+}
+
+/* Kernel variants: K in {2, 4, 6, 8} x census kind. */
+#define N_K_VARIANTS 4
+#define N_NS_VARIANTS 1
+
+struct CvSgmCuda
+{
+  CvDeviceBuffer census_l, census_r, sum, disp, best, best_right, conf;
+  CvDeviceBuffer counters;
+  CvSgmSchedule schedule, last_schedule;
+  int profiling;
+  cudaEvent_t events[CV_SGM_MAX_STAGES + 1];
+  const char *stage_names[CV_SGM_MAX_STAGES];
+  int n_stages;
+  /* device facts, queried on first use (a plan serves one device) */
+  int have_device_info;
+  int n_sms, coop_ok, smem_optin;
+  /* blocks per SM of the path kernel variants, for paths_occupancy_d
+   * disparities (-1: not queried) */
+  int paths_occupancy[N_K_VARIANTS][2][N_NS_VARIANTS];
+  int paths_occupancy_d[N_K_VARIANTS][2][N_NS_VARIANTS];
+  int horiz_smem_set[N_K_VARIANTS][2];
+  int paths_smem_set[N_K_VARIANTS][2];
+};
+
+static CvStatus
+device_info (CvSgmCuda * plan, CvError * err)
+{
+  int dev = 0;
+  if (plan->have_device_info)
+    return CV_OK;
+  CV_CUDA_TRY (err, cudaGetDevice (&dev));
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->n_sms,
+          cudaDevAttrMultiProcessorCount, dev));
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->coop_ok,
+          cudaDevAttrCooperativeLaunch, dev));
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->smem_optin,
+          cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  memset (plan->paths_occupancy, 0xff, sizeof (plan->paths_occupancy));
+  memset (plan->horiz_smem_set, 0, sizeof (plan->horiz_smem_set));
+  memset (plan->paths_smem_set, 0, sizeof (plan->paths_smem_set));
+  plan->have_device_info = 1;
+  return CV_OK;
+}
+
+static int
+paths_occupancy (CvSgmCuda * plan, int k, int full, int ns, int n_disp)
+{
+  int *slot = &plan->paths_occupancy[sgm_k_index (k)][full][0];
+  int *slot_d = &plan->paths_occupancy_d[sgm_k_index (k)][full][0];
+  if (*slot < 0 || *slot_d != n_disp) {
+    *slot = sgm_paths_occupancy (k, full, ns, n_disp, plan->smem_optin);
+    *slot_d = n_disp;
+  }
+  return *slot;
+}
+
+/* ---- plan ------------------------------------------------------------------------ */
+
+extern "C" CvSgmCuda *
+cv_sgm_cuda_new (void)
+{
+  CvSgmCuda *plan = (CvSgmCuda *) calloc (1, sizeof (CvSgmCuda));
+  if (plan != NULL)
+    plan->schedule = plan->last_schedule = CV_SGM_SCHEDULE_AUTO;
+  return plan;
+}
+
+static void
+destroy_events (CvSgmCuda * plan)
+{
+  for (int i = 0; i <= CV_SGM_MAX_STAGES; i++)
+    if (plan->events[i] != NULL) {
+      cudaEventDestroy (plan->events[i]);
+      plan->events[i] = NULL;
+    }
+}
+
+extern "C" void
+cv_sgm_cuda_free (CvSgmCuda * plan)
+{
+  if (plan == NULL)
+    return;
+  cv_device_buffer_free (&plan->census_l);
+  cv_device_buffer_free (&plan->census_r);
+  cv_device_buffer_free (&plan->sum);
+  cv_device_buffer_free (&plan->disp);
+  cv_device_buffer_free (&plan->best);
+  cv_device_buffer_free (&plan->best_right);
+  cv_device_buffer_free (&plan->conf);
+  cv_device_buffer_free (&plan->counters);
+  destroy_events (plan);
+  free (plan);
+}
+
+extern "C" void
+cv_sgm_cuda_set_schedule (CvSgmCuda * plan, CvSgmSchedule schedule)
+{
+  plan->schedule = schedule;
+}
+
+extern "C" CvSgmSchedule
+cv_sgm_cuda_get_schedule (const CvSgmCuda * plan)
+{
+  return plan->last_schedule;
+}
+
+extern "C" CvStatus
+cv_sgm_cuda_set_profiling (CvSgmCuda * plan, int enable, CvError * err)
+{
+  if (enable && plan->events[0] == NULL) {
+    for (int i = 0; i <= CV_SGM_MAX_STAGES; i++)
+      CV_CUDA_TRY (err, cudaEventCreate (&plan->events[i]));
+  }
+  plan->profiling = enable;
+  plan->n_stages = 0;
+  return CV_OK;
+}
+
+extern "C" int
+cv_sgm_cuda_kernel_times (CvSgmCuda * plan, const char **names, float *ms,
+    int max)
+{
+  for (int i = 0; i < plan->n_stages && i < max; i++) {
+    names[i] = plan->stage_names[i];
+    ms[i] = 0.0f;
+    if (cudaEventElapsedTime (&ms[i], plan->events[i],
+            plan->events[i + 1]) != cudaSuccess) {
+      cudaGetLastError ();
+      ms[i] = -1.0f;
+    }
+  }
+  return plan->n_stages;
+}
+
+static CvStatus
+stage_mark (CvSgmCuda * plan, const char *next_name, cudaStream_t stream,
+    CvError * err)
+{
+  if (!plan->profiling)
+    return CV_OK;
+  CV_CUDA_TRY (err, cudaEventRecord (plan->events[plan->n_stages], stream));
+  if (next_name != NULL)
+    plan->stage_names[plan->n_stages++] = next_name;
+  return CV_OK;
+}
+
+/* ---- orchestration ------------------------------------------------------------------ */
+
+static CvStatus
+check_device_views (const CvImageU8 * left, const CvImageU8 * right,
+    const CvImageS16 * disparity, const CvImageU8 * confidence, CvError * err)
+{
+  if (left == NULL || right == NULL || disparity == NULL || left->data == NULL
+      || right->data == NULL || disparity->data == NULL)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: left, right and disparity views are required");
+  if (left->width < 1 || left->height < 1)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: empty image (%dx%d)", left->width, left->height);
+  if (right->width != left->width || right->height != left->height)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: left %dx%d and right %dx%d differ in size", left->width,
+        left->height, right->width, right->height);
+  if (disparity->width != left->width || disparity->height != left->height)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: disparity %dx%d does not match the views (%dx%d)",
+        disparity->width, disparity->height, left->width, left->height);
+  if (confidence != NULL && confidence->data != NULL
+      && (confidence->width != left->width
+          || confidence->height != left->height))
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: confidence %dx%d does not match the views (%dx%d)",
+        confidence->width, confidence->height, left->width, left->height);
+  if ((size_t) disparity->data % sizeof (int16_t) != 0
+      || disparity->stride % sizeof (int16_t) != 0)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: disparity view is not 2-byte aligned");
+  return CV_OK;
+}
+
+typedef struct
+{
+  CvSgmCuda *plan;
+  int n_disp;
+} OccupancyQuery;
+
+static int
+occupancy_cb (int k, int full, int ns, void *user)
+{
+  OccupancyQuery *q = (OccupancyQuery *) user;
+  return paths_occupancy (q->plan, k, full, ns, q->n_disp);
+}
+
+static CvStatus
+run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
+    int k, int full, cudaStream_t stream, CvError * err)
+{
+  SgmPathsArgs pa;
+  SgmPathsPlan pp;
+  CvSgmSchedule request = plan->schedule;
+  OccupancyQuery query = { plan, p->max_disparity };
+  int li;
+
+  for (;;) {
+    memset (&pa, 0, sizeof (pa));
+    sgm_plan_paths (p, left->width, left->height, k, full, request,
+        plan->coop_ok, plan->n_sms, occupancy_cb, &query, &pa, &pp);
+    pa.census_l = plan->census_l.ptr;
+    pa.census_r = plan->census_r.ptr;
+    pa.luma = left->data;
+    pa.luma_stride = left->stride;
+    pa.sum = (uint16_t *) plan->sum.ptr;
+    pa.counters = (int *) plan->counters.ptr;
+    plan->last_schedule = pp.schedule;
+
+    for (li = 0; li < pp.n_launches; li++) {
+      CvError launch_err = { CV_OK, 0, "" };
+      pa.group_base = pp.launches[li].group_base;
+      pa.coop = pp.launches[li].coop;
+      if (sgm_paths_launch (&pa, k, full, pp.ns, pp.launches[li].n_blocks,
+              plan->smem_optin, &plan->paths_smem_set[sgm_k_index (k)][full],
+              stream, &launch_err) == CV_OK)
+        continue;
+      /* a cooperative grid refused before anything ran (the device is
+       * partitioned, say): plan again, one path after the other */
+      if (li == 0 && pa.coop && launch_err.cuda_code ==
+          (int) cudaErrorCooperativeLaunchTooLarge) {
+        cudaGetLastError ();
+        break;
+      }
+      return cv_error_set (err, launch_err.status, "%s", launch_err.message);
+    }
+    if (li == pp.n_launches)
+      return CV_OK;
+    request = CV_SGM_SCHEDULE_SEQUENTIAL;
+  }
+}
+
+extern "C" CvStatus
+cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
+    const CvImageU8 * left, const CvImageU8 * right, CvImageS16 * disparity,
+    CvImageU8 * confidence, CvStream stream_, CvError * err)
+{
+  cudaStream_t stream = (cudaStream_t) stream_;
+  CvStatus st;
+  const int full = params != NULL && params->census == CV_SGM_CENSUS_9X7;
+  const size_t census_bytes = full ? 8 : 4;
+  int w, h, k, n_batches;
+  size_t npix, ncells;
+
+  if (plan == NULL)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT, "sgm: plan is NULL");
+  if ((st = cv_sgm_params_validate (params, err)) != CV_OK)
+    return st;
+  if ((st = check_device_views (left, right, disparity, confidence, err))
+      != CV_OK)
+    return st;
+
+  w = left->width;
+  h = left->height;
+  k = sgm_lane_disparities (params->max_disparity);
+  npix = (size_t) w * h;
+  ncells = npix * params->max_disparity;
+  n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
+
+  if ((st = cv_device_buffer_ensure (&plan->census_l, npix * census_bytes,
+              err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->census_r, npix * census_bytes,
+              err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->sum, ncells * sizeof (uint16_t),
+              err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->disp, npix * sizeof (int16_t),
+              err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->best, npix * sizeof (int16_t),
+              err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->best_right,
+              npix * sizeof (int16_t), err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->conf, npix, err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->counters,
+              (size_t) SGM_MAX_GROUPS * n_batches * sizeof (int),
+              err)) != CV_OK)
+    return st;
+
+  if ((st = device_info (plan, err)) != CV_OK)
+    return st;
+  plan->n_stages = 0;
+  if ((st = stage_mark (plan, "census", stream, err)) != CV_OK)
+    return st;
+  {
+    dim3 block (CENSUS_TILE_W, CENSUS_TILE_H);
+    dim3 grid = cv_grid_2d (w, h, block);
+    grid.z = 2;
+    if (full)
+      sgm_census_kernel < unsigned long long, false ><<<grid, block, 0,
+          stream >>> (left->data, left->stride, right->data, right->stride, w,
+          h, (unsigned long long *) plan->census_l.ptr,
+          (unsigned long long *) plan->census_r.ptr, (int *) plan->counters.ptr,
+          SGM_MAX_GROUPS * n_batches);
+    else
+      sgm_census_kernel < uint32_t, true ><<<grid, block, 0, stream >>> (
+          left->data, left->stride, right->data, right->stride, w, h,
+          (uint32_t *) plan->census_l.ptr, (uint32_t *) plan->census_r.ptr,
+          (int *) plan->counters.ptr, SGM_MAX_GROUPS * n_batches);
+    CV_CUDA_CHECK_LAUNCH (err, "sgm_census_kernel");
+  }
+
+  if ((st = stage_mark (plan, "paths (vertical, diagonal)", stream, err))
+      != CV_OK)
+    return st;
+  if ((st = run_paths (plan, params, left, k, full, stream, err)) != CV_OK)
+    return st;
+
+  if ((st = stage_mark (plan, "horizontal + winner-takes-all", stream, err))
+      != CV_OK)
+    return st;
+  {
+    SgmHorizArgs ha;
+    memset (&ha, 0, sizeof (ha));
+    ha.census_l = plan->census_l.ptr;
+    ha.census_r = plan->census_r.ptr;
+    ha.luma = left->data;
+    ha.luma_stride = left->stride;
+    ha.sum = (uint16_t *) plan->sum.ptr;
+    ha.disp = (int16_t *) plan->disp.ptr;
+    ha.best = (int16_t *) plan->best.ptr;
+    ha.best_right = (int16_t *) plan->best_right.ptr;
+    ha.conf = (uint8_t *) plan->conf.ptr;
+    ha.width = w;
+    ha.height = h;
+    ha.n_disp = params->max_disparity;
+    ha.min_disp = params->min_disparity;
+    ha.p1 = params->p1;
+    ha.p2 = params->p2;
+    ha.adaptive = params->adaptive_p2 != 0;
+    ha.adaptive_scale = params->adaptive_p2_scale;
+    ha.subpixel = params->subpixel != 0;
+    ha.uniqueness_fixed = cv_sgm_uniqueness_fixed (params->uniqueness);
+    if ((st = sgm_horizontal_launch (&ha, k, full, plan->smem_optin,
+                &plan->horiz_smem_set[sgm_k_index (k)][full], stream,
+                err)) != CV_OK)
+      return st;
+  }
+
+  if ((st = stage_mark (plan, "left-right check + median", stream, err))
+      != CV_OK)
+    return st;
+  {
+    SgmPostArgs pa;
+    dim3 block (POST_TILE_W, POST_TILE_H);
+    pa.disp = (const int16_t *) plan->disp.ptr;
+    pa.best = (const int16_t *) plan->best.ptr;
+    pa.best_right = (const int16_t *) plan->best_right.ptr;
+    pa.conf = (const uint8_t *) plan->conf.ptr;
+    pa.width = w;
+    pa.height = h;
+    pa.min_disp = params->min_disparity;
+    pa.lr_check = params->lr_check != 0;
+    pa.lr_max_diff = params->lr_max_diff;
+    pa.median = params->median != 0;
+    pa.out = disparity->data;
+    pa.out_stride = disparity->stride;
+    pa.out_conf = confidence != NULL ? confidence->data : NULL;
+    pa.out_conf_stride = confidence != NULL ? confidence->stride : 0;
+    sgm_post_kernel <<< cv_grid_2d (w, h, block), block, 0, stream >>> (pa);
+    CV_CUDA_CHECK_LAUNCH (err, "sgm_post_kernel");
+  }
+  return stage_mark (plan, NULL, stream, err);
+}
+#endif /* SGM_EMULATION */

@@ -1,0 +1,67 @@
+/* gst-cudavision core, SGM: kernel arguments and launchers shared by the
+ * CUDA translation units of cuda/sgm (private).
+ *
+ * Pipeline of cv_sgm_cuda_compute, one stream, four launches:
+ *  1. census   both views -> census words; zeroes the path counters.
+ *  2. paths    the vertical and diagonal paths (2 or 6 "groups", one path
+ *              direction each): every group sweeps the image row by row,
+ *              one warp per slice (column, or diagonal wrapping around the
+ *              image as in the thesis), computing matching costs on the
+ *              fly, and adds its path costs into the uint16 volume `sum`.
+ *              All groups run concurrently in one cooperative launch; the
+ *              read-modify-writes of a row are ordered per batch of rows by
+ *              counters (top half: down groups first, bottom half: up
+ *              groups first, so both sweeps start at once and meet in the
+ *              middle).  Fallbacks: the down groups, then the up groups,
+ *              each in one cooperative launch; one launch per group.
+ *  3. horiz    per row one warp left-to-right and one right-to-left, meeting
+ *              in the middle: the first to reach a pixel adds its path cost
+ *              into `sum`, the second adds its own and runs the
+ *              winner-takes-all (sub-pixel, uniqueness, confidence) and the
+ *              right view's minimum along the diagonals (shared memory).
+ *  4. post     left-right check and 3x3 median, final confidence.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CV_SGM_CUDA_PRIVATE_H
+#define CV_SGM_CUDA_PRIVATE_H
+
+#include <cuda_runtime.h>
+
+#include "cv_sgm_kernel_args.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Dynamic shared memory of a block of the path kernel. */
+size_t sgm_paths_smem_bytes (int n_disp, int full_census, int ns);
+
+/* Path kernel for K disparities per lane, census kind, NS slices per warp,
+ * D disparities: blocks per SM the device can hold (0 when none or on
+ * error); @smem_limit: the device's opt-in shared memory per block. */
+int sgm_paths_occupancy (int k, int full_census, int ns, int n_disp,
+    int smem_limit);
+
+/* Launches the path kernel with @n_blocks blocks of SGM_PATHS_WARPS warps;
+ * cooperatively when args->coop.  *@smem_set: the dynamic shared memory
+ * already allowed for this kernel variant in the current context
+ * (updated). */
+CvStatus sgm_paths_launch (const SgmPathsArgs * args, int k, int full_census,
+    int ns, int n_blocks, int smem_limit, int *smem_set, cudaStream_t stream,
+    CvError * err);
+
+/* Launches the horizontal kernel; @smem_limit: the device's opt-in shared
+ * memory per block; *@smem_set: the dynamic size already allowed for this
+ * kernel variant in the current context (updated). */
+CvStatus sgm_horizontal_launch (const SgmHorizArgs * args, int k,
+    int full_census, int smem_limit, int *smem_set, cudaStream_t stream,
+    CvError * err);
+
+/* Index of the kernel variant for K disparities per lane (0..3). */
+int sgm_k_index (int k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CV_SGM_CUDA_PRIVATE_H */

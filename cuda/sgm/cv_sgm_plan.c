@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SGM, CUDA side: how the path kernel is launched (pure C, no CUDA calls,
+ * shared with the CPU emulation of the kernels in the tests). */
+#include "cv_sgm_kernel_args.h"
+
+#include <string.h>
+
+/* A later slice count replaces an earlier one only if its blocks spread
+ * over the SMs at least this much better (see sgm_plan_paths). */
+#define SGM_PLAN_SPREAD_MARGIN 1.05
+
+int
+sgm_lane_disparities (int n_disp)
+{
+  if (n_disp <= 64)
+    return 2;
+  if (n_disp <= 128)
+    return 4;
+  if (n_disp <= 192 && n_disp % 48 == 0)
+    return 6;
+  return 8;
+}
+
+/* The path groups: 2 (vertical) or 6 (vertical and diagonal); groups
+ * 0 .. n/2-1 go down, the others up.  CONCURRENT order of the writers of a
+ * row: top half down groups then up groups, bottom half up groups then down
+ * groups (each waits for the one before it). */
+static int
+setup_groups (SgmPathsArgs * pa, int paths)
+{
+  static const int dirs8[6][2] = {
+    {0, 1}, {1, 1}, {-1, 1}, {0, -1}, {1, -1}, {-1, -1},
+  };
+  static const int dirs4[2][2] = { {0, 1}, {0, -1} };
+  const int n = paths == 8 ? 6 : 2;
+  const int half = n / 2;
+  int g;
+
+  for (g = 0; g < n; g++) {
+    SgmGroup *gr = &pa->groups[g];
+    gr->dx = paths == 8 ? dirs8[g][0] : dirs4[g][0];
+    gr->dy = paths == 8 ? dirs8[g][1] : dirs4[g][1];
+    /* top: 0, 1, .., n-1; bottom: half, .., n-1, 0, .., half-1 */
+    gr->wait_top = g == 0 ? -1 : g - 1;
+    gr->wait_bottom = g == half ? -1 : (g == 0 ? n - 1 : g - 1);
+    gr->first_top = g == 0;
+    gr->first_bottom = g == half;
+  }
+  return n;
+}
+
+/* TWO_SWEEPS: the down groups chained, then (next launch) the up groups
+ * chained, group 0 the first writer; SEQUENTIAL: no waits. */
+static void
+reorder_groups (SgmPathsArgs * pa, int n, CvSgmSchedule schedule)
+{
+  const int half = n / 2;
+  int g;
+  for (g = 0; g < n; g++) {
+    SgmGroup *gr = &pa->groups[g];
+    int w = -1;
+    if (schedule == CV_SGM_SCHEDULE_TWO_SWEEPS && g != 0 && g != half)
+      w = g - 1;
+    gr->wait_top = gr->wait_bottom = w;
+    gr->first_top = gr->first_bottom = g == 0;
+  }
+}
+
+/* Slices per group (>= width + ns - 1, whole blocks) and blocks per group. */
+static void
+paths_geometry (int width, int ns, int *slots, int *blocks_per_group)
+{
+  const int per_block = ns * SGM_PATHS_WARPS;
+  *slots = (width + ns - 1 + per_block - 1) / per_block * per_block;
+  *blocks_per_group = *slots / per_block;
+}
+
+void
+sgm_plan_paths (const CvSgmParams * p, int width, int height, int k,
+    int full_census, CvSgmSchedule request, int coop_ok, int n_sms,
+    SgmOccupancyFunc occupancy, void *user, SgmPathsArgs * pa,
+    SgmPathsPlan * plan)
+{
+  /* one kernel variant per K and census: SGM_PATHS_NS slices per warp */
+  const int ns_order[1] = { SGM_PATHS_NS };
+  static const CvSgmSchedule coop_modes[2] = {
+    CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_SCHEDULE_TWO_SWEEPS,
+  };
+  int n_groups, ns = 0, slots = 0, bpg = 0, mi, i, g;
+  CvSgmSchedule chosen = CV_SGM_SCHEDULE_SEQUENTIAL;
+
+  pa->width = width;
+  pa->height = height;
+  pa->n_disp = p->max_disparity;
+  pa->min_disp = p->min_disparity;
+  pa->p1 = p->p1;
+  pa->p2 = p->p2;
+  pa->adaptive = p->adaptive_p2 != 0;
+  pa->adaptive_scale = p->adaptive_p2_scale;
+  pa->n_batches = (height + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
+  pa->half_batch = pa->n_batches / 2;
+  n_groups = setup_groups (pa, p->paths);
+  pa->n_groups = n_groups;
+
+  /* the first cooperative schedule whose grid the device holds at once;
+   * of the slice counts that fit, the one whose blocks spread most evenly
+   * over the SMs (all blocks run from start to end: the SMs holding the
+   * most blocks set the time) */
+  if (coop_ok && request != CV_SGM_SCHEDULE_SEQUENTIAL) {
+    for (mi = 0; mi < 2 && ns == 0; mi++) {
+      int at_once = coop_modes[mi] == CV_SGM_SCHEDULE_CONCURRENT
+          ? n_groups : n_groups / 2;
+      double best_eff = 0.0;
+      if (request != CV_SGM_SCHEDULE_AUTO && request != coop_modes[mi])
+        continue;
+      for (i = 0; i < (int) (sizeof (ns_order) / sizeof (ns_order[0])); i++) {
+        int cand_slots, cand_bpg;
+        long blocks;
+        double eff;
+        int occ = occupancy (k, full_census, ns_order[i], user);
+        paths_geometry (width, ns_order[i], &cand_slots, &cand_bpg);
+        blocks = (long) cand_bpg * at_once;
+        if (n_sms < 1 || blocks > (long) occ * n_sms)
+          continue;
+        eff = (double) blocks / ((double) n_sms *
+            (double) ((blocks + n_sms - 1) / n_sms));
+        /* ns_order[0] keeps the lead unless clearly worse spread */
+        if (eff > (best_eff > 0.0 ? best_eff * SGM_PLAN_SPREAD_MARGIN : 0.0)) {
+          best_eff = eff;
+          ns = ns_order[i];
+          slots = cand_slots;
+          bpg = cand_bpg;
+          chosen = coop_modes[mi];
+        }
+      }
+    }
+  }
+  if (ns == 0) {
+    ns = ns_order[0];
+    paths_geometry (width, ns, &slots, &bpg);
+  }
+  pa->slots = slots;
+  pa->warps_per_group = slots / ns;
+
+  memset (plan, 0, sizeof (*plan));
+  plan->schedule = chosen;
+  plan->ns = ns;
+  if (chosen == CV_SGM_SCHEDULE_CONCURRENT) {
+    plan->n_launches = 1;
+    plan->launches[0].group_base = 0;
+    plan->launches[0].n_blocks = bpg * n_groups;
+    plan->launches[0].coop = 1;
+    return;
+  }
+  reorder_groups (pa, n_groups, chosen);
+  if (chosen == CV_SGM_SCHEDULE_TWO_SWEEPS) {
+    plan->n_launches = 2;
+    for (i = 0; i < 2; i++) {
+      plan->launches[i].group_base = i * (n_groups / 2);
+      plan->launches[i].n_blocks = bpg * (n_groups / 2);
+      plan->launches[i].coop = 1;
+    }
+    return;
+  }
+  plan->n_launches = n_groups;
+  for (g = 0; g < n_groups; g++) {
+    plan->launches[g].group_base = g;
+    plan->launches[g].n_blocks = bpg;
+    plan->launches[g].coop = 0;
+  }
+}

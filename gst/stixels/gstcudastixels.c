@@ -1,0 +1,886 @@
+/* gst-cudavision: cudastixels, disparity -> the Stixel World.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-cudastixels
+ * @title: cudastixels
+ *
+ * Segments every column of the disparity map of a frame into vertical
+ * sticks ("stixels") of three classes - ground, object and sky - each with
+ * a planar disparity model, by dynamic programming over the GPU-friendly
+ * model of Hernandez-Juarez' thesis ("SGM and Stixels on GPU", chapter 4)
+ * with the priors of its chapter 3 (cuda/stixels/cv_stixels.h).
+ *
+ * The frame passes through unchanged (unless `overlay=true` draws the
+ * stixels into it); the result rides on it as a #GstCvStixelsMeta.  The
+ * disparity comes from the buffer's #GstCvDisparityMeta (cudasgm, or
+ * stereotestsrc attach-disparity=true), or, for GRAY8 / GRAY16_LE frames in
+ * system memory without one, from the frame itself (GRAY16_LE: KITTI
+ * convention, value / 256 px, 0 = invalid) with the calibration of the
+ * `focal-length`, `principal-x`, `principal-y` and `baseline` properties.
+ * CUDA memory runs the CUDA implementation, system memory the CPU reference.
+ *
+ * The camera's height and pitch over the road (the ground plane's prior)
+ * come from the `height` and `pitch` properties, or with
+ * `estimate-camera=true` from each frame's v-disparity (on the GPU for CUDA
+ * memory, without a host round trip; the properties are then the fallback).
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 stereotestsrc attach-disparity=true num-buffers=100 ! \
+ *   video/x-raw,format=RGBA,width=1280,height=480 ! videocrop right=640 ! \
+ *   cudastixels overlay=true pitch=0.02 ! videoconvert ! autovideosink
+ * gst-launch-1.0 -m multifilesrc location=disp_%06d.png caps=image/png ! \
+ *   pngdec ! videoconvert ! video/x-raw,format=GRAY16_LE ! \
+ *   cudastixels focal-length=721.5 principal-x=609.6 principal-y=172.9 \
+ *   baseline=0.54 estimate-camera=true post-messages=true ! fakesink
+ * gst-launch-1.0 stereotestsrc ! \
+ *   video/x-raw,format=RGBA,width=1280,height=480 ! cudaupload ! \
+ *   cudasgm focal-length=371.2 principal-x=319.5 principal-y=239.5 \
+ *   baseline=0.54 ! cudastixels overlay=true estimate-camera=true ! \
+ *   cudadownload ! videoconvert ! autovideosink
+ * ]|
+ * (pngdec gives 16-bit PNGs as GRAY16_BE: videoconvert turns them into
+ * GRAY16_LE, exactly.)
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudastixels.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "cvelements.h"
+#ifdef CV_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#include "cv_cuda.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_stixels_debug);
+#define GST_CAT_DEFAULT gst_cuda_stixels_debug
+
+/* Frames: everything the base class and cv_draw know.  GstCudaMemory has
+ * no GRAY formats, so disparity frames are system memory only. */
+#define CUDA_FORMATS "{ NV12, I420, Y444, RGBA, BGRA, RGBx, BGRx }"
+#define SYSTEM_FORMATS \
+  "{ NV12, I420, Y444, RGBA, BGRA, RGBx, BGRx, GRAY8, GRAY16_LE }"
+
+/* Defaults: those of cv_stixel_params_init (cuda/stixels/cv_stixels.h
+ * explains where each comes from); the element test checks they agree. */
+#define DEFAULT_PROP_STIXEL_WIDTH 5
+#define DEFAULT_PROP_ROW_STEP 1
+#define DEFAULT_PROP_MAX_DISPARITY 0    /* from the disparity meta */
+#define DEFAULT_PROP_HEIGHT 1.65
+#define DEFAULT_PROP_PITCH 0.0
+#define DEFAULT_PROP_ESTIMATE_CAMERA FALSE
+#define DEFAULT_PROP_SIGMA_GROUND 1.0
+#define DEFAULT_PROP_SIGMA_OBJECT 1.0
+#define DEFAULT_PROP_SIGMA_SKY 0.5
+#define DEFAULT_PROP_MODEL_COMPLEXITY 4.0
+#define DEFAULT_PROP_GRAVITY_FLYING 2.302585    /* -ln 0.1 */
+#define DEFAULT_PROP_GRAVITY_SINKING 3.218876   /* -ln 0.04 */
+#define DEFAULT_PROP_STRUCTURAL_SLOPE 1.0       /* per px */
+#define DEFAULT_PROP_STRUCTURAL_TOLERANCE 3.0   /* px */
+#define DEFAULT_PROP_ORDERING 1.609438  /* -ln 0.2 */
+#define DEFAULT_PROP_GAP 1.0
+#define DEFAULT_PROP_GAP_SLOPE 0.0
+#define DEFAULT_PROP_HEIGHT_SIGMA 0.05  /* m */
+#define DEFAULT_PROP_PITCH_SIGMA 8.7266463e-4   /* rad, 0.05 deg */
+#define DEFAULT_PROP_OBJECT_SLOPE_SIGMA 0.0
+#define DEFAULT_PROP_FOCAL_LENGTH 0.0   /* none */
+#define DEFAULT_PROP_PRINCIPAL (-1.0)   /* frame centre */
+#define DEFAULT_PROP_BASELINE 0.0       /* none */
+#define DEFAULT_PROP_OVERLAY FALSE
+#define DEFAULT_PROP_OVERLAY_MAX_DEPTH 40.0
+
+/* max-disparity=0 on a disparity frame: the largest value GRAY16_LE holds
+ * (65535 / 256 px), and more than GRAY8's 255 px. */
+#define AUTO_MAX_DISPARITY_FRAME 256
+
+/* Property ranges. */
+#define MAX_MAX_DISPARITY 2047  /* int16 fixed point, 4 fractional bits */
+#define MAX_ENERGY 1.0e6
+#define MAX_TOLERANCE 2047.0    /* px */
+#define MIN_SIGMA 0.01          /* px */
+#define MAX_SIGMA 1000.0        /* px */
+#define MIN_CAMERA_HEIGHT 0.01  /* m */
+#define MAX_CAMERA_HEIGHT 1000.0        /* m */
+#define MAX_ABS_PITCH 1.5       /* rad, just under 90 degrees */
+#define MAX_FOCAL_LENGTH 1.0e6  /* px */
+#define MAX_PRINCIPAL 1.0e6     /* px */
+#define MAX_BASELINE 1000.0     /* m */
+#define MAX_OBJECT_SLOPE_SIGMA 100.0    /* px per row */
+#define MIN_OVERLAY_MAX_DEPTH 0.1       /* m */
+#define MAX_OVERLAY_MAX_DEPTH 1.0e6     /* m */
+
+enum
+{
+  PROP_0,
+  PROP_STIXEL_WIDTH,
+  PROP_ROW_STEP,
+  PROP_MAX_DISPARITY,
+  PROP_HEIGHT,
+  PROP_PITCH,
+  PROP_ESTIMATE_CAMERA,
+  PROP_SIGMA_GROUND,
+  PROP_SIGMA_OBJECT,
+  PROP_SIGMA_SKY,
+  PROP_MODEL_COMPLEXITY,
+  PROP_GRAVITY_FLYING,
+  PROP_GRAVITY_FLYING_SLOPE,
+  PROP_GRAVITY_SINKING,
+  PROP_GRAVITY_SINKING_SLOPE,
+  PROP_GRAVITY_TOLERANCE,
+  PROP_ORDERING,
+  PROP_ORDERING_SLOPE,
+  PROP_GAP_NEARER,
+  PROP_GAP_NEARER_SLOPE,
+  PROP_GAP_FARTHER,
+  PROP_GAP_FARTHER_SLOPE,
+  PROP_GAP_TOLERANCE,
+  PROP_HEIGHT_SIGMA,
+  PROP_PITCH_SIGMA,
+  PROP_OBJECT_SLOPE_SIGMA,
+  PROP_FOCAL_LENGTH,
+  PROP_PRINCIPAL_X,
+  PROP_PRINCIPAL_Y,
+  PROP_BASELINE,
+  PROP_OVERLAY,
+  PROP_OVERLAY_MAX_DEPTH,
+  N_PROPS
+};
+
+G_DEFINE_TYPE (GstCudaStixels, gst_cuda_stixels, GST_TYPE_CV_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (cudastixels, "cudastixels", GST_RANK_NONE,
+    GST_TYPE_CUDA_STIXELS);
+
+/* The double-valued properties live at these offsets of the settings. */
+static const struct
+{
+  guint id;
+  gsize offset;
+} double_props[] = {
+  {PROP_HEIGHT, G_STRUCT_OFFSET (GstCudaStixelsSettings, camera_height)},
+  {PROP_PITCH, G_STRUCT_OFFSET (GstCudaStixelsSettings, camera_pitch)},
+  {PROP_SIGMA_GROUND, G_STRUCT_OFFSET (GstCudaStixelsSettings, sigma_ground)},
+  {PROP_SIGMA_OBJECT, G_STRUCT_OFFSET (GstCudaStixelsSettings, sigma_object)},
+  {PROP_SIGMA_SKY, G_STRUCT_OFFSET (GstCudaStixelsSettings, sigma_sky)},
+  {PROP_MODEL_COMPLEXITY, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          model_complexity)},
+  {PROP_GRAVITY_FLYING, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          gravity_flying)},
+  {PROP_GRAVITY_FLYING_SLOPE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          gravity_flying_slope)},
+  {PROP_GRAVITY_SINKING, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          gravity_sinking)},
+  {PROP_GRAVITY_SINKING_SLOPE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          gravity_sinking_slope)},
+  {PROP_GRAVITY_TOLERANCE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          gravity_tolerance)},
+  {PROP_ORDERING, G_STRUCT_OFFSET (GstCudaStixelsSettings, ordering)},
+  {PROP_ORDERING_SLOPE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          ordering_slope)},
+  {PROP_GAP_NEARER, G_STRUCT_OFFSET (GstCudaStixelsSettings, gap_nearer)},
+  {PROP_GAP_NEARER_SLOPE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          gap_nearer_slope)},
+  {PROP_GAP_FARTHER, G_STRUCT_OFFSET (GstCudaStixelsSettings, gap_farther)},
+  {PROP_GAP_FARTHER_SLOPE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          gap_farther_slope)},
+  {PROP_GAP_TOLERANCE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          gap_tolerance)},
+  {PROP_HEIGHT_SIGMA, G_STRUCT_OFFSET (GstCudaStixelsSettings, height_sigma)},
+  {PROP_PITCH_SIGMA, G_STRUCT_OFFSET (GstCudaStixelsSettings, pitch_sigma)},
+  {PROP_OBJECT_SLOPE_SIGMA, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          object_slope_sigma)},
+  {PROP_FOCAL_LENGTH, G_STRUCT_OFFSET (GstCudaStixelsSettings, focal_length)},
+  {PROP_PRINCIPAL_X, G_STRUCT_OFFSET (GstCudaStixelsSettings, principal_x)},
+  {PROP_PRINCIPAL_Y, G_STRUCT_OFFSET (GstCudaStixelsSettings, principal_y)},
+  {PROP_BASELINE, G_STRUCT_OFFSET (GstCudaStixelsSettings, baseline)},
+  {PROP_OVERLAY_MAX_DEPTH, G_STRUCT_OFFSET (GstCudaStixelsSettings,
+          overlay_max_depth)},
+};
+
+static gdouble *
+double_prop (GstCudaStixelsSettings * s, guint id)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (double_props); i++)
+    if (double_props[i].id == id)
+      return G_STRUCT_MEMBER_P (s, double_props[i].offset);
+  return NULL;
+}
+
+static void
+gst_cuda_stixels_settings_init (gpointer p)
+{
+  GstCudaStixelsSettings *s = p;
+
+  s->stixel_width = DEFAULT_PROP_STIXEL_WIDTH;
+  s->row_step = DEFAULT_PROP_ROW_STEP;
+  s->max_disparity = DEFAULT_PROP_MAX_DISPARITY;
+  s->camera_height = DEFAULT_PROP_HEIGHT;
+  s->camera_pitch = DEFAULT_PROP_PITCH;
+  s->estimate_camera = DEFAULT_PROP_ESTIMATE_CAMERA;
+  s->sigma_ground = DEFAULT_PROP_SIGMA_GROUND;
+  s->sigma_object = DEFAULT_PROP_SIGMA_OBJECT;
+  s->sigma_sky = DEFAULT_PROP_SIGMA_SKY;
+  s->model_complexity = DEFAULT_PROP_MODEL_COMPLEXITY;
+  s->gravity_flying = DEFAULT_PROP_GRAVITY_FLYING;
+  s->gravity_flying_slope = DEFAULT_PROP_STRUCTURAL_SLOPE;
+  s->gravity_sinking = DEFAULT_PROP_GRAVITY_SINKING;
+  s->gravity_sinking_slope = DEFAULT_PROP_STRUCTURAL_SLOPE;
+  s->gravity_tolerance = DEFAULT_PROP_STRUCTURAL_TOLERANCE;
+  s->ordering = DEFAULT_PROP_ORDERING;
+  s->ordering_slope = DEFAULT_PROP_STRUCTURAL_SLOPE;
+  s->gap_nearer = DEFAULT_PROP_GAP;
+  s->gap_nearer_slope = DEFAULT_PROP_GAP_SLOPE;
+  s->gap_farther = DEFAULT_PROP_GAP;
+  s->gap_farther_slope = DEFAULT_PROP_GAP_SLOPE;
+  s->gap_tolerance = DEFAULT_PROP_STRUCTURAL_TOLERANCE;
+  s->height_sigma = DEFAULT_PROP_HEIGHT_SIGMA;
+  s->pitch_sigma = DEFAULT_PROP_PITCH_SIGMA;
+  s->object_slope_sigma = DEFAULT_PROP_OBJECT_SLOPE_SIGMA;
+  s->focal_length = DEFAULT_PROP_FOCAL_LENGTH;
+  s->principal_x = DEFAULT_PROP_PRINCIPAL;
+  s->principal_y = DEFAULT_PROP_PRINCIPAL;
+  s->baseline = DEFAULT_PROP_BASELINE;
+  s->overlay = DEFAULT_PROP_OVERLAY;
+  s->overlay_max_depth = DEFAULT_PROP_OVERLAY_MAX_DEPTH;
+}
+
+static void
+gst_cuda_stixels_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaStixelsSettings *s = GST_CV_FILTER (object)->settings;
+  gdouble *d;
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_STIXEL_WIDTH:
+      s->stixel_width = g_value_get_int (value);
+      break;
+    case PROP_ROW_STEP:
+      s->row_step = g_value_get_int (value);
+      break;
+    case PROP_MAX_DISPARITY:
+      s->max_disparity = g_value_get_int (value);
+      break;
+    case PROP_ESTIMATE_CAMERA:
+      s->estimate_camera = g_value_get_boolean (value);
+      break;
+    case PROP_OVERLAY:
+      s->overlay = g_value_get_boolean (value);
+      break;
+    default:
+      if ((d = double_prop (s, prop_id)) != NULL)
+        *d = g_value_get_double (value);
+      else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_cuda_stixels_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaStixelsSettings *s = GST_CV_FILTER (object)->settings;
+  gdouble *d;
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_STIXEL_WIDTH:
+      g_value_set_int (value, s->stixel_width);
+      break;
+    case PROP_ROW_STEP:
+      g_value_set_int (value, s->row_step);
+      break;
+    case PROP_MAX_DISPARITY:
+      g_value_set_int (value, s->max_disparity);
+      break;
+    case PROP_ESTIMATE_CAMERA:
+      g_value_set_boolean (value, s->estimate_camera);
+      break;
+    case PROP_OVERLAY:
+      g_value_set_boolean (value, s->overlay);
+      break;
+    default:
+      if ((d = double_prop (s, prop_id)) != NULL)
+        g_value_set_double (value, *d);
+      else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+/* ---- per frame ------------------------------------------------------------ */
+
+/* The calibration properties, for disparity frames (principal point < 0:
+ * the centre of the frame, pixel centres at integer coordinates). */
+static void
+properties_calibration (const GstCudaStixelsSettings * s, gint width,
+    gint height, CvStereoCalibration * calib)
+{
+  calib->focal_length = (float) s->focal_length;
+  calib->principal_x = (float) (s->principal_x >= 0.0 ? s->principal_x :
+      (width - 1) / 2.0);
+  calib->principal_y = (float) (s->principal_y >= 0.0 ? s->principal_y :
+      (height - 1) / 2.0);
+  calib->baseline = (float) s->baseline;
+}
+
+/* The core's parameters for this frame; FALSE (error posted) when the
+ * calibration is missing. */
+static gboolean
+make_params (GstCudaStixels * self, const GstCudaStixelsSettings * s,
+    const GstCvDisparityInput * input, CvStixelParams * p,
+    CvGroundParams * ground)
+{
+  const CvStereoCalibration *c = &input->calibration;
+
+  if (!(c->focal_length > 0.0f) || !(c->baseline > 0.0f)) {
+    if (input->meta == NULL)
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+          ("The disparity frame needs a calibration: set the focal-length "
+              "and baseline properties"),
+          ("a GRAY8/GRAY16_LE disparity frame carries no calibration; "
+              "focal-length=%g px, baseline=%g m", c->focal_length,
+              c->baseline));
+    else
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+          ("The disparity meta carries no usable calibration"),
+          ("focal length %g px, baseline %g m: set them on the disparity "
+              "producer (e.g. cudasgm focal-length=... baseline=...)",
+              c->focal_length, c->baseline));
+    return FALSE;
+  }
+
+  cv_stixel_params_init (p);
+  p->stixel_width = s->stixel_width;
+  p->row_step = s->row_step;
+  if (s->max_disparity > 0)
+    p->max_disparity = s->max_disparity;
+  else if (input->meta != NULL && input->max_disparity > 0)
+    p->max_disparity = MIN (input->max_disparity, MAX_MAX_DISPARITY);
+  else
+    p->max_disparity = AUTO_MAX_DISPARITY_FRAME;
+  p->sigma_ground = (float) s->sigma_ground;
+  p->sigma_object = (float) s->sigma_object;
+  p->sigma_sky = (float) s->sigma_sky;
+  p->model_complexity = (float) s->model_complexity;
+  p->gravity_alpha_flying = (float) s->gravity_flying;
+  p->gravity_beta_flying = (float) s->gravity_flying_slope;
+  p->gravity_alpha_sinking = (float) s->gravity_sinking;
+  p->gravity_beta_sinking = (float) s->gravity_sinking_slope;
+  p->gravity_tolerance = (float) s->gravity_tolerance;
+  p->ordering_alpha = (float) s->ordering;
+  p->ordering_beta = (float) s->ordering_slope;
+  p->gap_alpha_nearer = (float) s->gap_nearer;
+  p->gap_beta_nearer = (float) s->gap_nearer_slope;
+  p->gap_alpha_farther = (float) s->gap_farther;
+  p->gap_beta_farther = (float) s->gap_farther_slope;
+  p->gap_tolerance = (float) s->gap_tolerance;
+  p->camera_height_sigma = (float) s->height_sigma;
+  p->camera_pitch_sigma = (float) s->pitch_sigma;
+  p->object_slope_sigma = (float) s->object_slope_sigma;
+  p->calibration = *c;
+  p->pose.height = (float) s->camera_height;
+  p->pose.pitch = (float) s->camera_pitch;
+
+  cv_ground_params_init (ground);
+  ground->max_disparity = p->max_disparity;
+  return TRUE;
+}
+
+/* @list in the meta's layout (self->output); FALSE with an error posted
+ * when the frame is too large for the meta. */
+static gboolean
+convert (GstCudaStixels * self, const CvStixelList * list)
+{
+  if (!gst_cv_stixels_output_convert (&self->output, list)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Frame too large for the stixels meta"),
+        ("%dx%d: the meta holds rows and columns up to 65535", list->width,
+            list->height));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Attaches the meta and posts the summary; after the frame is unmapped
+ * (a mapped GstVideoFrame holds a reference: the buffer is not writable
+ * while it is mapped). */
+static void
+publish (GstCudaStixels * self, GstBuffer * buffer, const CvStixelList * list,
+    gboolean pose_estimated)
+{
+  GstCvStixelsSummary summary;
+
+  gst_buffer_add_cv_stixels_meta (buffer, list->width, list->height,
+      self->output.stixels, self->output.n_stixels);
+  if (!gst_cv_filter_wants_summary (GST_CV_FILTER (self)))
+    return;
+  gst_cv_stixels_summarise (self->output.stixels, self->output.n_stixels,
+      &summary);
+  gst_cv_filter_post_summary (GST_CV_FILTER (self), buffer,
+      gst_cv_stixels_summary_structure (&summary, &list->pose, pose_estimated,
+          (guint) list->n_columns));
+}
+
+static void
+build_overlay (GstCudaStixels * self, const GstCudaStixelsSettings * s,
+    const GstVideoFrame * vframe, CvDrawList * draw)
+{
+  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (vframe);
+
+  gst_cv_stixels_output_build_overlay (&self->output, self->output.stixels,
+      self->output.n_stixels, GST_VIDEO_FRAME_WIDTH (vframe),
+      GST_VIDEO_FRAME_HEIGHT (vframe), format == GST_VIDEO_FORMAT_NV12
+      || format == GST_VIDEO_FORMAT_I420, s->overlay_max_depth, draw);
+}
+
+static GstFlowReturn
+gst_cuda_stixels_process_cpu (GstCvFilter * filter, gconstpointer settings,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstCudaStixels *self = GST_CUDA_STIXELS (filter);
+  const GstCudaStixelsSettings *s = settings;
+  GstVideoFrame vframe;
+  GstCvDisparityInput input;
+  CvStereoCalibration props_calib;
+  CvStixelParams params;
+  CvGroundParams ground;
+  CvGroundEstimate estimate = { 0 };
+  CvError err = { 0 };
+  GstFlowReturn ret = GST_FLOW_ERROR;
+
+  if (!gst_cv_filter_map_frame (filter, outbuf, &filter->in_info,
+          s->overlay ? GST_MAP_READWRITE : GST_MAP_READ, &vframe))
+    return GST_FLOW_ERROR;
+  properties_calibration (s, GST_VIDEO_FRAME_WIDTH (&vframe),
+      GST_VIDEO_FRAME_HEIGHT (&vframe), &props_calib);
+  if (!gst_cv_disparity_input_acquire (filter, outbuf, &vframe, &props_calib,
+          TRUE, &self->disparity_scratch, &input)) {
+    gst_video_frame_unmap (&vframe);
+    return GST_FLOW_ERROR;
+  }
+  if (!make_params (self, s, &input, &params, &ground))
+    goto done;
+
+  if (s->estimate_camera) {
+    if (self->ground_cpu == NULL)
+      self->ground_cpu = cv_ground_cpu_new ();
+    if (cv_ground_estimate_cpu (self->ground_cpu, &input.disparity,
+            &params.calibration, &ground, &params.pose, &estimate,
+            &err) != CV_OK) {
+      ret = gst_cv_filter_core_error (filter, "Camera pose estimate", &err);
+      goto done;
+    }
+    params.pose = estimate.pose;
+  }
+  if (cv_stixels_cpu (&params, &input.disparity,
+          input.confidence.data ? &input.confidence : NULL, &self->cpu_list,
+          &err) != CV_OK) {
+    ret = gst_cv_filter_core_error (filter, "Stixels", &err);
+    goto done;
+  }
+  if (!convert (self, &self->cpu_list))
+    goto done;
+
+  if (s->overlay) {
+    CvFrame frame;
+    CvDrawList draw;
+
+    gst_cv_frame_from_video_frame (&vframe, &frame);
+    build_overlay (self, s, &vframe, &draw);
+    if (cv_draw_cpu (&frame, &draw, &err) != CV_OK) {
+      ret = gst_cv_filter_core_error (filter, "Overlay", &err);
+      goto done;
+    }
+  }
+  ret = GST_FLOW_OK;
+
+done:
+  gst_cv_disparity_input_release (&input);
+  gst_video_frame_unmap (&vframe);
+  if (ret == GST_FLOW_OK)
+    publish (self, outbuf, &self->cpu_list, estimate.ok);
+  return ret;
+}
+
+#ifdef CV_HAVE_CUDA
+/* Bytes the compaction writes into pinned host memory for @list: the
+ * stixels, the column offsets and energies, and the pose / counters. */
+static gsize
+result_list_bytes (const CvStixelList * list)
+{
+  return sizeof (CvStixel) * (gsize) list->n_stixels
+      + sizeof (gint32) * (gsize) (list->n_columns + 1)
+      + sizeof (gfloat) * (gsize) list->n_columns
+      + sizeof (CvCameraPose) + 4 * sizeof (gint32);
+}
+
+static GstFlowReturn
+gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstCudaStixels *self = GST_CUDA_STIXELS (filter);
+  const GstCudaStixelsSettings *s = settings;
+  CvStream stream = (CvStream) filter->stream;
+  GstVideoFrame vframe;
+  GstCvDisparityInput input;
+  CvStereoCalibration props_calib;
+  CvStixelParams params;
+  CvGroundParams ground;
+  CvGroundEstimate estimate = { 0 };
+  const CvCameraPose *pose_device = NULL;
+  const CvStixelList *list = NULL;
+  CvError err = { 0 };
+  GstFlowReturn ret = GST_FLOW_ERROR;
+  cudaError_t cuda_status;
+
+  if (self->plan == NULL && (self->plan = cv_stixels_cuda_new ()) == NULL) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not create the CUDA stixels plan"), ("out of host memory"));
+    return GST_FLOW_ERROR;
+  }
+
+  if (!gst_cv_filter_map_frame (filter, outbuf, &filter->in_info,
+          s->overlay ? GST_MAP_READWRITE : GST_MAP_READ, &vframe))
+    return GST_FLOW_ERROR;
+  properties_calibration (s, GST_VIDEO_FRAME_WIDTH (&vframe),
+      GST_VIDEO_FRAME_HEIGHT (&vframe), &props_calib);
+  if (!gst_cv_disparity_input_acquire (filter, outbuf, &vframe, &props_calib,
+          TRUE, &self->disparity_scratch, &input)) {
+    gst_video_frame_unmap (&vframe);
+    return GST_FLOW_ERROR;
+  }
+  if (!make_params (self, s, &input, &params, &ground))
+    goto done;
+
+  if (s->estimate_camera) {
+    /* the pose goes from the estimator to the stixels on the device */
+    if (self->ground_cuda == NULL
+        && (self->ground_cuda = cv_ground_cuda_new ()) == NULL) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("Could not create the CUDA camera pose estimator"),
+          ("out of host memory"));
+      goto done;
+    }
+    if (cv_device_buffer_ensure (&self->pose_device, sizeof (CvCameraPose),
+            &err) != CV_OK
+        || cv_ground_estimate_cuda (self->ground_cuda, &input.disparity,
+            &params.calibration, &ground, &params.pose,
+            (CvCameraPose *) self->pose_device.ptr, NULL, stream,
+            &err) != CV_OK) {
+      ret = gst_cv_filter_core_error (filter, "Camera pose estimate", &err);
+      goto done;
+    }
+    pose_device = self->pose_device.ptr;
+  }
+  if (cv_stixels_cuda_compute (self->plan, &params, &input.disparity,
+          input.confidence.data ? &input.confidence : NULL, pose_device,
+          stream, &err) != CV_OK) {
+    ret = gst_cv_filter_core_error (filter, "Stixels", &err);
+    goto done;
+  }
+  /* the meta needs the list on the host before the buffer moves on */
+  cuda_status = cudaStreamSynchronize ((cudaStream_t) stream);
+  if (cuda_status != cudaSuccess) {
+    cv_cuda_error (&err, cuda_status, "cudaStreamSynchronize (stixels)");
+    ret = gst_cv_filter_core_error (filter, "Stixels", &err);
+    goto done;
+  }
+  if (cv_stixels_cuda_result (self->plan, &list, &err) != CV_OK) {
+    ret = gst_cv_filter_core_error (filter, "Stixels result", &err);
+    goto done;
+  }
+  gst_cv_filter_count_transfer (filter, result_list_bytes (list));
+  if (s->estimate_camera) {
+    if (cv_ground_cuda_result (self->ground_cuda, &estimate, &err) != CV_OK) {
+      ret = gst_cv_filter_core_error (filter, "Camera pose estimate", &err);
+      goto done;
+    }
+    gst_cv_filter_count_transfer (filter, sizeof (CvGroundEstimate));
+  }
+  if (!convert (self, list))
+    goto done;
+
+  if (s->overlay) {
+    CvFrame frame;
+    CvDrawList draw;
+
+    if (self->draw == NULL && (self->draw = cv_draw_cuda_new ()) == NULL) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("Could not create the CUDA overlay renderer"),
+          ("out of host memory"));
+      goto done;
+    }
+    gst_cv_frame_from_video_frame (&vframe, &frame);
+    build_overlay (self, s, &vframe, &draw);
+    /* the base class synchronises the stream after this frame */
+    if (cv_draw_cuda (self->draw, &frame, &draw, stream, &err) != CV_OK) {
+      ret = gst_cv_filter_core_error (filter, "Overlay", &err);
+      goto done;
+    }
+    gst_cv_filter_count_transfer (filter,
+        sizeof (CvDrawRect) * (gsize) draw.n_rects);
+  }
+  ret = GST_FLOW_OK;
+
+done:
+  gst_cv_disparity_input_release (&input);
+  gst_video_frame_unmap (&vframe);
+  if (ret == GST_FLOW_OK)
+    publish (self, outbuf, list, estimate.ok);
+  return ret;
+}
+#endif
+
+/* ---- GstCvFilter ------------------------------------------------------------ */
+
+static gboolean
+gst_cuda_stixels_set_info (GstCvFilter * filter, GstCaps * incaps,
+    const GstVideoInfo * in_info, GstCaps * outcaps,
+    const GstVideoInfo * out_info)
+{
+  gint width = GST_VIDEO_INFO_WIDTH (in_info);
+  gint height = GST_VIDEO_INFO_HEIGHT (in_info);
+
+  if (width > G_MAXUINT16 + 1 || height > G_MAXUINT16 + 1) {
+    GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION,
+        ("Frame %dx%d too large: stixels are described in 16-bit "
+            "coordinates (at most 65536 rows and columns)", width, height),
+        ("caps %" GST_PTR_FORMAT, incaps));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+gst_cuda_stixels_release (GstCvFilter * filter)
+{
+  GstCudaStixels *self = GST_CUDA_STIXELS (filter);
+
+  gst_cv_disparity_scratch_free (&self->disparity_scratch);
+  gst_cv_stixels_output_clear (&self->output);
+  cv_stixel_list_clear (&self->cpu_list);
+  g_clear_pointer (&self->ground_cpu, cv_ground_cpu_free);
+#ifdef CV_HAVE_CUDA
+  g_clear_pointer (&self->plan, cv_stixels_cuda_free);
+  g_clear_pointer (&self->ground_cuda, cv_ground_cuda_free);
+  g_clear_pointer (&self->draw, cv_draw_cuda_free);
+  cv_device_buffer_free (&self->pose_device);
+#endif
+}
+
+/* ---- class ---------------------------------------------------------------- */
+
+#define PLAYING_FLAGS \
+  (G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS)
+
+static void
+install_double (GObjectClass * gobject_class, guint id, const gchar * name,
+    const gchar * nick, const gchar * blurb, gdouble min, gdouble max,
+    gdouble def)
+{
+  g_object_class_install_property (gobject_class, id,
+      g_param_spec_double (name, nick, blurb, min, max, def, PLAYING_FLAGS));
+}
+
+static void
+gst_cuda_stixels_class_init (GstCudaStixelsClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCvFilterClass *filter_class = GST_CV_FILTER_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_stixels_debug, "cudastixels", 0,
+      "Stixel World from disparity");
+
+  gobject_class->set_property = gst_cuda_stixels_set_property;
+  gobject_class->get_property = gst_cuda_stixels_get_property;
+
+  /* resolution */
+  g_object_class_install_property (gobject_class, PROP_STIXEL_WIDTH,
+      g_param_spec_int ("stixel-width", "Stixel width",
+          "Width of a stixel, in image columns (px)", 1,
+          CV_STIXELS_MAX_CELL_SIZE, DEFAULT_PROP_STIXEL_WIDTH, PLAYING_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_ROW_STEP,
+      g_param_spec_int ("row-step", "Row step",
+          "Vertical downsampling: image rows per cell of the segmentation "
+          "(px); height / row-step may be at most 2048", 1,
+          CV_STIXELS_MAX_CELL_SIZE, DEFAULT_PROP_ROW_STEP, PLAYING_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_MAX_DISPARITY,
+      g_param_spec_int ("max-disparity", "Maximum disparity",
+          "Larger disparities are treated as invalid (px); 0 = the disparity "
+          "meta's maximum (256 for GRAY8/GRAY16_LE disparity frames)", 0,
+          MAX_MAX_DISPARITY, DEFAULT_PROP_MAX_DISPARITY, PLAYING_FLAGS));
+
+  /* camera pose */
+  install_double (gobject_class, PROP_HEIGHT, "height", "Camera height",
+      "Height of the (left) camera above the road, in metres (with "
+      "estimate-camera: the fallback)", MIN_CAMERA_HEIGHT, MAX_CAMERA_HEIGHT,
+      DEFAULT_PROP_HEIGHT);
+  install_double (gobject_class, PROP_PITCH, "pitch", "Camera pitch",
+      "Pitch of the camera, in radians, positive looking down (with "
+      "estimate-camera: the fallback)", -MAX_ABS_PITCH, MAX_ABS_PITCH,
+      DEFAULT_PROP_PITCH);
+  g_object_class_install_property (gobject_class, PROP_ESTIMATE_CAMERA,
+      g_param_spec_boolean ("estimate-camera", "Estimate camera",
+          "Estimate the camera height and pitch in every frame from the "
+          "v-disparity of the road (on the GPU for CUDA memory); height and "
+          "pitch are used when the estimate is unreliable",
+          DEFAULT_PROP_ESTIMATE_CAMERA, PLAYING_FLAGS));
+
+  /* sensor model */
+  install_double (gobject_class, PROP_SIGMA_GROUND, "sigma-ground",
+      "Ground disparity sigma",
+      "Standard deviation of the disparity noise on ground stixels (px)",
+      MIN_SIGMA, MAX_SIGMA, DEFAULT_PROP_SIGMA_GROUND);
+  install_double (gobject_class, PROP_SIGMA_OBJECT, "sigma-object",
+      "Object disparity sigma",
+      "Standard deviation of the disparity noise on object stixels (px)",
+      MIN_SIGMA, MAX_SIGMA, DEFAULT_PROP_SIGMA_OBJECT);
+  install_double (gobject_class, PROP_SIGMA_SKY, "sigma-sky",
+      "Sky disparity sigma",
+      "Standard deviation of the disparity noise on sky stixels (px)",
+      MIN_SIGMA, MAX_SIGMA, DEFAULT_PROP_SIGMA_SKY);
+
+  /* priors (energies = -ln probability) */
+  install_double (gobject_class, PROP_MODEL_COMPLEXITY, "model-complexity",
+      "Model complexity",
+      "Energy (-ln probability) every stixel costs: larger values give "
+      "fewer, longer stixels (eq. 3.13)", 0.0, MAX_ENERGY,
+      DEFAULT_PROP_MODEL_COMPLEXITY);
+  install_double (gobject_class, PROP_GRAVITY_FLYING, "gravity-flying",
+      "Gravity: flying",
+      "Energy of an object floating above the ground it stands on, i.e. "
+      "farther than the ground at its foot by more than gravity-tolerance "
+      "(eq. 3.18; default -ln 0.1)", 0.0, MAX_ENERGY,
+      DEFAULT_PROP_GRAVITY_FLYING);
+  install_double (gobject_class, PROP_GRAVITY_FLYING_SLOPE,
+      "gravity-flying-slope", "Gravity: flying, per px",
+      "Extra energy of a floating object per px of disparity mismatch at its "
+      "foot (1/px)", 0.0, MAX_ENERGY, DEFAULT_PROP_STRUCTURAL_SLOPE);
+  install_double (gobject_class, PROP_GRAVITY_SINKING, "gravity-sinking",
+      "Gravity: sinking",
+      "Energy of an object sinking into the ground, i.e. nearer than the "
+      "ground at its foot by more than gravity-tolerance (eq. 3.18; default "
+      "-ln 0.04)", 0.0, MAX_ENERGY, DEFAULT_PROP_GRAVITY_SINKING);
+  install_double (gobject_class, PROP_GRAVITY_SINKING_SLOPE,
+      "gravity-sinking-slope", "Gravity: sinking, per px",
+      "Extra energy of a sinking object per px of disparity mismatch at its "
+      "foot (1/px)", 0.0, MAX_ENERGY, DEFAULT_PROP_STRUCTURAL_SLOPE);
+  install_double (gobject_class, PROP_GRAVITY_TOLERANCE, "gravity-tolerance",
+      "Gravity tolerance",
+      "Disparity mismatch between an object and the ground at its foot that "
+      "costs nothing (px)", 0.0, MAX_TOLERANCE,
+      DEFAULT_PROP_STRUCTURAL_TOLERANCE);
+  install_double (gobject_class, PROP_ORDERING, "ordering", "Depth ordering",
+      "Energy of an object directly above a farther object, i.e. the upper "
+      "one nearer (eq. 3.19; default -ln 0.2)", 0.0, MAX_ENERGY,
+      DEFAULT_PROP_ORDERING);
+  install_double (gobject_class, PROP_ORDERING_SLOPE, "ordering-slope",
+      "Depth ordering, per px",
+      "Extra energy of such an object per px of disparity difference (1/px)",
+      0.0, MAX_ENERGY, DEFAULT_PROP_STRUCTURAL_SLOPE);
+  install_double (gobject_class, PROP_GAP_NEARER, "gap-nearer",
+      "Ground gap: nearer",
+      "Energy of a ground stixel directly above a ground stixel whose "
+      "disparity at the boundary is smaller by more than gap-tolerance (the "
+      "upper one nearer, eq. 3.20)", 0.0, MAX_ENERGY, DEFAULT_PROP_GAP);
+  install_double (gobject_class, PROP_GAP_NEARER_SLOPE, "gap-nearer-slope",
+      "Ground gap: nearer, per px",
+      "Extra energy of such a gap per px of disparity difference (1/px)",
+      0.0, MAX_ENERGY, DEFAULT_PROP_GAP_SLOPE);
+  install_double (gobject_class, PROP_GAP_FARTHER, "gap-farther",
+      "Ground gap: farther",
+      "Energy of a ground stixel directly above a ground stixel whose "
+      "disparity at the boundary is larger by more than gap-tolerance (the "
+      "upper one farther, eq. 3.20)", 0.0, MAX_ENERGY, DEFAULT_PROP_GAP);
+  install_double (gobject_class, PROP_GAP_FARTHER_SLOPE, "gap-farther-slope",
+      "Ground gap: farther, per px",
+      "Extra energy of such a gap per px of disparity difference (1/px)",
+      0.0, MAX_ENERGY, DEFAULT_PROP_GAP_SLOPE);
+  install_double (gobject_class, PROP_GAP_TOLERANCE, "gap-tolerance",
+      "Ground gap tolerance",
+      "Disparity step between two ground stixels that costs nothing (px)",
+      0.0, MAX_TOLERANCE, DEFAULT_PROP_STRUCTURAL_TOLERANCE);
+  install_double (gobject_class, PROP_HEIGHT_SIGMA, "height-sigma",
+      "Camera height sigma",
+      "Uncertainty of the camera height for the ground plane prior (m, "
+      "eq. 3.22)", 0.0, MAX_CAMERA_HEIGHT, DEFAULT_PROP_HEIGHT_SIGMA);
+  install_double (gobject_class, PROP_PITCH_SIGMA, "pitch-sigma",
+      "Camera pitch sigma",
+      "Uncertainty of the camera pitch for the ground plane prior (rad, "
+      "eq. 3.22; default 0.05 degrees)", 0.0, MAX_ABS_PITCH,
+      DEFAULT_PROP_PITCH_SIGMA);
+  install_double (gobject_class, PROP_OBJECT_SLOPE_SIGMA,
+      "object-slope-sigma", "Object slope sigma",
+      "Standard deviation of the disparity slope of objects around 0 (px of "
+      "disparity per image row); 0 = objects are fronto-parallel",
+      0.0, MAX_OBJECT_SLOPE_SIGMA, DEFAULT_PROP_OBJECT_SLOPE_SIGMA);
+
+  /* calibration for disparity frames */
+  install_double (gobject_class, PROP_FOCAL_LENGTH, "focal-length",
+      "Focal length",
+      "Focal length of the rectified left camera (px); used only for "
+      "GRAY8/GRAY16_LE disparity frames (a disparity meta brings its own); "
+      "0 = not set", 0.0, MAX_FOCAL_LENGTH, DEFAULT_PROP_FOCAL_LENGTH);
+  install_double (gobject_class, PROP_PRINCIPAL_X, "principal-x",
+      "Principal point x",
+      "Principal point column (px); disparity frames only; -1 = the frame "
+      "centre", -1.0, MAX_PRINCIPAL, DEFAULT_PROP_PRINCIPAL);
+  install_double (gobject_class, PROP_PRINCIPAL_Y, "principal-y",
+      "Principal point y",
+      "Principal point row (px); disparity frames only; -1 = the frame "
+      "centre", -1.0, MAX_PRINCIPAL, DEFAULT_PROP_PRINCIPAL);
+  install_double (gobject_class, PROP_BASELINE, "baseline", "Baseline",
+      "Distance between the two cameras (m); disparity frames only; 0 = not "
+      "set", 0.0, MAX_BASELINE, DEFAULT_PROP_BASELINE);
+
+  /* overlay */
+  g_object_class_install_property (gobject_class, PROP_OVERLAY,
+      g_param_spec_boolean ("overlay", "Overlay",
+          "Draw the stixels into the frame: objects as translucent boxes "
+          "with an outline, ground faintly, coloured by distance from near "
+          "(red) to far (green); sky is not drawn", DEFAULT_PROP_OVERLAY,
+          PLAYING_FLAGS));
+  install_double (gobject_class, PROP_OVERLAY_MAX_DEPTH, "overlay-max-depth",
+      "Overlay far distance",
+      "Distance drawn fully green by the overlay (m); nearer is yellow to "
+      "red", MIN_OVERLAY_MAX_DEPTH, MAX_OVERLAY_MAX_DEPTH,
+      DEFAULT_PROP_OVERLAY_MAX_DEPTH);
+
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA Stixel World", "Filter/Analyzer/Video",
+      "Segments each column of the disparity map into ground, object and "
+      "sky stixels (vertical sticks with a planar disparity model) and "
+      "attaches them as a GstCvStixelsMeta, on the GPU for CUDA memory",
+      "gst-cudavision developers");
+
+  gst_cv_filter_class_add_pad_templates (filter_class,
+      gst_cv_filter_make_caps (CUDA_FORMATS, SYSTEM_FORMATS),
+      gst_cv_filter_make_caps (CUDA_FORMATS, SYSTEM_FORMATS));
+  gst_cv_filter_class_set_in_place (filter_class);
+
+  filter_class->settings_size = sizeof (GstCudaStixelsSettings);
+  filter_class->settings_init = gst_cuda_stixels_settings_init;
+  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_stixels_set_info);
+  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_cuda_stixels_process_cpu);
+#ifdef CV_HAVE_CUDA
+  filter_class->process_cuda =
+      GST_DEBUG_FUNCPTR (gst_cuda_stixels_process_cuda);
+#endif
+  filter_class->release = GST_DEBUG_FUNCPTR (gst_cuda_stixels_release);
+}
+
+static void
+gst_cuda_stixels_init (GstCudaStixels * self)
+{
+}

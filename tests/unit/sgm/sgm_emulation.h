@@ -1,0 +1,226 @@
+/* CPU emulation of the CUDA constructs the SGM kernels use, so that the
+ * kernel source (the .cu files of cuda/sgm, built with SGM_EMULATION) runs in a test
+ * without a GPU.  Every CUDA thread is a fiber (ucontext) on one OS thread;
+ * fibers switch only at warp collectives, barriers and spin-wait back-offs,
+ * in a pseudo-random order, so the schedule varies with the seed.  Warp
+ * shuffles, reductions and barriers follow the CUDA semantics for full
+ * warps; a state in which no fiber can make progress is reported as a
+ * deadlock (which fiber waits where) and aborts.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef SGM_EMULATION_H
+#define SGM_EMULATION_H
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+
+struct dim3
+{
+  unsigned x, y, z;
+  dim3 (unsigned a = 1, unsigned b = 1, unsigned c = 1):x (a), y (b), z (c)
+  {
+  }
+};
+
+struct uint2
+{
+  unsigned x, y;
+};
+struct uint4
+{
+  unsigned x, y, z, w;
+};
+static inline uint2
+make_uint2 (unsigned a, unsigned b)
+{
+  uint2 r = { a, b };
+  return r;
+}
+
+static inline uint4
+make_uint4 (unsigned a, unsigned b, unsigned c, unsigned d)
+{
+  uint4 r = { a, b, c, d };
+  return r;
+}
+
+/* ---- the running fiber ---- */
+struct EmuFiber;
+extern EmuFiber *emu_current;
+const dim3 & emu_thread_idx ();
+const dim3 & emu_block_idx ();
+const dim3 & emu_block_dim ();
+#define threadIdx (emu_thread_idx ())
+#define blockIdx (emu_block_idx ())
+#define blockDim (emu_block_dim ())
+
+unsigned char *emu_block_smem ();
+
+template < typename T > static inline T &
+sgm_block_shared (void)
+{
+  return *reinterpret_cast < T * >(emu_block_smem ());
+}
+
+static inline unsigned char *
+sgm_dynamic_shared (void)
+{
+  return emu_block_smem ();
+}
+
+void sgm_emu_sleep ();
+void __syncthreads ();
+void __syncwarp (unsigned mask = 0xffffffffu);
+uint64_t emu_warp_exchange (uint64_t v, int src_lane);
+unsigned emu_warp_min (unsigned v);
+
+template < typename T > static inline T
+__shfl_sync (unsigned, T v, int src)
+{
+  return (T) emu_warp_exchange ((uint64_t) v, src & 31);
+}
+
+int emu_lane ();
+
+template < typename T > static inline T
+__shfl_up_sync (unsigned, T v, unsigned d)
+{
+  int src = emu_lane () - (int) d;
+  return (T) emu_warp_exchange ((uint64_t) v, src < 0 ? emu_lane () : src);
+}
+
+template < typename T > static inline T
+__shfl_down_sync (unsigned, T v, unsigned d)
+{
+  int src = emu_lane () + (int) d;
+  return (T) emu_warp_exchange ((uint64_t) v, src > 31 ? emu_lane () : src);
+}
+
+template < typename T > static inline T
+__shfl_xor_sync (unsigned, T v, int m)
+{
+  return (T) emu_warp_exchange ((uint64_t) v, emu_lane () ^ m);
+}
+
+static inline unsigned
+__reduce_min_sync (unsigned, unsigned v)
+{
+  return emu_warp_min (v);
+}
+
+/* ---- arithmetic intrinsics ---- */
+static inline int
+__popc (unsigned v)
+{
+  return __builtin_popcount (v);
+}
+
+static inline int
+__popcll (unsigned long long v)
+{
+  return __builtin_popcountll (v);
+}
+
+static inline unsigned
+__byte_perm (unsigned x, unsigned y, unsigned s)
+{
+  unsigned char b[8];
+  unsigned r = 0;
+  for (int i = 0; i < 4; i++) {
+    b[i] = (unsigned char) (x >> (8 * i));
+    b[4 + i] = (unsigned char) (y >> (8 * i));
+  }
+  for (int i = 0; i < 4; i++)
+    r |= (unsigned) b[(s >> (4 * i)) & 7] << (8 * i);
+  return r;
+}
+
+static inline unsigned
+__vminu2 (unsigned a, unsigned b)
+{
+  unsigned lo = (a & 0xffffu) < (b & 0xffffu) ? (a & 0xffffu) : (b & 0xffffu);
+  unsigned hi = (a >> 16) < (b >> 16) ? (a >> 16) : (b >> 16);
+  return lo | (hi << 16);
+}
+
+static inline unsigned
+__viaddmin_u16x2 (unsigned a, unsigned b, unsigned c)
+{
+  unsigned lo = ((a & 0xffffu) + (b & 0xffffu)) & 0xffffu;
+  unsigned hi = ((a >> 16) + (b >> 16)) & 0xffffu;
+  return __vminu2 (lo | (hi << 16), c);
+}
+
+static inline int
+min (int a, int b)
+{
+  return a < b ? a : b;
+}
+
+static inline int
+max (int a, int b)
+{
+  return a > b ? a : b;
+}
+
+static inline unsigned
+min (unsigned a, unsigned b)
+{
+  return a < b ? a : b;
+}
+
+/* ---- memory: one OS thread, so plain accesses are coherent ---- */
+template < typename T > static inline T
+__ldcg (const T * p)
+{
+  return *p;
+}
+
+template < typename T > static inline void
+__stcg (T * p, T v)
+{
+  *p = v;
+}
+
+static inline void
+__threadfence ()
+{
+}
+
+static inline int
+atomicAdd (int *p, int v)
+{
+  int old = *p;
+  *p = old + v;
+  return old;
+}
+
+static inline unsigned
+atomicMin (unsigned *p, unsigned v)
+{
+  unsigned old = *p;
+  if (v < old)
+    *p = v;
+  return old;
+}
+
+/* ---- launching ---- */
+typedef void (*EmuBody) (void *user);
+
+/* Runs @body as grid x block threads, all blocks concurrently (like a
+ * cooperative launch), each block with @smem_bytes of shared memory filled
+ * with a garbage pattern (reads before writes show up); @seed varies the
+ * order in which fibers run.  Aborts with a report on a deadlock. */
+void emu_launch (dim3 grid, dim3 block, size_t smem_bytes, unsigned seed,
+    EmuBody body, void *user);
+
+#endif /* SGM_EMULATION_H */

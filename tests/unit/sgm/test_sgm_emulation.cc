@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The CUDA kernels of cuda/sgm, compiled for the CPU emulation
+ * (sgm_emulation.h), driven like cv_sgm_cuda_compute drives them (same
+ * launch plan, sgm_plan_paths), against the CPU reference: catches
+ * indexing, staging, ring-buffer and ordering mistakes, and deadlocks of
+ * the cooperative schedules, without a GPU.  Shared memory starts as
+ * garbage and the fibers run in a seeded pseudo-random order.
+ *
+ *   test-sgm-emulation <set>     set: 4paths | 8paths | schedules | sizes
+ */
+#include "sgm_emulation.h"
+
+#include "cv_sgm_cuda.cu"
+#include "cv_sgm_horizontal.cu"
+#include "cv_sgm_paths.cu"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+extern "C" {
+#include "cv_sgm.h"
+#include "cv_sgm_kernel_args.h"
+}
+
+static unsigned g_seed = 1;
+
+/* ---- launching the kernel templates ---- */
+
+template < typename F > static void
+launch (dim3 grid, dim3 block, size_t smem, F f)
+{
+  emu_launch (grid, block, smem, g_seed++, [](void *u) {
+        (*(F *) u) ();
+      }, &f);
+}
+
+template < typename CT, int K, int NS > static void
+paths_kernel (const SgmPathsArgs & a, int blocks)
+{
+  launch (dim3 (blocks), dim3 (SGM_PATHS_WARPS * SGM_WARP),
+      paths_smem_bytes < CT > (a.n_disp, NS), [&]() {
+        sgm_paths_kernel < K, CT, NS > (a);
+      });
+}
+
+template < typename CT, int K > static void
+paths_dispatch_ns (const SgmPathsArgs & a, int ns, int blocks)
+{
+  if (ns != SGM_PATHS_NS)
+    abort ();
+  paths_kernel < CT, K, SGM_PATHS_NS > (a, blocks);
+}
+
+template < typename CT > static void
+paths_dispatch (const SgmPathsArgs & a, int k, int ns, int blocks)
+{
+  switch (k) {
+    case 2:
+      paths_dispatch_ns < CT, 2 > (a, ns, blocks);
+      break;
+    case 4:
+      paths_dispatch_ns < CT, 4 > (a, ns, blocks);
+      break;
+    case 6:
+      paths_dispatch_ns < CT, 6 > (a, ns, blocks);
+      break;
+    default:
+      paths_dispatch_ns < CT, 8 > (a, ns, blocks);
+      break;
+  }
+}
+
+template < typename CT > static void
+horiz_dispatch (const SgmHorizArgs & a, int k)
+{
+  HorizLayout lay = horiz_layout (a.width, a.n_disp, (int) sizeof (CT), k);
+  dim3 grid ((a.height + SGM_HORIZ_ROWS - 1) / SGM_HORIZ_ROWS);
+  dim3 block (SGM_HORIZ_ROWS * 2 * SGM_WARP);
+  switch (k) {
+    case 2:
+      launch (grid, block, lay.total, [&]() {
+            sgm_horizontal_kernel < 2, CT > (a);});
+      break;
+    case 4:
+      launch (grid, block, lay.total, [&]() {
+            sgm_horizontal_kernel < 4, CT > (a);});
+      break;
+    case 6:
+      launch (grid, block, lay.total, [&]() {
+            sgm_horizontal_kernel < 6, CT > (a);});
+      break;
+    default:
+      launch (grid, block, lay.total, [&]() {
+            sgm_horizontal_kernel < 8, CT > (a);});
+      break;
+  }
+}
+
+static int occupancy_blocks = 64;       /* pretend blocks per SM */
+
+static int
+fake_occupancy (int, int, int, void *)
+{
+  return occupancy_blocks;
+}
+
+/* ---- the pipeline of cv_sgm_cuda_compute, emulated ---- */
+
+static CvSgmSchedule
+emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
+    CvSgmSchedule request, int n_sms, std::vector < int16_t > &out_disp,
+    std::vector < uint8_t > &out_conf)
+{
+  const int w = l->width, h = l->height, D = p->max_disparity;
+  const int full = p->census == CV_SGM_CENSUS_9X7;
+  const int k = sgm_lane_disparities (D);
+  const size_t npix = (size_t) w * h;
+  std::vector < unsigned long long >cl64 (npix), cr64 (npix);
+  std::vector < uint32_t > cl32 (npix), cr32 (npix);
+  std::vector < uint16_t > sum (npix * D, 0xbeef);
+  std::vector < int16_t > disp (npix), best (npix), best_right (npix);
+  std::vector < uint8_t > conf (npix);
+  int n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
+  std::vector < int >counters ((size_t) SGM_MAX_GROUPS * n_batches, 77);
+
+  /* census (also zeroes the counters) */
+  {
+    dim3 block (CENSUS_TILE_W, CENSUS_TILE_H);
+    dim3 grid ((w + CENSUS_TILE_W - 1) / CENSUS_TILE_W,
+        (h + CENSUS_TILE_H - 1) / CENSUS_TILE_H, 2);
+    if (full)
+      launch (grid, block, 4096, [&]() {
+            sgm_census_kernel < unsigned long long, false > (l->data,
+                l->stride, r->data, r->stride, w, h, cl64.data (),
+                cr64.data (), counters.data (), (int) counters.size ());});
+    else
+      launch (grid, block, 4096, [&]() {
+            sgm_census_kernel < uint32_t, true > (l->data, l->stride,
+                r->data, r->stride, w, h, cl32.data (), cr32.data (),
+                counters.data (), (int) counters.size ());});
+  }
+
+  /* paths */
+  SgmPathsArgs pa;
+  SgmPathsPlan pp;
+  memset (&pa, 0, sizeof (pa));
+  sgm_plan_paths (p, w, h, k, full, request, 1, n_sms, fake_occupancy, NULL,
+      &pa, &pp);
+  pa.census_l = full ? (const void *) cl64.data () : (const void *) cl32.data ();
+  pa.census_r = full ? (const void *) cr64.data () : (const void *) cr32.data ();
+  pa.luma = l->data;
+  pa.luma_stride = l->stride;
+  pa.sum = sum.data ();
+  pa.counters = counters.data ();
+  for (int li = 0; li < pp.n_launches; li++) {
+    pa.group_base = pp.launches[li].group_base;
+    pa.coop = pp.launches[li].coop;
+    if (full)
+      paths_dispatch < unsigned long long >(pa, k, pp.ns,
+          pp.launches[li].n_blocks);
+    else
+      paths_dispatch < uint32_t > (pa, k, pp.ns, pp.launches[li].n_blocks);
+  }
+
+  /* horizontal + winner-takes-all */
+  SgmHorizArgs ha;
+  memset (&ha, 0, sizeof (ha));
+  ha.census_l = pa.census_l;
+  ha.census_r = pa.census_r;
+  ha.luma = l->data;
+  ha.luma_stride = l->stride;
+  ha.sum = sum.data ();
+  ha.disp = disp.data ();
+  ha.best = best.data ();
+  ha.best_right = best_right.data ();
+  ha.conf = conf.data ();
+  ha.width = w;
+  ha.height = h;
+  ha.n_disp = D;
+  ha.min_disp = p->min_disparity;
+  ha.p1 = p->p1;
+  ha.p2 = p->p2;
+  ha.adaptive = p->adaptive_p2 != 0;
+  ha.adaptive_scale = p->adaptive_p2_scale;
+  ha.subpixel = p->subpixel != 0;
+  ha.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
+  if (full)
+    horiz_dispatch < unsigned long long >(ha, k);
+  else
+    horiz_dispatch < uint32_t > (ha, k);
+
+  /* left-right check, median */
+  out_disp.assign (npix + 3, 0x5a5a);
+  out_conf.assign (npix + 3, 0xa5);
+  SgmPostArgs po;
+  po.disp = disp.data ();
+  po.best = best.data ();
+  po.best_right = best_right.data ();
+  po.conf = conf.data ();
+  po.width = w;
+  po.height = h;
+  po.min_disp = p->min_disparity;
+  po.lr_check = p->lr_check != 0;
+  po.lr_max_diff = p->lr_max_diff;
+  po.median = p->median != 0;
+  po.out = out_disp.data ();
+  po.out_stride = (size_t) w * 2;
+  po.out_conf = out_conf.data ();
+  po.out_conf_stride = w;
+  {
+    dim3 block (POST_TILE_W, POST_TILE_H);
+    dim3 grid ((w + POST_TILE_W - 1) / POST_TILE_W,
+        (h + POST_TILE_H - 1) / POST_TILE_H);
+    launch (grid, block, 4096, [&]() {
+          sgm_post_kernel (po);
+        });
+  }
+  return pp.schedule;
+}
+
+/* ---- inputs and comparison ---- */
+
+static CvImageU8 *
+new_image (int w, int h)
+{
+  CvImageU8 *img = (CvImageU8 *) calloc (1, sizeof (CvImageU8));
+  img->width = w;
+  img->height = h;
+  img->stride = (size_t) w + 3;
+  img->data = (uint8_t *) calloc (img->stride * h, 1);
+  return img;
+}
+
+static void
+free_image (CvImageU8 * img)
+{
+  free (img->data);
+  free (img);
+}
+
+static void
+make_pair (int w, int h, unsigned seed, int textured, CvImageU8 * l,
+    CvImageU8 * r)
+{
+  unsigned s = seed * 747796405u + 1;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      s = s * 1664525u + 1013904223u;
+      int v = textured ? ((x * 13 + y * 7) % 32) * 7 + (int) ((s >> 24) % 9)
+          : (int) (s >> 24);
+      l->data[y * l->stride + x] = (uint8_t) v;
+    }
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      int d = 2 + ((x / 7 + y / 5) % 4) * 3;
+      int sx = x + d < w ? x + d : w - 1;
+      r->data[y * r->stride + x] = l->data[y * l->stride + sx];
+    }
+}
+
+static const char *
+schedule_name (CvSgmSchedule s)
+{
+  switch (s) {
+    case CV_SGM_SCHEDULE_SEQUENTIAL:
+      return "sequential";
+    case CV_SGM_SCHEDULE_TWO_SWEEPS:
+      return "two-sweeps";
+    case CV_SGM_SCHEDULE_CONCURRENT:
+      return "concurrent";
+    default:
+      return "auto";
+  }
+}
+
+static int n_cases = 0;
+
+static bool
+check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
+    CvSgmSchedule request, int n_sms, CvSgmSchedule expect_schedule)
+{
+  CvImageU8 *l = new_image (w, h), *r = new_image (w, h);
+  std::vector < int16_t > cd (w * h), gd;
+  std::vector < uint8_t > cc (w * h), gc;
+  CvImageS16 dv = { cd.data (), w, h, (size_t) w * 2 };
+  CvImageU8 cv = { cc.data (), w, h, (size_t) w };
+  CvError err = { CV_OK, 0, "" };
+  bool ok = true;
+
+  make_pair (w, h, seed, textured, l, r);
+  if (cv_sgm_cpu (p, l, r, &dv, &cv, &err) != CV_OK) {
+    fprintf (stderr, "cv_sgm_cpu: %s\n", err.message);
+    exit (1);
+  }
+  CvSgmSchedule used = emulate (p, l, r, request, n_sms, gd, gc);
+  n_cases++;
+  if (expect_schedule != CV_SGM_SCHEDULE_AUTO && used != expect_schedule) {
+    fprintf (stderr, "schedule %s used, %s expected\n", schedule_name (used),
+        schedule_name (expect_schedule));
+    ok = false;
+  }
+  for (int i = 0; i < w * h && ok; i++)
+    if (gd[i] != cd[i] || gc[i] != cc[i]) {
+      int n = 0;
+      for (int j = 0; j < w * h; j++)
+        n += gd[j] != cd[j] || gc[j] != cc[j];
+      fprintf (stderr, "MISMATCH %dx%d D %d min %d paths %d census %d "
+          "adaptive %d subpixel %d lr %d uniq %.2f median %d schedule %s: "
+          "first (%d, %d): disparity cpu %d emu %d, confidence cpu %d emu "
+          "%d; %d pixels differ\n", w, h, p->max_disparity, p->min_disparity,
+          p->paths, p->census, p->adaptive_p2, p->subpixel, p->lr_check,
+          (double) p->uniqueness, p->median, schedule_name (used), i % w,
+          i / w, cd[i], gd[i], cc[i], gc[i], n);
+      ok = false;
+    }
+  /* the guard entries after the image stay untouched */
+  for (int i = w * h; i < w * h + 3 && ok; i++)
+    if (gd[i] != 0x5a5a || gc[i] != 0xa5) {
+      fprintf (stderr, "write beyond the output at %d\n", i);
+      ok = false;
+    }
+  free_image (l);
+  free_image (r);
+  return ok;
+}
+
+static void
+params_for (CvSgmParams * p, int combo, int D, int paths)
+{
+  cv_sgm_params_init (p);
+  p->max_disparity = D;
+  p->paths = paths;
+  p->census = combo & 1 ? CV_SGM_CENSUS_9X7 : CV_SGM_CENSUS_CS_9X7;
+  p->adaptive_p2 = (combo >> 1) & 1;
+  p->min_disparity = combo & 4 ? 3 : 0;
+  p->subpixel = !((combo >> 3) & 1);
+  p->lr_check = !((combo >> 4) & 1);
+  p->uniqueness = combo & 32 ? 1.0f : 0.9f;
+  p->median = !((combo >> 6) & 1);
+  p->p1 = 5 + combo % 4;
+  p->p2 = combo % 3 == 0 ? CV_SGM_MAX_P2 : 30 + combo % 50;
+  p->adaptive_p2_scale = 6 + combo % 20;
+  p->lr_max_diff = combo % 2;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *set = argc > 1 ? argv[1] : "4paths";
+  bool ok = true;
+
+  if (strcmp (set, "4paths") == 0 || strcmp (set, "8paths") == 0) {
+    /* K = 2, 4, 6, 8 with and without padded lanes */
+    static const int ds[] = { 16, 32, 48, 64, 80, 96, 144, 176 };
+    const int paths = set[0] == '4' ? 4 : 8;
+    for (int di = 0; di < 8 && ok; di++) {
+      CvSgmParams p;
+      int combo = di * 37 + paths;
+      params_for (&p, combo, ds[di], paths);
+      ok = check (&p, 29, 17, combo, combo & 1, CV_SGM_SCHEDULE_AUTO, 132,
+          CV_SGM_SCHEDULE_CONCURRENT);
+    }
+  } else if (strcmp (set, "schedules") == 0) {
+    for (int s = CV_SGM_SCHEDULE_SEQUENTIAL; s <= CV_SGM_SCHEDULE_CONCURRENT
+        && ok; s++)
+      for (int paths = 4; paths <= 8 && ok; paths += 4) {
+        CvSgmParams p;
+        params_for (&p, s * 11 + paths, 32, paths);
+        ok = check (&p, 29, 26, s, 1, (CvSgmSchedule) s, 132,
+            (CvSgmSchedule) s);
+      }
+    /* AUTO on a device too small for the concurrent grid */
+    if (ok) {
+      CvSgmParams p;
+      params_for (&p, 3, 64, 8);
+      occupancy_blocks = 1;
+      ok = check (&p, 70, 12, 5, 1, CV_SGM_SCHEDULE_AUTO, 16,
+          CV_SGM_SCHEDULE_TWO_SWEEPS);
+      if (ok)
+        ok = check (&p, 70, 12, 6, 0, CV_SGM_SCHEDULE_AUTO, 2,
+            CV_SGM_SCHEDULE_SEQUENTIAL);
+      occupancy_blocks = 64;
+    }
+  } else if (strcmp (set, "sizes") == 0) {
+    static const int sizes[][2] = { {1, 1}, {5, 3}, {2, 17}, {66, 2},
+    {40, 9}
+    };
+    for (int si = 0; si < 5 && ok; si++) {
+      CvSgmParams p;
+      params_for (&p, si * 13 + 1, si % 2 ? 16 : 32, si % 2 ? 4 : 8);
+      ok = check (&p, sizes[si][0], sizes[si][1], si, si & 1,
+          CV_SGM_SCHEDULE_AUTO, 132, CV_SGM_SCHEDULE_AUTO);
+    }
+  } else if (strcmp (set, "random") == 0) {
+    /* random sizes, disparity counts, flags and schedules (by hand:
+     * test-sgm-emulation random <count> <seed>) */
+    int count = argc > 2 ? atoi (argv[2]) : 20;
+    unsigned rs = argc > 3 ? (unsigned) atoi (argv[3]) : 1;
+    g_seed = rs * 7919u;
+    for (int i = 0; i < count && ok; i++) {
+      CvSgmParams p;
+      int w, h, D, paths;
+      CvSgmSchedule req;
+      rs = rs * 1664525u + 1013904223u;
+      w = 1 + (int) ((rs >> 8) % 48);
+      rs = rs * 1664525u + 1013904223u;
+      h = 1 + (int) ((rs >> 8) % 30);
+      rs = rs * 1664525u + 1013904223u;
+      D = 16 * (1 + (int) ((rs >> 8) % 16));
+      rs = rs * 1664525u + 1013904223u;
+      paths = (rs >> 9) & 1 ? 8 : 4;
+      req = (CvSgmSchedule) ((rs >> 12) % 4);
+      rs = rs * 1664525u + 1013904223u;
+      params_for (&p, (int) ((rs >> 8) % 128), D, paths);
+      printf ("case %d: %dx%d D %d paths %d schedule %s\n", i, w, h, D, paths,
+          schedule_name (req));
+      fflush (stdout);
+      ok = check (&p, w, h, rs, (rs >> 20) & 1, req, 132, CV_SGM_SCHEDULE_AUTO);
+    }
+  } else {
+    fprintf (stderr, "unknown set %s\n", set);
+    return 2;
+  }
+  printf ("%s: %d emulated runs %s\n", set, n_cases,
+      ok ? "identical to the CPU reference" : "FAILED");
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SGM: the CUDA path is bit-identical to the CPU reference (disparity and
+ * confidence) on random, textured, shifted, uniform and black images of odd
+ * sizes, for D = 16 .. 256 and every parameter combination, under every
+ * schedule of the path kernels.  Exits 77 (skip) without a GPU.
+ *
+ *   test-sgm-identity-gpu factorial|sizes|special|color
+ *
+ * On the first mismatch it prints the case, the first differing pixel with
+ * both values and the number of differing pixels, and fails. */
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "cv_cuda.h"
+#include "cv_sgm.h"
+#include "cv_test.h"
+
+typedef enum
+{
+  IMG_NOISE,
+  IMG_TEXTURED,
+  IMG_UNIFORM,
+  IMG_BLACK,
+  IMG_STEPS,                    /* large flat steps: many ties */
+} ImageKind;
+
+static const char *kind_names[] = { "noise", "textured", "uniform", "black",
+  "steps"
+};
+
+static const char *schedule_names[] = { "auto", "sequential", "two-sweeps",
+  "concurrent"
+};
+
+#define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
+      fprintf (stderr, "%s failed: %s\n", #call, cudaGetErrorString (e_)); \
+      exit (1); } } while (0)
+
+/* A stereo pair: right(x) = left(x + d(x, y)) with a piecewise constant
+ * disparity field, plus noise, so real matches exist. */
+static void
+make_pair (ImageKind kind, int w, int h, guint32 seed, CvImageU8 * l,
+    CvImageU8 * r)
+{
+  int x, y;
+  guint32 s = seed * 2654435761u + 1;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      int v;
+      switch (kind) {
+        case IMG_NOISE:
+          v = cv_test_rand (&s) & 0xff;
+          break;
+        case IMG_TEXTURED:
+          v = (int) ((x * 13 + y * 7 + (x * y) % 11) % 64) * 3
+              + (int) (cv_test_rand (&s) % 24);
+          break;
+        case IMG_UNIFORM:
+          v = 137;
+          break;
+        case IMG_BLACK:
+          v = 0;
+          break;
+        default:
+          v = ((x / 9 + y / 5) % 4) * 60 + ((cv_test_rand (&s) % 50) == 0);
+          break;
+      }
+      CV_ROW (l, y)[x] = (uint8_t) CLAMP (v, 0, 255);
+    }
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      int d = 3 + ((x / 23 + y / 17) % 5) * 4;
+      int sx = MIN (x + d, w - 1);
+      int v = CV_ROW (l, y)[sx];
+      if (kind == IMG_NOISE || kind == IMG_TEXTURED)
+        v += (int) (cv_test_rand (&s) % 7) - 3;
+      CV_ROW (r, y)[x] = (uint8_t) CLAMP (v, 0, 255);
+    }
+}
+
+typedef struct
+{
+  CvSgmCuda *plan;
+  /* device buffers, grown as needed */
+  uint8_t *d_left, *d_right, *d_conf;
+  int16_t *d_disp;
+  size_t cap_img, cap_disp;
+  long n_runs;
+} Gpu;
+
+static void
+ensure (void **ptr, size_t * cap, size_t bytes)
+{
+  if (*cap >= bytes)
+    return;
+  if (*ptr)
+    CUDA_OK (cudaFree (*ptr));
+  CUDA_OK (cudaMalloc (ptr, bytes));
+  *cap = bytes;
+}
+
+static void
+print_params (const CvSgmParams * p)
+{
+  fprintf (stderr, "  params: D %d min %d P1 %d P2 %d adaptive %d/%d paths %d "
+      "census %s subpixel %d uniqueness %.2f lr %d/%d median %d\n",
+      p->max_disparity, p->min_disparity, p->p1, p->p2, p->adaptive_p2,
+      p->adaptive_p2_scale, p->paths,
+      p->census == CV_SGM_CENSUS_CS_9X7 ? "cs-9x7" : "full-9x7", p->subpixel,
+      (double) p->uniqueness, p->lr_check, p->lr_max_diff, p->median);
+}
+
+/* Runs both backends; returns FALSE (after printing) on any difference. */
+static gboolean
+compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
+    const CvImageU8 * r, CvSgmSchedule schedule, const char *what)
+{
+  const int w = l->width, h = l->height;
+  /* odd pitches on the device: catch width/stride confusion */
+  const size_t img_pitch = (size_t) w + 13, disp_pitch = (size_t) w * 2 + 6;
+  const size_t conf_pitch = (size_t) w + 5;
+  CvImageS16 cpu_d = { g_new (int16_t, (size_t) w * h), w, h, (size_t) w * 2 };
+  CvImageU8 cpu_c = { g_new (uint8_t, (size_t) w * h), w, h, (size_t) w };
+  int16_t *gd = g_new (int16_t, (size_t) w * h);
+  uint8_t *gc = g_new (uint8_t, (size_t) w * h);
+  CvImageU8 dl, dr, dc;
+  CvImageS16 dd;
+  CvError err = { 0 };
+  long n_disp_diff = 0, n_conf_diff = 0, n_valid = 0;
+  int first = -1, x, y;
+  gboolean ok = TRUE;
+
+  if (cv_sgm_cpu (p, l, r, &cpu_d, &cpu_c, &err) != CV_OK) {
+    fprintf (stderr, "cv_sgm_cpu: %s\n", err.message);
+    exit (1);
+  }
+
+  ensure ((void **) &g->d_left, &g->cap_img, img_pitch * h * 3);
+  g->d_right = g->d_left + img_pitch * h;
+  g->d_conf = g->d_right + img_pitch * h;
+  ensure ((void **) &g->d_disp, &g->cap_disp, disp_pitch * h);
+  CUDA_OK (cudaMemcpy2D (g->d_left, img_pitch, l->data, l->stride, w, h,
+          cudaMemcpyHostToDevice));
+  CUDA_OK (cudaMemcpy2D (g->d_right, img_pitch, r->data, r->stride, w, h,
+          cudaMemcpyHostToDevice));
+  CUDA_OK (cudaMemset (g->d_disp, 0x5a, disp_pitch * h));
+  CUDA_OK (cudaMemset (g->d_conf, 0xa5, conf_pitch * h));
+  dl = (CvImageU8) {
+  g->d_left, w, h, img_pitch};
+  dr = (CvImageU8) {
+  g->d_right, w, h, img_pitch};
+  dc = (CvImageU8) {
+  g->d_conf, w, h, conf_pitch};
+  dd = (CvImageS16) {
+  g->d_disp, w, h, disp_pitch};
+
+  cv_sgm_cuda_set_schedule (g->plan, schedule);
+  if (cv_sgm_cuda_compute (g->plan, p, &dl, &dr, &dd, &dc, NULL, &err)
+      != CV_OK) {
+    fprintf (stderr, "cv_sgm_cuda_compute failed (%s, %dx%d): %s\n", what, w,
+        h, err.message);
+    print_params (p);
+    exit (1);
+  }
+  {
+    cudaError_t e = cudaStreamSynchronize (NULL);
+    if (e != cudaSuccess) {
+      fprintf (stderr, "kernel failure (%s, %dx%d, schedule %s): %s\n", what,
+          w, h, schedule_names[schedule], cudaGetErrorString (e));
+      print_params (p);
+      exit (1);
+    }
+  }
+  CUDA_OK (cudaMemcpy2D (gd, (size_t) w * 2, g->d_disp, disp_pitch,
+          (size_t) w * 2, h, cudaMemcpyDeviceToHost));
+  CUDA_OK (cudaMemcpy2D (gc, w, g->d_conf, conf_pitch, w, h,
+          cudaMemcpyDeviceToHost));
+  g->n_runs++;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      int i = y * w + x;
+      int dcpu = cpu_d.data[i], ccpu = cpu_c.data[i];
+      n_valid += dcpu >= 0;
+      if (gd[i] != dcpu)
+        n_disp_diff++;
+      if (gc[i] != ccpu)
+        n_conf_diff++;
+      if ((gd[i] != dcpu || gc[i] != ccpu) && first < 0)
+        first = i;
+    }
+  if (first >= 0) {
+    fprintf (stderr, "MISMATCH %s %dx%d schedule %s (used %s):\n"
+        "  first at (%d, %d): disparity cpu %d gpu %d, confidence cpu %d "
+        "gpu %d\n  %ld disparity and %ld confidence values differ of %d "
+        "(%ld valid on the CPU)\n", what, w, h, schedule_names[schedule],
+        schedule_names[cv_sgm_cuda_get_schedule (g->plan)], first % w,
+        first / w, cpu_d.data[first], gd[first], cpu_c.data[first], gc[first],
+        n_disp_diff, n_conf_diff, w * h, n_valid);
+    print_params (p);
+    /* a few more for the pattern */
+    for (int i = first, shown = 0; i < w * h && shown < 8; i++)
+      if (gd[i] != cpu_d.data[i] || gc[i] != cpu_c.data[i]) {
+        fprintf (stderr, "  (%d, %d): disparity cpu %d gpu %d, confidence "
+            "cpu %d gpu %d\n", i % w, i / w, cpu_d.data[i], gd[i],
+            cpu_c.data[i], gc[i]);
+        shown++;
+      }
+    ok = FALSE;
+  }
+  g_free (cpu_d.data);
+  g_free (cpu_c.data);
+  g_free (gd);
+  g_free (gc);
+  return ok;
+}
+
+static void
+set_flags (CvSgmParams * p, int combo, int n_disp)
+{
+  cv_sgm_params_init (p);
+  p->max_disparity = n_disp;
+  p->paths = combo & 1 ? 8 : 4;
+  p->census = combo & 2 ? CV_SGM_CENSUS_9X7 : CV_SGM_CENSUS_CS_9X7;
+  p->subpixel = (combo >> 2) & 1;
+  p->lr_check = (combo >> 3) & 1;
+  p->uniqueness = combo & 16 ? 0.95f : 1.0f;
+  p->median = (combo >> 5) & 1;
+  p->adaptive_p2 = (combo >> 6) & 1;
+  p->min_disparity = combo & 128 ? 5 + n_disp / 16 : 0;
+  /* vary the penalties too (bounded by the limits) */
+  p->p1 = 4 + (combo % 7);
+  p->p2 = combo % 5 == 0 ? CV_SGM_MAX_P2 : 40 + (combo % 11) * 13;
+  p->adaptive_p2_scale = 8 + combo % 40;
+  p->lr_max_diff = combo % 3;
+}
+
+static Gpu *
+gpu_new (void)
+{
+  Gpu *g = g_new0 (Gpu, 1);
+  cv_test_require_gpu ();
+  CUDA_OK (cudaSetDevice (0));
+  g->plan = cv_sgm_cuda_new ();
+  return g;
+}
+
+static void
+gpu_free (Gpu * g)
+{
+  cv_sgm_cuda_free (g->plan);
+  cudaFree (g->d_left);
+  cudaFree (g->d_disp);
+  g_free (g);
+}
+
+/* Every combination of the 8 flags for the main disparity counts on a
+ * 97x61 pair, under the automatic schedule; the forced schedules on a
+ * subset. */
+static int
+run_factorial (void)
+{
+  static const int ds[] = { 16, 32, 64, 128, 192, 256 };
+  Gpu *g = gpu_new ();
+  CvImageU8 *l = cv_test_image_new (97, 61, 1, 3);
+  CvImageU8 *r = cv_test_image_new (97, 61, 1, 1);
+  int di, combo, fails = 0;
+
+  for (di = 0; di < (int) G_N_ELEMENTS (ds); di++)
+    for (combo = 0; combo < 256; combo++) {
+      CvSgmParams p;
+      char what[64];
+      ImageKind kind = combo % 3 == 0 ? IMG_NOISE : IMG_TEXTURED;
+      set_flags (&p, combo, ds[di]);
+      make_pair (kind, l->width, l->height, combo + 1000 * di, l, r);
+      g_snprintf (what, sizeof (what), "factorial %s combo %d",
+          kind_names[kind], combo);
+      if (!compare (g, &p, l, r, CV_SGM_SCHEDULE_AUTO, what))
+        return 1;
+      if (combo % 16 == 5) {
+        for (int s = CV_SGM_SCHEDULE_SEQUENTIAL; s <= CV_SGM_SCHEDULE_CONCURRENT;
+            s++)
+          if (!compare (g, &p, l, r, (CvSgmSchedule) s, what))
+            return 1;
+      }
+    }
+  printf ("factorial: %ld GPU runs identical to the CPU\n", g->n_runs);
+  cv_test_image_free (l);
+  cv_test_image_free (r);
+  gpu_free (g);
+  return fails;
+}
+
+/* Odd sizes and the padded disparity counts, a sample of combinations. */
+static int
+run_sizes (void)
+{
+  static const int sizes[][2] = { {333, 171}, {1001, 37}, {5, 3}, {1, 1},
+  {64, 2}, {260, 9}
+  };
+  static const int ds[] = { 16, 32, 48, 64, 80, 112, 128, 144, 176, 192, 208,
+    256
+  };
+  static const int combos[] = { 0, 255, 0x5a, 0xa5, 0x3c, 0xc3, 0x0f, 0xf0 };
+  Gpu *g = gpu_new ();
+  int si, di, ci;
+
+  for (si = 0; si < (int) G_N_ELEMENTS (sizes); si++) {
+    int w = sizes[si][0], h = sizes[si][1];
+    CvImageU8 *l = cv_test_image_new (w, h, 1, 7);
+    CvImageU8 *r = cv_test_image_new (w, h, 1, 2);
+    for (di = 0; di < (int) G_N_ELEMENTS (ds); di++)
+      for (ci = 0; ci < (int) G_N_ELEMENTS (combos); ci++) {
+        CvSgmParams p;
+        char what[64];
+        ImageKind kind = (ci + di) % 2 ? IMG_TEXTURED : IMG_NOISE;
+        /* the large size: fewer combinations to keep the CPU side short */
+        if (w * h > 20000 && ci >= 4 && ds[di] > 64)
+          continue;
+        set_flags (&p, combos[ci], ds[di]);
+        make_pair (kind, w, h, si * 100 + di * 10 + ci, l, r);
+        g_snprintf (what, sizeof (what), "sizes %s combo 0x%02x",
+            kind_names[kind], combos[ci]);
+        if (!compare (g, &p, l, r, CV_SGM_SCHEDULE_AUTO, what))
+          return 1;
+        if (ci == 1 && !compare (g, &p, l, r, CV_SGM_SCHEDULE_SEQUENTIAL,
+                what))
+          return 1;
+      }
+    cv_test_image_free (l);
+    cv_test_image_free (r);
+  }
+  printf ("sizes: %ld GPU runs identical to the CPU\n", g->n_runs);
+  gpu_free (g);
+  return 0;
+}
+
+/* Uniform, black and stepped images (ties everywhere), and a check that the
+ * plan's device memory stays within its documented size. */
+static int
+run_special (void)
+{
+  static const int ds[] = { 16, 64, 128, 256 };
+  Gpu *g = gpu_new ();
+  const int w = 211, h = 77;
+  CvImageU8 *l = cv_test_image_new (w, h, 1, 0);
+  CvImageU8 *r = cv_test_image_new (w, h, 1, 0);
+  int k, di, combo;
+  size_t before = cv_device_bytes_in_use ();
+
+  for (k = IMG_UNIFORM; k <= IMG_STEPS; k++)
+    for (di = 0; di < (int) G_N_ELEMENTS (ds); di++)
+      for (combo = 0; combo < 256; combo += 17) {
+        CvSgmParams p;
+        char what[64];
+        set_flags (&p, combo, ds[di]);
+        make_pair ((ImageKind) k, w, h, combo, l, r);
+        g_snprintf (what, sizeof (what), "special %s combo %d",
+            kind_names[k], combo);
+        if (!compare (g, &p, l, r, CV_SGM_SCHEDULE_AUTO, what))
+          return 1;
+      }
+  {
+    /* 2 bytes per cell plus at most 23 bytes per pixel (full census) */
+    size_t used = cv_device_bytes_in_use () - before;
+    size_t limit = (size_t) w * h * (2 * 256 + 23) + 4096;
+    printf ("special: plan holds %zu device bytes for %dx%d D=256 "
+        "(limit %zu)\n", used, w, h, limit);
+    if (used > limit) {
+      fprintf (stderr, "plan uses more device memory than documented\n");
+      return 1;
+    }
+  }
+  printf ("special: %ld GPU runs identical to the CPU\n", g->n_runs);
+  cv_test_image_free (l);
+  cv_test_image_free (r);
+  gpu_free (g);
+  return 0;
+}
+
+static int
+run_color (void)
+{
+  const int w = 301, h = 23;
+  Gpu *g = gpu_new ();
+  int16_t *disp = g_new (int16_t, w * h);
+  CvImageS16 hd = { disp, w, h, (size_t) w * 2 };
+  CvImageU8 *cpu = cv_test_image_new (w, h, 4, 0);
+  uint8_t *gpu = g_new (uint8_t, (size_t) w * h * 4);
+  int16_t *d_disp;
+  uint8_t *d_rgba;
+  const size_t dpitch = (size_t) w * 2 + 10, rpitch = (size_t) w * 4 + 12;
+  CvImageS16 dd;
+  CvImageU8 dr;
+  CvError err = { 0 };
+  guint32 s = 9;
+  int i, ranges[][2] = { {0, 64}, {3, 17}, {0, 256}, {100, 2047} };
+
+  CUDA_OK (cudaMalloc ((void **) &d_disp, dpitch * h));
+  CUDA_OK (cudaMalloc ((void **) &d_rgba, rpitch * h));
+  for (i = 0; i < w * h; i++)
+    disp[i] = (int16_t) ((int) (cv_test_rand (&s) % 40000) - 4000);
+  CUDA_OK (cudaMemcpy2D (d_disp, dpitch, disp, (size_t) w * 2, (size_t) w * 2,
+          h, cudaMemcpyHostToDevice));
+  dd = (CvImageS16) {
+  d_disp, w, h, dpitch};
+  dr = (CvImageU8) {
+  d_rgba, w, h, rpitch};
+  for (int ri = 0; ri < 4; ri++) {
+    if (cv_disparity_to_color_cpu (&hd, ranges[ri][0], ranges[ri][1], cpu,
+            &err) != CV_OK
+        || cv_disparity_to_color_cuda (&dd, ranges[ri][0], ranges[ri][1], &dr,
+            NULL, &err) != CV_OK) {
+      fprintf (stderr, "colour: %s\n", err.message);
+      return 1;
+    }
+    CUDA_OK (cudaMemcpy2D (gpu, (size_t) w * 4, d_rgba, rpitch, (size_t) w * 4,
+            h, cudaMemcpyDeviceToHost));
+    for (i = 0; i < w * h * 4; i++)
+      if (gpu[i] != cpu->data[i]) {
+        fprintf (stderr, "colour MISMATCH range [%d, %d] pixel (%d, %d) "
+            "channel %d: cpu %d gpu %d (disparity %d)\n", ranges[ri][0],
+            ranges[ri][1], (i / 4) % w, (i / 4) / w, i % 4, cpu->data[i],
+            gpu[i], disp[i / 4]);
+        return 1;
+      }
+  }
+  printf ("colour: identical for 4 ranges\n");
+  cudaFree (d_disp);
+  cudaFree (d_rgba);
+  g_free (disp);
+  g_free (gpu);
+  cv_test_image_free (cpu);
+  gpu_free (g);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *what = argc > 1 ? argv[1] : "factorial";
+  if (strcmp (what, "factorial") == 0)
+    return run_factorial ();
+  if (strcmp (what, "sizes") == 0)
+    return run_sizes ();
+  if (strcmp (what, "special") == 0)
+    return run_special ();
+  if (strcmp (what, "color") == 0)
+    return run_color ();
+  fprintf (stderr, "usage: %s factorial|sizes|special|color\n", argv[0]);
+  return 2;
+}
