@@ -15,6 +15,7 @@
 #include "cv_sgm_kernel_args.h"
 #endif
 #include "cv_sgm_device.cuh"
+#include "cv_sgm_variant.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +221,8 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
 /* Kernel variants: K in {2, 4, 6, 8} x census kind. */
 #define N_K_VARIANTS 4
 #define N_NS_VARIANTS 1
+/* Packed-variant kernels: one per D (16 .. 256 in steps of 16). */
+#define N_D_VARIANTS (CV_SGM_MAX_DISPARITIES / CV_SGM_DISPARITY_STEP)
 
 struct CvSgmCuda
 {
@@ -239,6 +242,12 @@ struct CvSgmCuda
   int paths_occupancy_d[N_K_VARIANTS][2][N_NS_VARIANTS];
   int horiz_smem_set[N_K_VARIANTS][2];
   int paths_smem_set[N_K_VARIANTS][2];
+  /* packed variant */
+  CvSgmVariant variant, last_variant;
+  int fast_paths_occupancy[N_D_VARIANTS][2];    /* 8, 4 lanes; -1: not queried */
+  int fast_horiz_smem_set[N_D_VARIANTS][2];
+  int fast_paths_smem_set[N_D_VARIANTS][2];
+  int fast_wta_smem_set[N_D_VARIANTS];
 };
 
 static CvStatus
@@ -257,6 +266,11 @@ device_info (CvSgmCuda * plan, CvError * err)
   memset (plan->paths_occupancy, 0xff, sizeof (plan->paths_occupancy));
   memset (plan->horiz_smem_set, 0, sizeof (plan->horiz_smem_set));
   memset (plan->paths_smem_set, 0, sizeof (plan->paths_smem_set));
+  memset (plan->fast_paths_occupancy, 0xff,
+      sizeof (plan->fast_paths_occupancy));
+  memset (plan->fast_horiz_smem_set, 0, sizeof (plan->fast_horiz_smem_set));
+  memset (plan->fast_paths_smem_set, 0, sizeof (plan->fast_paths_smem_set));
+  memset (plan->fast_wta_smem_set, 0, sizeof (plan->fast_wta_smem_set));
   plan->have_device_info = 1;
   return CV_OK;
 }
@@ -279,8 +293,11 @@ extern "C" CvSgmCuda *
 cv_sgm_cuda_new (void)
 {
   CvSgmCuda *plan = (CvSgmCuda *) calloc (1, sizeof (CvSgmCuda));
-  if (plan != NULL)
+  if (plan != NULL) {
     plan->schedule = plan->last_schedule = CV_SGM_SCHEDULE_AUTO;
+    plan->variant = CV_SGM_VARIANT_AUTO;
+    plan->last_variant = CV_SGM_VARIANT_BASELINE;
+  }
   return plan;
 }
 
@@ -321,6 +338,18 @@ extern "C" CvSgmSchedule
 cv_sgm_cuda_get_schedule (const CvSgmCuda * plan)
 {
   return plan->last_schedule;
+}
+
+extern "C" void
+cv_sgm_cuda_set_variant (CvSgmCuda * plan, CvSgmVariant variant)
+{
+  plan->variant = variant;
+}
+
+extern "C" CvSgmVariant
+cv_sgm_cuda_get_variant (const CvSgmCuda * plan)
+{
+  return plan->last_variant;
 }
 
 extern "C" CvStatus
@@ -401,6 +430,7 @@ typedef struct
 {
   CvSgmCuda *plan;
   int n_disp;
+  int lanes;                    /* packed variant: lanes per chain */
 } OccupancyQuery;
 
 static int
@@ -417,7 +447,7 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;
-  OccupancyQuery query = { plan, p->max_disparity };
+  OccupancyQuery query = { plan, p->max_disparity, 0 };
   int li;
 
   for (;;) {
@@ -453,6 +483,176 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       return CV_OK;
     request = CV_SGM_SCHEDULE_SEQUENTIAL;
   }
+}
+
+/* ---- packed variant ----------------------------------------------------------- */
+
+static int
+d_index (int n_disp)
+{
+  return n_disp / CV_SGM_DISPARITY_STEP - 1;
+}
+
+static int
+fast_occupancy_cb (int k, int full, int ns, void *user)
+{
+  OccupancyQuery *q = (OccupancyQuery *) user;
+  int *slot = &q->plan->fast_paths_occupancy[d_index (q->n_disp)]
+      [q->lanes == 4];
+  (void) k;
+  (void) full;
+  (void) ns;
+  if (*slot < 0)
+    *slot = sgm_fast_paths_occupancy (q->n_disp, q->lanes,
+        q->plan->smem_optin);
+  return *slot;
+}
+
+/* Lanes per chain of the packed vertical paths for @variant (PACKED,
+ * PACKED4 or AUTO): 4 where allowed and, for AUTO, where the concurrent
+ * groups keep SGM_FAST_LANES4_MIN_WARPS warps per SM. */
+static int
+fast_lanes (const CvSgmCuda * plan, const CvSgmParams * p, int width,
+    CvSgmVariant variant)
+{
+  const int groups = p->paths == 8 ? 6 : 2;
+  const int slices4 = SGM_WARP / 4;
+  long warps4;
+  if (variant == CV_SGM_VARIANT_PACKED
+      || p->max_disparity > SGM_FAST_LANES4_MAX_D)
+    return SGM_FAST_LANES;
+  if (variant == CV_SGM_VARIANT_PACKED4)
+    return 4;
+  warps4 = (long) groups * ((width + slices4 - 1) / slices4);
+  return warps4 >= (long) SGM_FAST_LANES4_MIN_WARPS * plan->n_sms
+      ? 4 : SGM_FAST_LANES;
+}
+
+/* TRUE when the packed variant computes @p exactly and its blocks fit. */
+static int
+packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
+    int lanes)
+{
+  const int full = p->census == CV_SGM_CENSUS_9X7;
+  return sgm_packed_exact (p)
+      && sgm_fast_horizontal_smem_bytes (width, p->max_disparity, full)
+      <= (size_t) plan->smem_optin
+      && sgm_fast_paths_smem_bytes (p->max_disparity, lanes)
+      <= (size_t) plan->smem_optin
+      && sgm_fast_wta_smem_bytes (width) <= (size_t) plan->smem_optin;
+}
+
+static CvStatus
+run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
+    int lanes, cudaStream_t stream, CvError * err)
+{
+  SgmPathsArgs pa;
+  SgmPathsPlan pp;
+  CvSgmSchedule request = plan->schedule;
+  OccupancyQuery query = { plan, p->max_disparity, lanes };
+  const int di = d_index (p->max_disparity);
+  int li;
+
+  for (;;) {
+    memset (&pa, 0, sizeof (pa));
+    sgm_plan_paths_ns (p, left->width, left->height,
+        p->max_disparity / (2 * lanes), p->census == CV_SGM_CENSUS_9X7,
+        SGM_WARP / lanes, SGM_FAST_WARPS, request, plan->coop_ok,
+        plan->n_sms, fast_occupancy_cb, &query, &pa, &pp);
+    pa.luma = left->data;
+    pa.luma_stride = left->stride;
+    pa.sum = (uint16_t *) plan->sum.ptr;
+    pa.counters = (int *) plan->counters.ptr;
+    pa.cbits = sgm_packed_cost_bits (p->census);
+    plan->last_schedule = pp.schedule;
+
+    for (li = 0; li < pp.n_launches; li++) {
+      CvError launch_err = { CV_OK, 0, "" };
+      pa.group_base = pp.launches[li].group_base;
+      pa.coop = pp.launches[li].coop;
+      if (sgm_fast_paths_launch (&pa, lanes, pp.launches[li].n_blocks,
+              plan->smem_optin, &plan->fast_paths_smem_set[di][lanes == 4],
+              stream, &launch_err) == CV_OK)
+        continue;
+      /* a cooperative grid refused before anything ran: plan again, one
+       * path after the other */
+      if (li == 0 && pa.coop && launch_err.cuda_code ==
+          (int) cudaErrorCooperativeLaunchTooLarge) {
+        cudaGetLastError ();
+        break;
+      }
+      return cv_error_set (err, launch_err.status, "%s", launch_err.message);
+    }
+    if (li == pp.n_launches)
+      return CV_OK;
+    request = CV_SGM_SCHEDULE_SEQUENTIAL;
+  }
+}
+
+/* Horizontal paths, vertical and diagonal paths (@lanes per chain),
+ * winner-takes-all. */
+static CvStatus
+run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
+    int lanes, cudaStream_t stream, CvError * err)
+{
+  const int full = p->census == CV_SGM_CENSUS_9X7;
+  const int di = d_index (p->max_disparity);
+  const int cbits = sgm_packed_cost_bits (p->census);
+  CvStatus st;
+
+  if ((st = stage_mark (plan, "horizontal paths (packed)", stream, err))
+      != CV_OK)
+    return st;
+  {
+    SgmFastHorizArgs ha;
+    memset (&ha, 0, sizeof (ha));
+    ha.census_l = plan->census_l.ptr;
+    ha.census_r = plan->census_r.ptr;
+    ha.luma = left->data;
+    ha.luma_stride = left->stride;
+    ha.sum = (uint16_t *) plan->sum.ptr;
+    ha.width = left->width;
+    ha.height = left->height;
+    ha.n_disp = p->max_disparity;
+    ha.min_disp = p->min_disparity;
+    ha.p1 = p->p1;
+    ha.p2 = p->p2;
+    ha.adaptive = p->adaptive_p2 != 0;
+    ha.adaptive_scale = p->adaptive_p2_scale;
+    ha.cbits = cbits;
+    if ((st = sgm_fast_horizontal_launch (&ha, full, plan->smem_optin,
+                &plan->fast_horiz_smem_set[di][full], stream, err)) != CV_OK)
+      return st;
+  }
+
+  if ((st = stage_mark (plan, "paths (packed)", stream, err)) != CV_OK)
+    return st;
+  if ((st = run_fast_paths (plan, p, left, lanes, stream, err)) != CV_OK)
+    return st;
+
+  if ((st = stage_mark (plan, "winner-takes-all (packed)", stream, err))
+      != CV_OK)
+    return st;
+  {
+    SgmWtaArgs wa;
+    memset (&wa, 0, sizeof (wa));
+    wa.sum = (const uint16_t *) plan->sum.ptr;
+    wa.disp = (int16_t *) plan->disp.ptr;
+    wa.best = (int16_t *) plan->best.ptr;
+    wa.best_right = (int16_t *) plan->best_right.ptr;
+    wa.conf = (uint8_t *) plan->conf.ptr;
+    wa.width = left->width;
+    wa.height = left->height;
+    wa.n_disp = p->max_disparity;
+    wa.min_disp = p->min_disparity;
+    wa.subpixel = p->subpixel != 0;
+    wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
+    wa.cbits = cbits;
+    if ((st = sgm_fast_wta_launch (&wa, plan->smem_optin,
+                &plan->fast_wta_smem_set[di], stream, err)) != CV_OK)
+      return st;
+  }
+  return CV_OK;
 }
 
 extern "C" CvStatus
@@ -523,41 +723,54 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     CV_CUDA_CHECK_LAUNCH (err, "sgm_census_kernel");
   }
 
-  if ((st = stage_mark (plan, "paths (vertical, diagonal)", stream, err))
-      != CV_OK)
-    return st;
-  if ((st = run_paths (plan, params, left, k, full, stream, err)) != CV_OK)
-    return st;
-
-  if ((st = stage_mark (plan, "horizontal + winner-takes-all", stream, err))
-      != CV_OK)
-    return st;
   {
-    SgmHorizArgs ha;
-    memset (&ha, 0, sizeof (ha));
-    ha.census_l = plan->census_l.ptr;
-    ha.census_r = plan->census_r.ptr;
-    ha.luma = left->data;
-    ha.luma_stride = left->stride;
-    ha.sum = (uint16_t *) plan->sum.ptr;
-    ha.disp = (int16_t *) plan->disp.ptr;
-    ha.best = (int16_t *) plan->best.ptr;
-    ha.best_right = (int16_t *) plan->best_right.ptr;
-    ha.conf = (uint8_t *) plan->conf.ptr;
-    ha.width = w;
-    ha.height = h;
-    ha.n_disp = params->max_disparity;
-    ha.min_disp = params->min_disparity;
-    ha.p1 = params->p1;
-    ha.p2 = params->p2;
-    ha.adaptive = params->adaptive_p2 != 0;
-    ha.adaptive_scale = params->adaptive_p2_scale;
-    ha.subpixel = params->subpixel != 0;
-    ha.uniqueness_fixed = cv_sgm_uniqueness_fixed (params->uniqueness);
-    if ((st = sgm_horizontal_launch (&ha, k, full, plan->smem_optin,
-                &plan->horiz_smem_set[sgm_k_index (k)][full], stream,
-                err)) != CV_OK)
+    const int lanes = fast_lanes (plan, params, w, plan->variant);
+    plan->last_variant = plan->variant != CV_SGM_VARIANT_BASELINE
+        && packed_applies (plan, params, w, lanes)
+        ? (lanes == 4 ? CV_SGM_VARIANT_PACKED4 : CV_SGM_VARIANT_PACKED)
+        : CV_SGM_VARIANT_BASELINE;
+    if (plan->last_variant != CV_SGM_VARIANT_BASELINE
+        && (st = run_packed (plan, params, left, lanes, stream, err))
+        != CV_OK)
       return st;
+  }
+  if (plan->last_variant == CV_SGM_VARIANT_BASELINE) {
+    if ((st = stage_mark (plan, "paths (vertical, diagonal)", stream, err))
+        != CV_OK)
+      return st;
+    if ((st = run_paths (plan, params, left, k, full, stream, err)) != CV_OK)
+      return st;
+
+    if ((st = stage_mark (plan, "horizontal + winner-takes-all", stream, err))
+        != CV_OK)
+      return st;
+    {
+      SgmHorizArgs ha;
+      memset (&ha, 0, sizeof (ha));
+      ha.census_l = plan->census_l.ptr;
+      ha.census_r = plan->census_r.ptr;
+      ha.luma = left->data;
+      ha.luma_stride = left->stride;
+      ha.sum = (uint16_t *) plan->sum.ptr;
+      ha.disp = (int16_t *) plan->disp.ptr;
+      ha.best = (int16_t *) plan->best.ptr;
+      ha.best_right = (int16_t *) plan->best_right.ptr;
+      ha.conf = (uint8_t *) plan->conf.ptr;
+      ha.width = w;
+      ha.height = h;
+      ha.n_disp = params->max_disparity;
+      ha.min_disp = params->min_disparity;
+      ha.p1 = params->p1;
+      ha.p2 = params->p2;
+      ha.adaptive = params->adaptive_p2 != 0;
+      ha.adaptive_scale = params->adaptive_p2_scale;
+      ha.subpixel = params->subpixel != 0;
+      ha.uniqueness_fixed = cv_sgm_uniqueness_fixed (params->uniqueness);
+      if ((st = sgm_horizontal_launch (&ha, k, full, plan->smem_optin,
+                  &plan->horiz_smem_set[sgm_k_index (k)][full], stream,
+                  err)) != CV_OK)
+        return st;
+    }
   }
 
   if ((st = stage_mark (plan, "left-right check + median", stream, err))

@@ -374,6 +374,23 @@ sgm_copy_wait (void)
 #endif
 }
 
+/* Waits until at most @pending (0 .. MAXP, warp-uniform) committed groups
+ * of this thread are pending. */
+template < int MAXP > static __device__ __forceinline__ void
+sgm_copy_wait_pending (int pending)
+{
+  if constexpr (MAXP > 0) {
+    if (pending >= MAXP) {
+      sgm_copy_wait < MAXP > ();
+      return;
+    }
+    sgm_copy_wait_pending < MAXP - 1 > (pending);
+  } else {
+    (void) pending;
+    sgm_copy_wait < 0 > ();
+  }
+}
+
 /* ---- cross-warp ordering through counters in global memory ------------------ */
 
 /* Publishes this warp's earlier global writes, then adds 1 to @counter. */

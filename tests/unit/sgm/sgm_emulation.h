@@ -83,32 +83,60 @@ void __syncwarp (unsigned mask = 0xffffffffu);
 uint64_t emu_warp_exchange (uint64_t v, int src_lane);
 unsigned emu_warp_min (unsigned v);
 
-template < typename T > static inline T
-__shfl_sync (unsigned, T v, int src)
-{
-  return (T) emu_warp_exchange ((uint64_t) v, src & 31);
-}
-
 int emu_lane ();
 
+/* Shuffles with the CUDA semantics, including sub-sections of @width
+ * lanes (a power of two): sources outside the caller's sub-section give the
+ * caller's own value (up/down) or wrap within it (indexed). */
 template < typename T > static inline T
-__shfl_up_sync (unsigned, T v, unsigned d)
+__shfl_sync (unsigned, T v, int src, int width = 32)
 {
+  int base = emu_lane () & ~(width - 1);
+  return (T) emu_warp_exchange ((uint64_t) v, base + (src & (width - 1)));
+}
+
+template < typename T > static inline T
+__shfl_up_sync (unsigned, T v, unsigned d, int width = 32)
+{
+  int base = emu_lane () & ~(width - 1);
   int src = emu_lane () - (int) d;
-  return (T) emu_warp_exchange ((uint64_t) v, src < 0 ? emu_lane () : src);
+  return (T) emu_warp_exchange ((uint64_t) v, src < base ? emu_lane () : src);
 }
 
 template < typename T > static inline T
-__shfl_down_sync (unsigned, T v, unsigned d)
+__shfl_down_sync (unsigned, T v, unsigned d, int width = 32)
 {
+  int base = emu_lane () & ~(width - 1);
   int src = emu_lane () + (int) d;
-  return (T) emu_warp_exchange ((uint64_t) v, src > 31 ? emu_lane () : src);
+  return (T) emu_warp_exchange ((uint64_t) v,
+      src >= base + width ? emu_lane () : src);
 }
 
 template < typename T > static inline T
-__shfl_xor_sync (unsigned, T v, int m)
+__shfl_xor_sync (unsigned, T v, int m, int width = 32)
 {
-  return (T) emu_warp_exchange ((uint64_t) v, emu_lane () ^ m);
+  int base = emu_lane () & ~(width - 1);
+  int src = emu_lane () ^ m;
+  return (T) emu_warp_exchange ((uint64_t) v,
+      src < base || src >= base + width ? emu_lane () : src);
+}
+
+static inline int
+__any_sync (unsigned, int pred)
+{
+  return emu_warp_min (pred ? 0u : 1u) == 0u;
+}
+
+static inline int
+__all_sync (unsigned, int pred)
+{
+  return emu_warp_min (pred ? 1u : 0u) == 1u;
+}
+
+template < typename T > static inline T
+__ldg (const T * p)
+{
+  return *p;
 }
 
 static inline unsigned

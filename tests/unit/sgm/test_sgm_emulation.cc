@@ -6,13 +6,20 @@
  * the cooperative schedules, without a GPU.  Shared memory starts as
  * garbage and the fibers run in a seeded pseudo-random order.
  *
- *   test-sgm-emulation <set>     set: 4paths | 8paths | schedules | sizes
+ *   test-sgm-emulation <set>     set: 4paths | 8paths | schedules | sizes |
+ *                                     packed | random [count seed]
+ *
+ * Every case runs under both variants (cv_sgm_variant.h): the baseline
+ * kernels and, where it is exact, the packed variant.
  */
 #include "sgm_emulation.h"
 
 #include "cv_sgm_cuda.cu"
 #include "cv_sgm_horizontal.cu"
 #include "cv_sgm_paths.cu"
+#include "cv_sgm_fast_horizontal.cu"
+#include "cv_sgm_fast_paths.cu"
+#include "cv_sgm_fast_wta.cu"
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +29,7 @@
 extern "C" {
 #include "cv_sgm.h"
 #include "cv_sgm_kernel_args.h"
+#include "cv_sgm_variant.h"
 }
 
 static unsigned g_seed = 1;
@@ -98,6 +106,96 @@ horiz_dispatch (const SgmHorizArgs & a, int k)
   }
 }
 
+/* ---- the packed variant's kernels ---- */
+
+template < int LPS, int KH, typename CT > static void
+fast_horiz_kernel (const SgmFastHorizArgs & a)
+{
+  const int rows = SGM_WARP / LPS;
+  FastHorizLayout lay = fast_horiz_layout (a.width, a.n_disp,
+      (int) sizeof (CT), rows);
+  launch (dim3 ((a.height + rows - 1) / rows), dim3 (2 * SGM_WARP), lay.total,
+      [&]() {
+        sgm_fast_horizontal_kernel < LPS, KH, CT > (a);
+      });
+}
+
+template < typename CT > static void
+fast_horiz_dispatch (const SgmFastHorizArgs & a)
+{
+  if (sgm_fast_horiz_lanes (a.n_disp) * 2 * (a.n_disp / (2 *
+              sgm_fast_horiz_lanes (a.n_disp))) != a.n_disp)
+    abort ();
+  switch (a.n_disp) {
+#define H_CASE(d, lps, kh) case d: fast_horiz_kernel < lps, kh, CT > (a); break;
+      H_CASE (16, 8, 1) H_CASE (32, 16, 1) H_CASE (48, 8, 3) H_CASE (64, 32, 1)
+      H_CASE (80, 8, 5) H_CASE (96, 16, 3) H_CASE (112, 8, 7)
+      H_CASE (128, 32, 2) H_CASE (144, 8, 9) H_CASE (160, 16, 5)
+      H_CASE (176, 8, 11) H_CASE (192, 32, 3) H_CASE (208, 8, 13)
+      H_CASE (224, 16, 7) H_CASE (240, 8, 15) H_CASE (256, 32, 4)
+#undef H_CASE
+    default:
+      abort ();
+  }
+}
+
+template < int LPS, int KH > static void
+fast_paths_kernel (const SgmPathsArgs & a, int blocks)
+{
+  launch (dim3 (blocks), dim3 (SGM_FAST_WARPS * SGM_WARP),
+      fast_paths_smem_bytes (a.n_disp, LPS), [&]() {
+        sgm_fast_paths_kernel < LPS, KH > (a);
+      });
+}
+
+template < int KH > static void
+fast_wta_kernel (const SgmWtaArgs & a)
+{
+  launch (dim3 (a.height), dim3 (SGM_FAST_WARPS * SGM_WARP),
+      fast_wta_smem_bytes (a.width), [&]() {
+        sgm_fast_wta_kernel < KH > (a);
+      });
+}
+
+static void
+fast_paths_dispatch (const SgmPathsArgs & a, int lanes, int blocks)
+{
+  if (lanes == 4) {
+    switch (a.n_disp / 8) {
+#define KH4_CASE(n) case n: fast_paths_kernel < 4, n > (a, blocks); break;
+        KH4_CASE (2) KH4_CASE (4) KH4_CASE (6) KH4_CASE (8) KH4_CASE (10)
+        KH4_CASE (12) KH4_CASE (14) KH4_CASE (16)
+#undef KH4_CASE
+      default:
+        abort ();
+    }
+    return;
+  }
+  switch (a.n_disp / (2 * SGM_FAST_LANES)) {
+#define KH_CASE(n) case n: fast_paths_kernel < 8, n > (a, blocks); break;
+      KH_CASE (1) KH_CASE (2) KH_CASE (3) KH_CASE (4) KH_CASE (5) KH_CASE (6)
+      KH_CASE (7) KH_CASE (8) KH_CASE (9) KH_CASE (10) KH_CASE (11)
+      KH_CASE (12) KH_CASE (13) KH_CASE (14) KH_CASE (15) KH_CASE (16)
+#undef KH_CASE
+    default:
+      abort ();
+  }
+}
+
+static void
+fast_wta_dispatch (const SgmWtaArgs & a)
+{
+  switch (a.n_disp / (2 * SGM_FAST_LANES)) {
+#define KH_CASE(n) case n: fast_wta_kernel < n > (a); break;
+      KH_CASE (1) KH_CASE (2) KH_CASE (3) KH_CASE (4) KH_CASE (5) KH_CASE (6)
+      KH_CASE (7) KH_CASE (8) KH_CASE (9) KH_CASE (10) KH_CASE (11)
+      KH_CASE (12) KH_CASE (13) KH_CASE (14) KH_CASE (15) KH_CASE (16)
+#undef KH_CASE
+    default:
+      abort ();
+  }
+}
+
 static int occupancy_blocks = 64;       /* pretend blocks per SM */
 
 static int
@@ -110,8 +208,9 @@ fake_occupancy (int, int, int, void *)
 
 static CvSgmSchedule
 emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
-    CvSgmSchedule request, int n_sms, std::vector < int16_t > &out_disp,
-    std::vector < uint8_t > &out_conf)
+    CvSgmSchedule request, CvSgmVariant variant, int n_sms,
+    std::vector < int16_t > &out_disp, std::vector < uint8_t > &out_conf,
+    CvSgmVariant * used_variant)
 {
   const int w = l->width, h = l->height, D = p->max_disparity;
   const int full = p->census == CV_SGM_CENSUS_9X7;
@@ -142,54 +241,122 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
                 counters.data (), (int) counters.size ());});
   }
 
-  /* paths */
+  const void *census_l = full ? (const void *) cl64.data ()
+      : (const void *) cl32.data ();
+  const void *census_r = full ? (const void *) cr64.data ()
+      : (const void *) cr32.data ();
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   memset (&pa, 0, sizeof (pa));
-  sgm_plan_paths (p, w, h, k, full, request, 1, n_sms, fake_occupancy, NULL,
-      &pa, &pp);
-  pa.census_l = full ? (const void *) cl64.data () : (const void *) cl32.data ();
-  pa.census_r = full ? (const void *) cr64.data () : (const void *) cr32.data ();
-  pa.luma = l->data;
-  pa.luma_stride = l->stride;
-  pa.sum = sum.data ();
-  pa.counters = counters.data ();
-  for (int li = 0; li < pp.n_launches; li++) {
-    pa.group_base = pp.launches[li].group_base;
-    pa.coop = pp.launches[li].coop;
-    if (full)
-      paths_dispatch < unsigned long long >(pa, k, pp.ns,
-          pp.launches[li].n_blocks);
-    else
-      paths_dispatch < uint32_t > (pa, k, pp.ns, pp.launches[li].n_blocks);
-  }
+  /* as cv_sgm_cuda_compute (AUTO: 8 lanes per chain, the emulation has no
+   * SM count) */
+  const int lanes = variant == CV_SGM_VARIANT_PACKED4
+      && D <= SGM_FAST_LANES4_MAX_D ? 4 : SGM_FAST_LANES;
+  *used_variant = variant == CV_SGM_VARIANT_BASELINE || !sgm_packed_exact (p)
+      ? CV_SGM_VARIANT_BASELINE : lanes == 4 ? CV_SGM_VARIANT_PACKED4
+      : CV_SGM_VARIANT_PACKED;
 
-  /* horizontal + winner-takes-all */
-  SgmHorizArgs ha;
-  memset (&ha, 0, sizeof (ha));
-  ha.census_l = pa.census_l;
-  ha.census_r = pa.census_r;
-  ha.luma = l->data;
-  ha.luma_stride = l->stride;
-  ha.sum = sum.data ();
-  ha.disp = disp.data ();
-  ha.best = best.data ();
-  ha.best_right = best_right.data ();
-  ha.conf = conf.data ();
-  ha.width = w;
-  ha.height = h;
-  ha.n_disp = D;
-  ha.min_disp = p->min_disparity;
-  ha.p1 = p->p1;
-  ha.p2 = p->p2;
-  ha.adaptive = p->adaptive_p2 != 0;
-  ha.adaptive_scale = p->adaptive_p2_scale;
-  ha.subpixel = p->subpixel != 0;
-  ha.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
-  if (full)
-    horiz_dispatch < unsigned long long >(ha, k);
-  else
-    horiz_dispatch < uint32_t > (ha, k);
+  if (*used_variant != CV_SGM_VARIANT_BASELINE) {
+    const int cbits = sgm_packed_cost_bits (p->census);
+    /* horizontal paths: the cells written */
+    SgmFastHorizArgs fh;
+    memset (&fh, 0, sizeof (fh));
+    fh.census_l = census_l;
+    fh.census_r = census_r;
+    fh.luma = l->data;
+    fh.luma_stride = l->stride;
+    fh.sum = sum.data ();
+    fh.width = w;
+    fh.height = h;
+    fh.n_disp = D;
+    fh.min_disp = p->min_disparity;
+    fh.p1 = p->p1;
+    fh.p2 = p->p2;
+    fh.adaptive = p->adaptive_p2 != 0;
+    fh.adaptive_scale = p->adaptive_p2_scale;
+    fh.cbits = cbits;
+    if (full)
+      fast_horiz_dispatch < unsigned long long >(fh);
+    else
+      fast_horiz_dispatch < uint32_t > (fh);
+
+    /* vertical and diagonal paths */
+    sgm_plan_paths_ns (p, w, h, D / (2 * lanes), full, SGM_WARP / lanes,
+        SGM_FAST_WARPS, request, 1, n_sms, fake_occupancy, NULL, &pa, &pp);
+    pa.luma = l->data;
+    pa.luma_stride = l->stride;
+    pa.sum = sum.data ();
+    pa.counters = counters.data ();
+    pa.cbits = cbits;
+    for (int li = 0; li < pp.n_launches; li++) {
+      pa.group_base = pp.launches[li].group_base;
+      pa.coop = pp.launches[li].coop;
+      fast_paths_dispatch (pa, lanes, pp.launches[li].n_blocks);
+    }
+
+    /* winner-takes-all */
+    SgmWtaArgs wa;
+    memset (&wa, 0, sizeof (wa));
+    wa.sum = sum.data ();
+    wa.disp = disp.data ();
+    wa.best = best.data ();
+    wa.best_right = best_right.data ();
+    wa.conf = conf.data ();
+    wa.width = w;
+    wa.height = h;
+    wa.n_disp = D;
+    wa.min_disp = p->min_disparity;
+    wa.subpixel = p->subpixel != 0;
+    wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
+    wa.cbits = cbits;
+    fast_wta_dispatch (wa);
+  } else {
+    /* paths */
+    sgm_plan_paths (p, w, h, k, full, request, 1, n_sms, fake_occupancy, NULL,
+        &pa, &pp);
+    pa.census_l = census_l;
+    pa.census_r = census_r;
+    pa.luma = l->data;
+    pa.luma_stride = l->stride;
+    pa.sum = sum.data ();
+    pa.counters = counters.data ();
+    for (int li = 0; li < pp.n_launches; li++) {
+      pa.group_base = pp.launches[li].group_base;
+      pa.coop = pp.launches[li].coop;
+      if (full)
+        paths_dispatch < unsigned long long >(pa, k, pp.ns,
+            pp.launches[li].n_blocks);
+      else
+        paths_dispatch < uint32_t > (pa, k, pp.ns, pp.launches[li].n_blocks);
+    }
+
+    /* horizontal + winner-takes-all */
+    SgmHorizArgs ha;
+    memset (&ha, 0, sizeof (ha));
+    ha.census_l = pa.census_l;
+    ha.census_r = pa.census_r;
+    ha.luma = l->data;
+    ha.luma_stride = l->stride;
+    ha.sum = sum.data ();
+    ha.disp = disp.data ();
+    ha.best = best.data ();
+    ha.best_right = best_right.data ();
+    ha.conf = conf.data ();
+    ha.width = w;
+    ha.height = h;
+    ha.n_disp = D;
+    ha.min_disp = p->min_disparity;
+    ha.p1 = p->p1;
+    ha.p2 = p->p2;
+    ha.adaptive = p->adaptive_p2 != 0;
+    ha.adaptive_scale = p->adaptive_p2_scale;
+    ha.subpixel = p->subpixel != 0;
+    ha.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
+    if (full)
+      horiz_dispatch < unsigned long long >(ha, k);
+    else
+      horiz_dispatch < uint32_t > (ha, k);
+  }
 
   /* left-right check, median */
   out_disp.assign (npix + 3, 0x5a5a);
@@ -275,11 +442,12 @@ schedule_name (CvSgmSchedule s)
   }
 }
 
-static int n_cases = 0;
+static int n_cases = 0, n_packed = 0;
 
 static bool
-check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
-    CvSgmSchedule request, int n_sms, CvSgmSchedule expect_schedule)
+check_variant (const CvSgmParams * p, int w, int h, unsigned seed,
+    int textured, CvSgmSchedule request, CvSgmVariant variant, int n_sms,
+    CvSgmSchedule expect_schedule)
 {
   CvImageU8 *l = new_image (w, h), *r = new_image (w, h);
   std::vector < int16_t > cd (w * h), gd;
@@ -294,8 +462,17 @@ check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
     fprintf (stderr, "cv_sgm_cpu: %s\n", err.message);
     exit (1);
   }
-  CvSgmSchedule used = emulate (p, l, r, request, n_sms, gd, gc);
+  CvSgmVariant used_variant;
+  CvSgmSchedule used = emulate (p, l, r, request, variant, n_sms, gd, gc,
+      &used_variant);
   n_cases++;
+  n_packed += used_variant != CV_SGM_VARIANT_BASELINE;
+  if (variant != CV_SGM_VARIANT_BASELINE && sgm_packed_exact (p)
+      && used_variant == CV_SGM_VARIANT_BASELINE) {
+    fprintf (stderr, "packed variant expected (D %d paths %d census %d "
+        "p2 %d)\n", p->max_disparity, p->paths, p->census, p->p2);
+    ok = false;
+  }
   if (expect_schedule != CV_SGM_SCHEDULE_AUTO && used != expect_schedule) {
     fprintf (stderr, "schedule %s used, %s expected\n", schedule_name (used),
         schedule_name (expect_schedule));
@@ -307,11 +484,13 @@ check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
       for (int j = 0; j < w * h; j++)
         n += gd[j] != cd[j] || gc[j] != cc[j];
       fprintf (stderr, "MISMATCH %dx%d D %d min %d paths %d census %d "
-          "adaptive %d subpixel %d lr %d uniq %.2f median %d schedule %s: "
-          "first (%d, %d): disparity cpu %d emu %d, confidence cpu %d emu "
-          "%d; %d pixels differ\n", w, h, p->max_disparity, p->min_disparity,
-          p->paths, p->census, p->adaptive_p2, p->subpixel, p->lr_check,
-          (double) p->uniqueness, p->median, schedule_name (used), i % w,
+          "P1 %d P2 %d adaptive %d/%d subpixel %d lr %d/%d uniq %.2f "
+          "median %d variant %s schedule %s: first (%d, %d): disparity cpu "
+          "%d emu %d, confidence cpu %d emu %d; %d pixels differ\n", w, h,
+          p->max_disparity, p->min_disparity, p->paths, p->census, p->p1,
+          p->p2, p->adaptive_p2, p->adaptive_p2_scale, p->subpixel,
+          p->lr_check, p->lr_max_diff, (double) p->uniqueness, p->median,
+          cv_sgm_variant_name (used_variant), schedule_name (used), i % w,
           i / w, cd[i], gd[i], cc[i], gc[i], n);
       ok = false;
     }
@@ -324,6 +503,19 @@ check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
   free_image (l);
   free_image (r);
   return ok;
+}
+
+/* The case under the baseline kernels, then under a packed variant
+ * (where it is exact; 8 and 4 lanes per chain by turns). */
+static bool
+check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
+    CvSgmSchedule request, int n_sms, CvSgmSchedule expect_schedule)
+{
+  return check_variant (p, w, h, seed, textured, request,
+      CV_SGM_VARIANT_BASELINE, n_sms, expect_schedule)
+      && check_variant (p, w, h, seed, textured, request,
+      n_cases % 4 == 1 ? CV_SGM_VARIANT_PACKED4 : CV_SGM_VARIANT_AUTO, n_sms,
+      expect_schedule);
 }
 
 static void
@@ -393,6 +585,56 @@ main (int argc, char **argv)
       ok = check (&p, sizes[si][0], sizes[si][1], si, si & 1,
           CV_SGM_SCHEDULE_AUTO, 132, CV_SGM_SCHEDULE_AUTO);
     }
+  } else if (strcmp (set, "packed") == 0) {
+    /* the packed variant for every D (every kernel instantiation), both
+     * census kinds and path counts, P2 at the largest exact value, odd
+     * sizes, every schedule */
+    for (int D = 16; D <= CV_SGM_MAX_DISPARITIES && ok; D += 16) {
+      CvSgmParams p;
+      const int combo = D / 16 * 29 + 3;
+      const int paths = (D / 16) % 2 ? 8 : 4;
+      const int full = (D / 32) % 2;
+      const int cmax = full ? CV_SGM_FULL_BITS : CV_SGM_CS_BITS;
+      const int cbits = sgm_packed_cost_bits (full ? CV_SGM_CENSUS_9X7
+          : CV_SGM_CENSUS_CS_9X7);
+      params_for (&p, combo, D, paths);
+      p.census = full ? CV_SGM_CENSUS_9X7 : CV_SGM_CENSUS_CS_9X7;
+      /* the largest P2 with paths * (cmax + P2) < 2^(16 - cbits) */
+      p.p2 = ((1 << (16 - cbits)) - 1) / paths - cmax;
+      if (p.p1 >= p.p2)
+        p.p1 = p.p2 - 1;
+      if (!sgm_packed_exact (&p)) {
+        fprintf (stderr, "P2 %d should be exact\n", p.p2);
+        return 1;
+      }
+      p.p2 += 1;
+      if (sgm_packed_exact (&p)) {
+        fprintf (stderr, "P2 %d should not be exact\n", p.p2);
+        return 1;
+      }
+      p.p2 -= 1;
+      ok = check_variant (&p, 21 + D % 13, 9 + D % 7, combo, D % 3 != 0,
+          (CvSgmSchedule) (D / 16 % 4), CV_SGM_VARIANT_PACKED, 132,
+          CV_SGM_SCHEDULE_AUTO);
+      if (ok && D <= SGM_FAST_LANES4_MAX_D)
+        ok = check_variant (&p, 37 - D % 11, 8 + D % 5, combo + 1, D % 3 == 0,
+            (CvSgmSchedule) ((D / 16 + 1) % 4), CV_SGM_VARIANT_PACKED4, 132,
+            CV_SGM_SCHEDULE_AUTO);
+    }
+    /* images narrower than the warp's slices, a single row or column */
+    if (ok) {
+      static const int sizes[][2] = { {1, 1}, {2, 5}, {3, 1}, {1, 9},
+      {35, 2}
+      };
+      for (int si = 0; si < 5 && ok; si++) {
+        CvSgmParams p;
+        params_for (&p, si * 7 + 2, si % 2 ? 48 : 128, si % 2 ? 4 : 8);
+        p.p2 = 40 + si;
+        ok = check_variant (&p, sizes[si][0], sizes[si][1], si, si & 1,
+            CV_SGM_SCHEDULE_AUTO, si % 2 ? CV_SGM_VARIANT_PACKED
+            : CV_SGM_VARIANT_PACKED4, 132, CV_SGM_SCHEDULE_AUTO);
+      }
+    }
   } else if (strcmp (set, "random") == 0) {
     /* random sizes, disparity counts, flags and schedules (by hand:
      * test-sgm-emulation random <count> <seed>) */
@@ -423,7 +665,7 @@ main (int argc, char **argv)
     fprintf (stderr, "unknown set %s\n", set);
     return 2;
   }
-  printf ("%s: %d emulated runs %s\n", set, n_cases,
+  printf ("%s: %d emulated runs (%d packed) %s\n", set, n_cases, n_packed,
       ok ? "identical to the CPU reference" : "FAILED");
   return ok ? 0 : 1;
 }
