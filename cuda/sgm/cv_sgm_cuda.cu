@@ -108,6 +108,8 @@ typedef struct
   size_t out_stride;
   uint8_t *out_conf;
   size_t out_conf_stride;
+  const SgmFault *fault;        /* the frame's fault record (code != 0: the
+                                 * frame is lost, every pixel invalid) */
 } SgmPostArgs;
 
 static __device__ __forceinline__ int16_t
@@ -161,6 +163,8 @@ sgm_post_kernel (const SgmPostArgs a)
         v[n++] = tile[threadIdx.y + j][threadIdx.x + i];
     d = cv_sgm_median9 (v);
   }
+  if (a.fault->code != SGM_FAULT_NONE)
+    d = CV_DISP_INVALID;        /* a path kernel gave up waiting: no result */
   ((int16_t *) ((uint8_t *) a.out + (size_t) y * a.out_stride))[x] = d;
   if (a.out_conf != NULL)
     a.out_conf[(size_t) y * a.out_conf_stride + x] =
@@ -227,7 +231,12 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
 struct CvSgmCuda
 {
   CvDeviceBuffer census_l, census_r, sum, disp, best, best_right, conf;
-  CvDeviceBuffer counters;
+  CvDeviceBuffer counters;      /* the path kernels' counters, then an
+                                 * SgmFault (zeroed per frame) */
+  /* the first fault of a frame, written by the kernel that gave up (mapped
+   * pinned memory; fault_host_dev NULL: copied after each frame) */
+  CvHostBuffer fault_host;
+  SgmFault *fault_host_dev;
   CvSgmSchedule schedule, last_schedule;
   int profiling;
   cudaEvent_t events[CV_SGM_MAX_STAGES + 1];
@@ -324,6 +333,7 @@ cv_sgm_cuda_free (CvSgmCuda * plan)
   cv_device_buffer_free (&plan->best_right);
   cv_device_buffer_free (&plan->conf);
   cv_device_buffer_free (&plan->counters);
+  cv_host_buffer_free (&plan->fault_host);
   destroy_events (plan);
   free (plan);
 }
@@ -390,6 +400,75 @@ stage_mark (CvSgmCuda * plan, const char *next_name, cudaStream_t stream,
   if (next_name != NULL)
     plan->stage_names[plan->n_stages++] = next_name;
   return CV_OK;
+}
+
+/* ---- faults (a wait that gave up, see cv_sgm_kernel_args.h) ------------------------ */
+
+/* The frame's fault record in device memory: after the counters. */
+static SgmFault *
+device_fault (const CvSgmCuda * plan, int height)
+{
+  const int n_batches = (height + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
+  return (SgmFault *) ((int *) plan->counters.ptr + SGM_MAX_GROUPS * n_batches);
+}
+
+/* The pinned host copy of the fault record (zeroed once) and its device
+ * address: with unified addressing, pinned memory is mapped into the
+ * device; where it is not, compute copies the record after each frame. */
+static CvStatus
+fault_host_ensure (CvSgmCuda * plan, CvError * err)
+{
+  void *dev = NULL;
+  CvStatus st;
+  if (plan->fault_host.ptr != NULL)
+    return CV_OK;
+  if ((st = cv_host_buffer_ensure (&plan->fault_host, sizeof (SgmFault),
+              err)) != CV_OK)
+    return st;
+  memset (plan->fault_host.ptr, 0, sizeof (SgmFault));
+  if (cudaHostGetDevicePointer (&dev, plan->fault_host.ptr, 0) != cudaSuccess) {
+    cudaGetLastError ();
+    dev = NULL;
+  }
+  plan->fault_host_dev = (SgmFault *) dev;
+  return CV_OK;
+}
+
+static const char *
+kernel_name (int kernel)
+{
+  return kernel == SGM_KERNEL_FAST_PATHS ? "packed path" : "path";
+}
+
+/* CV_OK, or the fault a frame computed since the last call recorded (as
+ * far as the frames are complete); clears it. */
+static CvStatus
+take_fault (CvSgmCuda * plan, CvError * err)
+{
+  volatile SgmFault *h = (volatile SgmFault *) plan->fault_host.ptr;
+  CvStatus st;
+  if (h == NULL || h->code == SGM_FAULT_NONE)
+    return CV_OK;
+  st = cv_error_set (err, CV_ERROR_CUDA, "sgm: a frame was lost: a warp of "
+      "the %s kernel (group %d, block %d, warp %d) gave up waiting for group "
+      "%d to publish the rows %d..%d (counter %d of %d) after %.1f s or %u "
+      "polls (a bug in the path schedule, or the GPU taken away for that "
+      "long); that frame's disparities are all invalid",
+      kernel_name (h->kernel), h->group, h->block, h->warp, h->waited_group,
+      h->batch * SGM_BATCH_ROWS, h->batch * SGM_BATCH_ROWS + SGM_BATCH_ROWS - 1,
+      h->seen, h->target, SGM_WAIT_TIMEOUT_NS * 1e-9, SGM_WAIT_MAX_POLLS);
+  if (err != NULL && err->cuda_code == 0)
+    err->cuda_code = (int) cudaErrorLaunchTimeout;
+  h->code = SGM_FAULT_NONE;
+  return st;
+}
+
+extern "C" CvStatus
+cv_sgm_cuda_take_fault (CvSgmCuda * plan, CvError * err)
+{
+  if (plan == NULL)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT, "sgm: plan is NULL");
+  return take_fault (plan, err);
 }
 
 /* ---- orchestration ------------------------------------------------------------------ */
@@ -460,6 +539,9 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     pa.luma_stride = left->stride;
     pa.sum = (uint16_t *) plan->sum.ptr;
     pa.counters = (int *) plan->counters.ptr;
+    pa.fault = device_fault (plan, left->height);
+    pa.fault_host = plan->fault_host_dev;
+    pa.layout = sgm_args_layout ();
     plan->last_schedule = pp.schedule;
 
     for (li = 0; li < pp.n_launches; li++) {
@@ -563,7 +645,10 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     pa.luma_stride = left->stride;
     pa.sum = (uint16_t *) plan->sum.ptr;
     pa.counters = (int *) plan->counters.ptr;
+    pa.fault = device_fault (plan, left->height);
+    pa.fault_host = plan->fault_host_dev;
     pa.cbits = sgm_packed_cost_bits (p->census);
+    pa.layout = sgm_args_layout ();
     plan->last_schedule = pp.schedule;
 
     for (li = 0; li < pp.n_launches; li++) {
@@ -606,6 +691,7 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   {
     SgmFastHorizArgs ha;
     memset (&ha, 0, sizeof (ha));
+    ha.layout = sgm_args_layout ();
     ha.census_l = plan->census_l.ptr;
     ha.census_r = plan->census_r.ptr;
     ha.luma = left->data;
@@ -636,6 +722,7 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   {
     SgmWtaArgs wa;
     memset (&wa, 0, sizeof (wa));
+    wa.layout = sgm_args_layout ();
     wa.sum = (const uint16_t *) plan->sum.ptr;
     wa.disp = (int16_t *) plan->disp.ptr;
     wa.best = (int16_t *) plan->best.ptr;
@@ -664,7 +751,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   CvStatus st;
   const int full = params != NULL && params->census == CV_SGM_CENSUS_9X7;
   const size_t census_bytes = full ? 8 : 4;
-  int w, h, k, n_batches;
+  int w, h, k, n_batches, n_counter_words;
   size_t npix, ncells;
 
   if (plan == NULL)
@@ -681,6 +768,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   npix = (size_t) w * h;
   ncells = npix * params->max_disparity;
   n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
+  n_counter_words = SGM_MAX_GROUPS * n_batches + SGM_FAULT_WORDS;
 
   if ((st = cv_device_buffer_ensure (&plan->census_l, npix * census_bytes,
               err)) != CV_OK
@@ -696,11 +784,15 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
               npix * sizeof (int16_t), err)) != CV_OK
       || (st = cv_device_buffer_ensure (&plan->conf, npix, err)) != CV_OK
       || (st = cv_device_buffer_ensure (&plan->counters,
-              (size_t) SGM_MAX_GROUPS * n_batches * sizeof (int),
-              err)) != CV_OK)
+              (size_t) n_counter_words * sizeof (int), err)) != CV_OK)
     return st;
 
-  if ((st = device_info (plan, err)) != CV_OK)
+  if ((st = device_info (plan, err)) != CV_OK
+      || (st = fault_host_ensure (plan, err)) != CV_OK)
+    return st;
+  /* a frame since the last call lost (it is complete when the caller has
+   * synchronised the stream since) */
+  if ((st = take_fault (plan, err)) != CV_OK)
     return st;
   plan->n_stages = 0;
   if ((st = stage_mark (plan, "census", stream, err)) != CV_OK)
@@ -714,12 +806,12 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
           stream >>> (left->data, left->stride, right->data, right->stride, w,
           h, (unsigned long long *) plan->census_l.ptr,
           (unsigned long long *) plan->census_r.ptr, (int *) plan->counters.ptr,
-          SGM_MAX_GROUPS * n_batches);
+          n_counter_words);
     else
       sgm_census_kernel < uint32_t, true ><<<grid, block, 0, stream >>> (
           left->data, left->stride, right->data, right->stride, w, h,
           (uint32_t *) plan->census_l.ptr, (uint32_t *) plan->census_r.ptr,
-          (int *) plan->counters.ptr, SGM_MAX_GROUPS * n_batches);
+          (int *) plan->counters.ptr, n_counter_words);
     CV_CUDA_CHECK_LAUNCH (err, "sgm_census_kernel");
   }
 
@@ -747,6 +839,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     {
       SgmHorizArgs ha;
       memset (&ha, 0, sizeof (ha));
+      ha.layout = sgm_args_layout ();
       ha.census_l = plan->census_l.ptr;
       ha.census_r = plan->census_r.ptr;
       ha.luma = left->data;
@@ -793,9 +886,14 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     pa.out_stride = disparity->stride;
     pa.out_conf = confidence != NULL ? confidence->data : NULL;
     pa.out_conf_stride = confidence != NULL ? confidence->stride : 0;
+    pa.fault = device_fault (plan, h);
     sgm_post_kernel <<< cv_grid_2d (w, h, block), block, 0, stream >>> (pa);
     CV_CUDA_CHECK_LAUNCH (err, "sgm_post_kernel");
   }
+  if (plan->fault_host_dev == NULL)
+    CV_CUDA_TRY (err, cudaMemcpyAsync (plan->fault_host.ptr,
+            device_fault (plan, h), sizeof (SgmFault), cudaMemcpyDeviceToHost,
+            stream));
   return stage_mark (plan, NULL, stream, err);
 }
 #endif /* SGM_EMULATION */

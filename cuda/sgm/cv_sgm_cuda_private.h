@@ -39,6 +39,19 @@
 extern "C" {
 #endif
 
+/* CV_OK when @layout, the sgm_args_layout () of the caller of @launcher,
+ * is this translation unit's (see cv_sgm_kernel_args.h). */
+static inline CvStatus
+sgm_check_layout (uint32_t layout, const char *launcher, CvError * err)
+{
+  if (layout == sgm_args_layout ())
+    return CV_OK;
+  return cv_error_set (err, CV_ERROR_UNSUPPORTED, "sgm: %s and its caller "
+      "were compiled against different versions of cv_sgm_kernel_args.h "
+      "(an incomplete rebuild: rebuild the CUDA objects of cuda/sgm)",
+      launcher);
+}
+
 /* Dynamic shared memory of a block of the path kernel. */
 size_t sgm_paths_smem_bytes (int n_disp, int full_census, int ns);
 

@@ -305,6 +305,10 @@ sgm_fast_horizontal_launch (const SgmFastHorizArgs * args, int full_census,
       : pick_fast_horiz < uint32_t > (args->n_disp);
   dim3 grid ((args->height + rows - 1) / rows), block (2 * SGM_WARP);
 
+  if (sgm_check_layout (args->layout, "sgm_fast_horizontal_launch",
+          err) != CV_OK)
+    return CV_ERROR_UNSUPPORTED;
+
   if (smem > (size_t) smem_limit)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,
         "sgm: rows of %d pixels need %zu bytes of shared memory per block "

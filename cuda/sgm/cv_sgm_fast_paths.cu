@@ -120,12 +120,15 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   uint32_t *const cells_start = (uint32_t *) a.sum +
       (size_t) y_start * W * WORDS;
 
-  /* the predecessor of this group has published the rows of batch b */
+  /* the predecessor of this group has published the rows of batch b;
+   * waits only in a cooperative launch (all blocks resident): an ordinary
+   * launch guarantees no co-residency, so its warps never wait */
   auto ensure_ready = [&](int b) {
     if (a.coop) {
       int wg = b < a.half_batch ? gd.wait_top : gd.wait_bottom;
       if (wg >= 0)
-        sgm_wait (a.counters + wg * a.n_batches + b, a.warps_per_group, lane);
+        sgm_wait (a.counters + wg * a.n_batches + b, a.warps_per_group, lane,
+            a.fault, a.fault_host, SGM_KERNEL_FAST_PATHS, g, b, wg);
     }
   };
 
@@ -300,6 +303,9 @@ sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes, int n_blocks,
   SgmFastPathsKernel kernel = pick_fast_paths (args->n_disp, lanes);
   size_t smem = fast_paths_smem_bytes (args->n_disp, lanes);
   dim3 grid (n_blocks), block (SGM_FAST_WARPS * SGM_WARP);
+
+  if (sgm_check_layout (args->layout, "sgm_fast_paths_launch", err) != CV_OK)
+    return CV_ERROR_UNSUPPORTED;
 
   if (smem > (size_t) smem_limit)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,

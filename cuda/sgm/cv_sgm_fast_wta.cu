@@ -155,6 +155,9 @@ sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit, int *smem_set,
   size_t smem = fast_wta_smem_bytes (args->width);
   dim3 grid (args->height), block (SGM_FAST_WARPS * SGM_WARP);
 
+  if (sgm_check_layout (args->layout, "sgm_fast_wta_launch", err) != CV_OK)
+    return CV_ERROR_UNSUPPORTED;
+
   if (smem > (size_t) smem_limit)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,
         "sgm: rows of %d pixels need %zu bytes of shared memory per block "

@@ -28,6 +28,60 @@ extern "C" {
 /* Rows (each with two warps) per block of the horizontal kernel. */
 #define SGM_HORIZ_ROWS 2
 
+/* ---- bounded waits between warps (cooperative launches only) --------------- *
+ *
+ * The path kernels order the read-modify-writes of the groups that add into
+ * the same rows with counters (one per group and batch of rows): a warp
+ * publishes a batch (fence, then an atomic increment) and a warp of the
+ * next group polls the counter before it reads the batch (volatile load,
+ * then a fence).  Only the warps of ONE cooperative launch ever wait for
+ * each other, so every warp waited for is resident (the launch fails
+ * otherwise, and the planner falls back to one launch per group, which
+ * never waits); the order of the groups (cv_sgm_plan.c) makes the waits
+ * acyclic.  Still, no wait may hang the GPU: a wait gives up after
+ * SGM_WAIT_TIMEOUT_NS (or SGM_WAIT_MAX_POLLS polls), records an SgmFault
+ * and from then on every wait of the frame returns at once; the post kernel
+ * marks the whole frame invalid, and the plan reports the fault
+ * (cv_sgm_cuda_compute of the next frame fails with it). */
+
+/* Far above any legitimate wait: a wait lasts at most as long as the path
+ * kernel, ~15 ms for 1920x1080, D 256 on the baseline; seconds only under
+ * tools such as compute-sanitizer. */
+#define SGM_WAIT_TIMEOUT_NS 2000000000ull
+/* Polls of a counter before a wait gives up even if the clock does not
+ * advance (a poll is an L2 round trip plus a short sleep, >= ~0.3 us). */
+#define SGM_WAIT_MAX_POLLS (1u << 26)
+/* Sleep between two polls of a counter, nanoseconds. */
+#define SGM_WAIT_SLEEP_NS 100
+
+/* What gave up waiting (all zero: nothing).  In device memory after the
+ * counters (zeroed with them by the census kernel), copied by the first
+ * warp that gives up into pinned host memory. */
+typedef enum
+{
+  SGM_FAULT_NONE = 0,
+  SGM_FAULT_WAIT_TIMEOUT = 1,   /* a wait ran out of time or polls */
+} SgmFaultCode;
+
+typedef enum
+{
+  SGM_KERNEL_PATHS = 1,         /* baseline vertical and diagonal paths */
+  SGM_KERNEL_FAST_PATHS = 2,    /* packed variant's vertical and diagonal */
+} SgmKernelId;
+
+typedef struct
+{
+  int code;                     /* SgmFaultCode; written last */
+  int kernel;                   /* SgmKernelId */
+  int group, batch;             /* the waiting warp's group, the batch */
+  int waited_group;             /* the group it waited for */
+  int seen, target;             /* the counter's last value, the target */
+  int block, warp;              /* the waiting warp */
+} SgmFault;
+
+/* ints of an SgmFault (after the counters in the counters buffer) */
+#define SGM_FAULT_WORDS ((int) (sizeof (SgmFault) / sizeof (int)))
+
 typedef struct
 {
   int dx, dy;                   /* direction of travel: dy +1 down, -1 up */
@@ -37,11 +91,15 @@ typedef struct
 
 typedef struct
 {
+  uint32_t layout;              /* sgm_args_layout () of the caller */
   const void *census_l, *census_r;      /* uint32_t or unsigned long long */
   const uint8_t *luma;          /* left view (adaptive P2) */
   size_t luma_stride;
   uint16_t *sum;
   int *counters;                /* [n_groups][n_batches], zero at start */
+  SgmFault *fault;              /* device; zero at start */
+  SgmFault *fault_host;         /* pinned host memory mapped into the
+                                 * device, or NULL */
   int width, height, n_disp, min_disp, p1, p2, adaptive, adaptive_scale;
   int slots;                    /* slices per group (>= width + NS - 1) */
   int warps_per_group;
@@ -58,6 +116,7 @@ typedef struct
 
 typedef struct
 {
+  uint32_t layout;              /* sgm_args_layout () of the caller */
   const void *census_l, *census_r;
   const uint8_t *luma;
   size_t luma_stride;
@@ -103,6 +162,7 @@ typedef struct
 
 typedef struct
 {
+  uint32_t layout;              /* sgm_args_layout () of the caller */
   const void *census_l, *census_r;      /* uint32_t or unsigned long long */
   const uint8_t *luma;          /* left view (adaptive P2) */
   size_t luma_stride;
@@ -113,11 +173,75 @@ typedef struct
 
 typedef struct
 {
+  uint32_t layout;              /* sgm_args_layout () of the caller */
   const uint16_t *sum;          /* packed cells, all paths added */
   int16_t *disp, *best, *best_right;    /* as SgmHorizArgs */
   uint8_t *conf;
   int width, height, n_disp, min_disp, subpixel, uniqueness_fixed, cbits;
 } SgmWtaArgs;
+
+/* ---- layout check ---------------------------------------------------------- *
+ *
+ * A fingerprint of the argument structs above as the including translation
+ * unit sees them.  Callers set `layout` to it; each launcher (in its own
+ * .cu file) compares it with its own and refuses to launch on a difference,
+ * which only happens when objects compiled against different versions of
+ * this header are linked together (an incomplete rebuild: see
+ * cuda/sgm/meson.build).  List every field here. */
+static inline uint32_t
+sgm_args_layout (void)
+{
+  const size_t facts[] = {
+    sizeof (SgmFault), offsetof (SgmFault, block), offsetof (SgmFault, warp),
+    sizeof (SgmGroup), offsetof (SgmGroup, dx), offsetof (SgmGroup, dy),
+    offsetof (SgmGroup, wait_top), offsetof (SgmGroup, wait_bottom),
+    offsetof (SgmGroup, first_top), offsetof (SgmGroup, first_bottom),
+    sizeof (SgmPathsArgs), offsetof (SgmPathsArgs, census_l),
+    offsetof (SgmPathsArgs, census_r), offsetof (SgmPathsArgs, luma),
+    offsetof (SgmPathsArgs, luma_stride), offsetof (SgmPathsArgs, sum),
+    offsetof (SgmPathsArgs, counters), offsetof (SgmPathsArgs, fault),
+    offsetof (SgmPathsArgs, fault_host), offsetof (SgmPathsArgs, width),
+    offsetof (SgmPathsArgs, height), offsetof (SgmPathsArgs, n_disp),
+    offsetof (SgmPathsArgs, min_disp), offsetof (SgmPathsArgs, p1),
+    offsetof (SgmPathsArgs, p2), offsetof (SgmPathsArgs, adaptive),
+    offsetof (SgmPathsArgs, adaptive_scale), offsetof (SgmPathsArgs, slots),
+    offsetof (SgmPathsArgs, warps_per_group),
+    offsetof (SgmPathsArgs, n_groups), offsetof (SgmPathsArgs, group_base),
+    offsetof (SgmPathsArgs, coop), offsetof (SgmPathsArgs, n_batches),
+    offsetof (SgmPathsArgs, half_batch), offsetof (SgmPathsArgs, cbits),
+    offsetof (SgmPathsArgs, groups),
+    sizeof (SgmHorizArgs), offsetof (SgmHorizArgs, census_l),
+    offsetof (SgmHorizArgs, census_r), offsetof (SgmHorizArgs, luma),
+    offsetof (SgmHorizArgs, luma_stride), offsetof (SgmHorizArgs, sum),
+    offsetof (SgmHorizArgs, disp), offsetof (SgmHorizArgs, best),
+    offsetof (SgmHorizArgs, best_right), offsetof (SgmHorizArgs, conf),
+    offsetof (SgmHorizArgs, width), offsetof (SgmHorizArgs, height),
+    offsetof (SgmHorizArgs, n_disp), offsetof (SgmHorizArgs, min_disp),
+    offsetof (SgmHorizArgs, p1), offsetof (SgmHorizArgs, p2),
+    offsetof (SgmHorizArgs, adaptive), offsetof (SgmHorizArgs, adaptive_scale),
+    offsetof (SgmHorizArgs, subpixel),
+    offsetof (SgmHorizArgs, uniqueness_fixed),
+    sizeof (SgmFastHorizArgs), offsetof (SgmFastHorizArgs, census_l),
+    offsetof (SgmFastHorizArgs, census_r), offsetof (SgmFastHorizArgs, luma),
+    offsetof (SgmFastHorizArgs, luma_stride), offsetof (SgmFastHorizArgs, sum),
+    offsetof (SgmFastHorizArgs, width), offsetof (SgmFastHorizArgs, height),
+    offsetof (SgmFastHorizArgs, n_disp), offsetof (SgmFastHorizArgs, min_disp),
+    offsetof (SgmFastHorizArgs, p1), offsetof (SgmFastHorizArgs, p2),
+    offsetof (SgmFastHorizArgs, adaptive),
+    offsetof (SgmFastHorizArgs, adaptive_scale),
+    offsetof (SgmFastHorizArgs, cbits),
+    sizeof (SgmWtaArgs), offsetof (SgmWtaArgs, sum), offsetof (SgmWtaArgs, disp),
+    offsetof (SgmWtaArgs, best), offsetof (SgmWtaArgs, best_right),
+    offsetof (SgmWtaArgs, conf), offsetof (SgmWtaArgs, width),
+    offsetof (SgmWtaArgs, height), offsetof (SgmWtaArgs, n_disp),
+    offsetof (SgmWtaArgs, min_disp), offsetof (SgmWtaArgs, subpixel),
+    offsetof (SgmWtaArgs, uniqueness_fixed), offsetof (SgmWtaArgs, cbits),
+  };
+  uint32_t h = 2166136261u;     /* FNV-1a over the facts */
+  for (size_t i = 0; i < sizeof (facts) / sizeof (facts[0]); i++)
+    h = (h ^ (uint32_t) facts[i]) * 16777619u;
+  return h;
+}
 
 /* Bits of the matching cost in a packed cell for @census. */
 int sgm_packed_cost_bits (CvSgmCensus census);

@@ -59,6 +59,14 @@ void cv_sgm_cuda_set_variant (CvSgmCuda * plan, CvSgmVariant variant);
 
 /* The variant the last cv_sgm_cuda_compute used (never AUTO). */
 CvSgmVariant cv_sgm_cuda_get_variant (const CvSgmCuda * plan);
+
+/* After the caller synchronised the stream of cv_sgm_cuda_compute: CV_OK,
+ * or CV_ERROR_CUDA (cuda_code cudaErrorLaunchTimeout) with what happened
+ * when a path kernel of a frame computed since the last call gave up
+ * waiting for another group (cv_sgm_kernel_args.h: bounded waits; that
+ * frame's disparities are all invalid).  Clears the record.  The next
+ * cv_sgm_cuda_compute reports such a fault too. */
+CvStatus cv_sgm_cuda_take_fault (CvSgmCuda * plan, CvError * err);
 #endif
 
 #ifdef __cplusplus

@@ -15,6 +15,10 @@
  * Every variant's output is compared with the CPU reference (computed in
  * background threads while the GPU is timed): "identical", or the first
  * mismatching pixel with both values and the number of differing pixels.
+ * A frame a path kernel lost (cv_sgm_kernel_args.h: a wait that gave up)
+ * stops the benchmark with the kernel's report; each variant's row runs
+ * under a wall-clock limit (sgm_watchdog.h: BENCH_ROW_TIMEOUT_S, or
+ * CV_SGM_GPU_TIMEOUT_S), so a hang ends the run instead of the GPU session.
  *
  *   bench-sgm [runs]
  */
@@ -30,7 +34,10 @@
 #include "cv_sgm_kernel_args.h"
 #include "cv_sgm_variant.h"
 #include "cv_test.h"
+#include "sgm_watchdog.h"
 
+/* Wall-clock limit of one row (variant x case): ~20 x the slowest. */
+#define BENCH_ROW_TIMEOUT_S 120
 #define BENCH_WARMUP 20
 #define BENCH_RUNS 200
 #define BENCH_STAGE_RUNS 50
@@ -303,8 +310,12 @@ run_job (Bench * b, Job * j)
   CUDA_OK (cudaMalloc ((void **) &dr, npix));
   CUDA_OK (cudaMalloc ((void **) &dc, npix));
   CUDA_OK (cudaMalloc ((void **) &dd, npix * 2));
-  CUDA_OK (cudaMemcpy (dl, j->hl, npix, cudaMemcpyHostToDevice));
-  CUDA_OK (cudaMemcpy (dr, j->hr, npix, cudaMemcpyHostToDevice));
+  /* on the stream of the kernels (a non-blocking one) */
+  CUDA_OK (cudaMemcpyAsync (dl, j->hl, npix, cudaMemcpyHostToDevice,
+          b->stream));
+  CUDA_OK (cudaMemcpyAsync (dr, j->hr, npix, cudaMemcpyHostToDevice,
+          b->stream));
+  CUDA_OK (cudaStreamSynchronize (b->stream));
   vl = (CvImageU8) {
   dl, c->w, c->h, (size_t) c->w};
   vr = (CvImageU8) {
@@ -334,6 +345,9 @@ run_job (Bench * b, Job * j)
       continue;
     }
     cv_sgm_cuda_set_variant (plan, variants[vi]);
+    sgm_watchdog_arm ("bench-sgm %s D %d paths %d census %s variant %s did "
+        "not finish", size, c->d, c->paths, j->census ? "full" : "cs",
+        cv_sgm_variant_name (variants[vi]));
     med = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, &p10, &p90, &b2b);
     mem_plan = cv_device_bytes_in_use () - mem_before;
     sched = cv_sgm_cuda_get_schedule (plan);
@@ -351,10 +365,16 @@ run_job (Bench * b, Job * j)
         stage_ms[s][i] = ms[s];
     }
     cv_sgm_cuda_set_profiling (plan, 0, &err);
+    if (cv_sgm_cuda_take_fault (plan, &err) != CV_OK) {
+      fprintf (stderr, "bench-sgm %s D %d variant %s: %s\n", size, c->d,
+          cv_sgm_variant_name (variants[vi]), err.message);
+      exit (1);
+    }
 
     /* the output of the last frame against the CPU reference */
     CUDA_OK (cudaMemcpy (gd, dd, npix * 2, cudaMemcpyDeviceToHost));
     CUDA_OK (cudaMemcpy (gc, dc, npix, cudaMemcpyDeviceToHost));
+    sgm_watchdog_disarm ();
 
     bytes = bytes_moved (c, j->census ? 8 : 4, used, sched);
     ops = int_ops (c, used);
@@ -426,8 +446,11 @@ compare_schedules (Bench * b, Job * j)
   CUDA_OK (cudaMalloc ((void **) &dr, npix));
   CUDA_OK (cudaMalloc ((void **) &dc, npix));
   CUDA_OK (cudaMalloc ((void **) &dd, npix * 2));
-  CUDA_OK (cudaMemcpy (dl, j->hl, npix, cudaMemcpyHostToDevice));
-  CUDA_OK (cudaMemcpy (dr, j->hr, npix, cudaMemcpyHostToDevice));
+  CUDA_OK (cudaMemcpyAsync (dl, j->hl, npix, cudaMemcpyHostToDevice,
+          b->stream));
+  CUDA_OK (cudaMemcpyAsync (dr, j->hr, npix, cudaMemcpyHostToDevice,
+          b->stream));
+  CUDA_OK (cudaStreamSynchronize (b->stream));
   for (int vi = 0; vi < N_VARIANTS; vi++) {
     CvSgmCuda *plan = cv_sgm_cuda_new ();
     cv_sgm_cuda_set_variant (plan, variants[vi]);
@@ -439,7 +462,12 @@ compare_schedules (Bench * b, Job * j)
       CvImageS16 vd = { dd, c->w, c->h, (size_t) c->w * 2 };
       float med;
       cv_sgm_cuda_set_schedule (plan, (CvSgmSchedule) s);
+      sgm_watchdog_arm ("bench-sgm schedules: variant %s schedule %s did "
+          "not finish", cv_sgm_variant_name (variants[vi]),
+          schedule_name ((CvSgmSchedule) s));
       med = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, NULL, NULL, NULL);
+      CUDA_OK (cudaStreamSynchronize (b->stream));
+      sgm_watchdog_disarm ();
       printf ("variant %-8s schedule %-10s (used %-10s) %dx%d D=%d %d paths "
           "%s: %.3f ms\n", cv_sgm_variant_name (cv_sgm_cuda_get_variant
               (plan)), schedule_name ((CvSgmSchedule) s),
@@ -465,6 +493,7 @@ main (int argc, char **argv)
   gboolean all_identical = TRUE;
 
   cv_test_require_gpu ();
+  sgm_watchdog_init (BENCH_ROW_TIMEOUT_S);
   memset (&b, 0, sizeof (b));
   b.runs = runs < 1 ? BENCH_RUNS : runs;
   CUDA_OK (cudaSetDevice (0));

@@ -19,7 +19,7 @@ pattern=${2:-'sgm_paths_kernelILi4EjLi2E|sgm_horizontal_kernelILi4EjE|sgm_fast_h
 objdir=$build/cuda/libcvcore.a.p
 command -v cuobjdump >/dev/null 2>&1 || PATH=$PATH:/usr/local/cuda/bin
 
-for obj in "$objdir"/sgm_*.cu.o; do
+for obj in "$objdir"/*sgm*.cu.o; do
   cuobjdump --dump-sass "$obj" 2>/dev/null
 done | awk -v pat="$pattern" '
 function hex(s,   i, c, v) {

@@ -34,21 +34,39 @@ extern "C" {
 
 static unsigned g_seed = 1;
 
+/* Blocks resident at a time in ordinary launches (0: a random 1..3 per
+ * launch): nothing but a cooperative launch guarantees more than one. */
+static int ordinary_resident = 0;
+/* Run cooperative launches of the path kernels as ordinary ones (what a
+ * plan that wrongly assumed co-residency would get). */
+static bool coop_as_ordinary = false;
+
 /* ---- launching the kernel templates ---- */
+
+template < typename F > static void
+launch_coop (dim3 grid, dim3 block, size_t smem, bool coop, F f)
+{
+  const unsigned seed = g_seed++;
+  int resident = ordinary_resident > 0 ? ordinary_resident
+      : 1 + (int) (seed % 3);
+  if (coop && !coop_as_ordinary)
+    resident = 0;
+  emu_launch (grid, block, smem, resident, seed, [](void *u) {
+        (*(F *) u) ();
+      }, &f);
+}
 
 template < typename F > static void
 launch (dim3 grid, dim3 block, size_t smem, F f)
 {
-  emu_launch (grid, block, smem, g_seed++, [](void *u) {
-        (*(F *) u) ();
-      }, &f);
+  launch_coop (grid, block, smem, false, f);
 }
 
 template < typename CT, int K, int NS > static void
 paths_kernel (const SgmPathsArgs & a, int blocks)
 {
-  launch (dim3 (blocks), dim3 (SGM_PATHS_WARPS * SGM_WARP),
-      paths_smem_bytes < CT > (a.n_disp, NS), [&]() {
+  launch_coop (dim3 (blocks), dim3 (SGM_PATHS_WARPS * SGM_WARP),
+      paths_smem_bytes < CT > (a.n_disp, NS), a.coop != 0, [&]() {
         sgm_paths_kernel < K, CT, NS > (a);
       });
 }
@@ -142,8 +160,8 @@ fast_horiz_dispatch (const SgmFastHorizArgs & a)
 template < int LPS, int KH > static void
 fast_paths_kernel (const SgmPathsArgs & a, int blocks)
 {
-  launch (dim3 (blocks), dim3 (SGM_FAST_WARPS * SGM_WARP),
-      fast_paths_smem_bytes (a.n_disp, LPS), [&]() {
+  launch_coop (dim3 (blocks), dim3 (SGM_FAST_WARPS * SGM_WARP),
+      fast_paths_smem_bytes (a.n_disp, LPS), a.coop != 0, [&]() {
         sgm_fast_paths_kernel < LPS, KH > (a);
       });
 }
@@ -206,11 +224,18 @@ fake_occupancy (int, int, int, void *)
 
 /* ---- the pipeline of cv_sgm_cuda_compute, emulated ---- */
 
+/* A test's change to the plan of the path kernels (after planning, before
+ * the launches), or NULL. */
+typedef void (*PlanHook) (SgmPathsArgs * pa, SgmPathsPlan * pp);
+static PlanHook plan_hook = NULL;
+
+/* @fault: the frame's fault record in device memory, @fault_host: the copy
+ * in (emulated) mapped host memory. */
 static CvSgmSchedule
 emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     CvSgmSchedule request, CvSgmVariant variant, int n_sms,
     std::vector < int16_t > &out_disp, std::vector < uint8_t > &out_conf,
-    CvSgmVariant * used_variant)
+    CvSgmVariant * used_variant, SgmFault * fault, SgmFault * fault_host)
 {
   const int w = l->width, h = l->height, D = p->max_disparity;
   const int full = p->census == CV_SGM_CENSUS_9X7;
@@ -222,7 +247,12 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   std::vector < int16_t > disp (npix), best (npix), best_right (npix);
   std::vector < uint8_t > conf (npix);
   int n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
-  std::vector < int >counters ((size_t) SGM_MAX_GROUPS * n_batches, 77);
+  /* the counters, then the fault record (as cv_sgm_cuda_compute) */
+  std::vector < int >counters ((size_t) SGM_MAX_GROUPS * n_batches
+      + SGM_FAULT_WORDS, 77);
+  SgmFault *dev_fault = (SgmFault *) (counters.data ()
+      + (size_t) SGM_MAX_GROUPS * n_batches);
+  memset (fault_host, 0x00, sizeof (*fault_host));
 
   /* census (also zeroes the counters) */
   {
@@ -265,6 +295,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     fh.census_r = census_r;
     fh.luma = l->data;
     fh.luma_stride = l->stride;
+    fh.layout = sgm_args_layout ();
     fh.sum = sum.data ();
     fh.width = w;
     fh.height = h;
@@ -287,7 +318,12 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     pa.luma_stride = l->stride;
     pa.sum = sum.data ();
     pa.counters = counters.data ();
+    pa.fault = dev_fault;
+    pa.fault_host = fault_host;
     pa.cbits = cbits;
+    pa.layout = sgm_args_layout ();
+    if (plan_hook != NULL)
+      plan_hook (&pa, &pp);
     for (int li = 0; li < pp.n_launches; li++) {
       pa.group_base = pp.launches[li].group_base;
       pa.coop = pp.launches[li].coop;
@@ -297,6 +333,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     /* winner-takes-all */
     SgmWtaArgs wa;
     memset (&wa, 0, sizeof (wa));
+    wa.layout = sgm_args_layout ();
     wa.sum = sum.data ();
     wa.disp = disp.data ();
     wa.best = best.data ();
@@ -320,6 +357,11 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     pa.luma_stride = l->stride;
     pa.sum = sum.data ();
     pa.counters = counters.data ();
+    pa.fault = dev_fault;
+    pa.fault_host = fault_host;
+    pa.layout = sgm_args_layout ();
+    if (plan_hook != NULL)
+      plan_hook (&pa, &pp);
     for (int li = 0; li < pp.n_launches; li++) {
       pa.group_base = pp.launches[li].group_base;
       pa.coop = pp.launches[li].coop;
@@ -333,6 +375,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     /* horizontal + winner-takes-all */
     SgmHorizArgs ha;
     memset (&ha, 0, sizeof (ha));
+    ha.layout = sgm_args_layout ();
     ha.census_l = pa.census_l;
     ha.census_r = pa.census_r;
     ha.luma = l->data;
@@ -376,6 +419,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   po.out_stride = (size_t) w * 2;
   po.out_conf = out_conf.data ();
   po.out_conf_stride = w;
+  po.fault = dev_fault;
   {
     dim3 block (POST_TILE_W, POST_TILE_H);
     dim3 grid ((w + POST_TILE_W - 1) / POST_TILE_W,
@@ -384,6 +428,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
           sgm_post_kernel (po);
         });
   }
+  *fault = *dev_fault;
   return pp.schedule;
 }
 
@@ -444,6 +489,15 @@ schedule_name (CvSgmSchedule s)
 
 static int n_cases = 0, n_packed = 0;
 
+static void
+print_fault (const char *what, const SgmFault & f)
+{
+  fprintf (stderr, "%s: code %d, %s kernel, group %d (block %d warp %d) "
+      "gave up waiting for group %d, batch %d (counter %d of %d)\n", what,
+      f.code, f.kernel == SGM_KERNEL_FAST_PATHS ? "packed path" : "path",
+      f.group, f.block, f.warp, f.waited_group, f.batch, f.seen, f.target);
+}
+
 static bool
 check_variant (const CvSgmParams * p, int w, int h, unsigned seed,
     int textured, CvSgmSchedule request, CvSgmVariant variant, int n_sms,
@@ -463,9 +517,17 @@ check_variant (const CvSgmParams * p, int w, int h, unsigned seed,
     exit (1);
   }
   CvSgmVariant used_variant;
+  SgmFault fault, fault_host;
   CvSgmSchedule used = emulate (p, l, r, request, variant, n_sms, gd, gc,
-      &used_variant);
+      &used_variant, &fault, &fault_host);
   n_cases++;
+  if (fault.code != SGM_FAULT_NONE) {
+    print_fault ("A WAIT GAVE UP (deadlock)", fault);
+    fprintf (stderr, "  %dx%d D %d paths %d variant %s schedule %s\n", w, h,
+        p->max_disparity, p->paths, cv_sgm_variant_name (used_variant),
+        schedule_name (used));
+    ok = false;
+  }
   n_packed += used_variant != CV_SGM_VARIANT_BASELINE;
   if (variant != CV_SGM_VARIANT_BASELINE && sgm_packed_exact (p)
       && used_variant == CV_SGM_VARIANT_BASELINE) {
@@ -516,6 +578,75 @@ check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
       && check_variant (p, w, h, seed, textured, request,
       n_cases % 4 == 1 ? CV_SGM_VARIANT_PACKED4 : CV_SGM_VARIANT_AUTO, n_sms,
       expect_schedule);
+}
+
+/* ---- faults: a wait that cannot be satisfied ---- */
+
+/* Runs a case that must lose its frame: the kernels end (the waits give
+ * up), the fault is recorded alike in device and (mapped) host memory,
+ * names @kernel, and every output pixel is invalid with confidence 0. */
+static bool
+expect_fault (const char *what, const CvSgmParams * p, int w, int h,
+    CvSgmSchedule request, CvSgmVariant variant, int kernel)
+{
+  CvImageU8 *l = new_image (w, h), *r = new_image (w, h);
+  std::vector < int16_t > gd;
+  std::vector < uint8_t > gc;
+  CvSgmVariant used_variant;
+  SgmFault fault, fault_host;
+  bool ok = true;
+  long n_valid = 0;
+
+  make_pair (w, h, 11, 1, l, r);
+  emulate (p, l, r, request, variant, 132, gd, gc, &used_variant, &fault,
+      &fault_host);
+  n_cases++;
+  for (int i = 0; i < w * h; i++)
+    n_valid += gd[i] != CV_DISP_INVALID || gc[i] != 0;
+  if (fault.code != SGM_FAULT_WAIT_TIMEOUT || fault.kernel != kernel) {
+    fprintf (stderr, "%s: no fault of the %s kernel recorded (code %d, "
+        "kernel %d)\n", what, kernel == SGM_KERNEL_PATHS ? "path"
+        : "packed path", fault.code, fault.kernel);
+    ok = false;
+  } else if (memcmp (&fault, &fault_host, sizeof (fault)) != 0) {
+    print_fault ("device record", fault);
+    print_fault ("host copy", fault_host);
+    fprintf (stderr, "%s: the host copy of the fault differs\n", what);
+    ok = false;
+  } else if (n_valid != 0) {
+    fprintf (stderr, "%s: %ld pixels of a lost frame not invalid\n", what,
+        n_valid);
+    ok = false;
+  }
+  if (ok) {
+    printf ("%s: ", what);
+    fflush (stdout);
+    print_fault ("ended with the fault", fault);
+  }
+  free_image (l);
+  free_image (r);
+  return ok;
+}
+
+/* Makes group 0 wait for group 1 in the top half, where group 1 waits for
+ * group 0: a cycle. */
+static void
+hook_cycle (SgmPathsArgs * pa, SgmPathsPlan *)
+{
+  pa->groups[0].wait_top = 1;
+}
+
+/* The group table as a path kernel compiled against the header before the
+ * packed variant read it (SgmPathsArgs had no `cbits` before `groups`, so
+ * every field of a group came from the int before it): what GPU run 12
+ * executed (an incomplete rebuild, cuda/sgm/meson.build). */
+static void
+hook_stale_layout (SgmPathsArgs * pa, SgmPathsPlan *)
+{
+  SgmPathsArgs stale = *pa;
+  memcpy (stale.groups, (const char *) pa + offsetof (SgmPathsArgs, cbits),
+      sizeof (stale.groups));
+  *pa = stale;
 }
 
 static void
@@ -635,6 +766,78 @@ main (int argc, char **argv)
             : CV_SGM_VARIANT_PACKED4, 132, CV_SGM_SCHEDULE_AUTO);
       }
     }
+  } else if (strcmp (set, "faults") == 0) {
+    /* every wait that cannot be satisfied ends in a recorded fault and an
+     * invalid frame, not in a hang */
+    CvSgmParams p;
+    params_for (&p, 5, 32, 4);
+    p.p2 = 60;
+    plan_hook = hook_cycle;
+    ok = expect_fault ("cyclic waits, baseline", &p, 21, 19,
+        CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_BASELINE, SGM_KERNEL_PATHS)
+        && expect_fault ("cyclic waits, packed", &p, 21, 19,
+        CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_PACKED,
+        SGM_KERNEL_FAST_PATHS)
+        && expect_fault ("cyclic waits, packed4", &p, 21, 19,
+        CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_PACKED4,
+        SGM_KERNEL_FAST_PATHS);
+    plan_hook = NULL;
+    /* a cooperative plan launched without co-residency (one block at a
+     * time): every group waits in one half for a group that waits for it
+     * in the other */
+    coop_as_ordinary = true;
+    ordinary_resident = 1;
+    if (ok)
+      ok = expect_fault ("concurrent schedule, one block resident, baseline",
+          &p, 21, 19, CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_BASELINE,
+          SGM_KERNEL_PATHS)
+          && expect_fault ("concurrent schedule, one block resident, "
+          "packed4", &p, 40, 19, CV_SGM_SCHEDULE_CONCURRENT,
+          CV_SGM_VARIANT_PACKED4, SGM_KERNEL_FAST_PATHS);
+    coop_as_ordinary = false;
+    ordinary_resident = 0;
+    /* GPU run 12: the baseline path kernel of a stale object (P2 2047, the
+     * packed variant not exact): wrong results with 4 paths, a deadlock
+     * with 8 */
+    plan_hook = hook_stale_layout;
+    if (ok) {
+      params_for (&p, 0, 16, 8);
+      p.p2 = CV_SGM_MAX_P2;
+      ok = expect_fault ("stale group table, 8 paths", &p, 29, 17,
+          CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_AUTO, SGM_KERNEL_PATHS);
+    }
+    if (ok) {
+      params_for (&p, 0, 16, 4);
+      p.p2 = CV_SGM_MAX_P2;
+      ok = !check_variant (&p, 29, 17, 3, 1, CV_SGM_SCHEDULE_CONCURRENT,
+          CV_SGM_VARIANT_AUTO, 132, CV_SGM_SCHEDULE_CONCURRENT);
+      printf ("stale group table, 4 paths: %s\n", ok ? "differs from the "
+          "CPU reference (as on the GPU)" : "IDENTICAL (not reproduced)");
+    }
+    plan_hook = NULL;
+  } else if (strcmp (set, "heights") == 0) {
+    /* The waits between the path groups for every height from h0 to h1:
+     * the counters work per batch of SGM_BATCH_ROWS rows and per half of
+     * the image, the packed kernel fetches up to SGM_FAST_RING rows ahead,
+     * so heights 1 .. 6 batches cover every case of batch count, partial
+     * last batch and half boundary (more batches repeat the middle ones).
+     * Every cooperative schedule, variant and path count, on narrow images
+     * (the waits do not depend on the width); the schedule without waits
+     * on some heights. */
+    int h0 = argc > 2 ? atoi (argv[2]) : 1, h1 = argc > 3 ? atoi (argv[3]) : 48;
+    for (int h = h0; h <= h1 && ok; h++)
+      for (int paths = 4; paths <= 8 && ok; paths += 4)
+        for (int s = h % SGM_BATCH_ROWS == 1 ? CV_SGM_SCHEDULE_SEQUENTIAL
+            : CV_SGM_SCHEDULE_TWO_SWEEPS;
+            s <= CV_SGM_SCHEDULE_CONCURRENT && ok; s++)
+          for (int v = CV_SGM_VARIANT_BASELINE; v < CV_SGM_N_VARIANTS && ok;
+              v++) {
+            CvSgmParams p;
+            params_for (&p, h * 7 + s + v, 16, paths);
+            p.p2 = 40 + h % 30;
+            ok = check_variant (&p, 3 + h % 3, h, (unsigned) (h * 31 + s), 1,
+                (CvSgmSchedule) s, (CvSgmVariant) v, 132, (CvSgmSchedule) s);
+          }
   } else if (strcmp (set, "random") == 0) {
     /* random sizes, disparity counts, flags and schedules (by hand:
      * test-sgm-emulation random <count> <seed>) */
@@ -666,6 +869,7 @@ main (int argc, char **argv)
     return 2;
   }
   printf ("%s: %d emulated runs (%d packed) %s\n", set, n_cases, n_packed,
-      ok ? "identical to the CPU reference" : "FAILED");
+      !ok ? "FAILED" : strcmp (set, "faults") == 0 ? "ended as expected"
+      : "identical to the CPU reference");
   return ok ? 0 : 1;
 }

@@ -12,7 +12,11 @@
  * quick: a few cases of every variant and schedule, for compute-sanitizer.
  *
  * On the first mismatch it prints the case, the first differing pixel with
- * both values and the number of differing pixels, and fails. */
+ * both values and the number of differing pixels, and fails.  A frame a
+ * path kernel lost (a wait that gave up, cv_sgm_kernel_args.h) fails with
+ * the kernel's report.  The GPU part of each case runs under a wall-clock
+ * limit (sgm_watchdog.h: SGM_CASE_TIMEOUT_S, or CV_SGM_GPU_TIMEOUT_S): a
+ * hang prints the case and exits non-zero instead of holding the GPU. */
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +29,11 @@
 #include "cv_sgm_kernel_args.h"
 #include "cv_sgm_variant.h"
 #include "cv_test.h"
+#include "sgm_watchdog.h"
+
+/* Wall-clock limit of the GPU part of one case (upload, compute, read
+ * back): ~100 x the slowest case on the H200. */
+#define SGM_CASE_TIMEOUT_S 30
 
 typedef enum
 {
@@ -170,14 +179,22 @@ ensure (void **ptr, size_t * cap, size_t bytes)
 }
 
 static void
-print_params (const CvSgmParams * p)
+format_params (char *buf, size_t size, const CvSgmParams * p)
 {
-  fprintf (stderr, "  params: D %d min %d P1 %d P2 %d adaptive %d/%d paths %d "
-      "census %s subpixel %d uniqueness %.2f lr %d/%d median %d\n",
+  g_snprintf (buf, size, "D %d min %d P1 %d P2 %d adaptive %d/%d paths %d "
+      "census %s subpixel %d uniqueness %.2f lr %d/%d median %d",
       p->max_disparity, p->min_disparity, p->p1, p->p2, p->adaptive_p2,
       p->adaptive_p2_scale, p->paths,
       p->census == CV_SGM_CENSUS_CS_9X7 ? "cs-9x7" : "full-9x7", p->subpixel,
       (double) p->uniqueness, p->lr_check, p->lr_max_diff, p->median);
+}
+
+static void
+print_params (const CvSgmParams * p)
+{
+  char buf[256];
+  format_params (buf, sizeof (buf), p);
+  fprintf (stderr, "  params: %s\n", buf);
 }
 
 /* Runs both backends with the CUDA variant @variant; returns FALSE (after
@@ -205,6 +222,13 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
 
   cpu_result (g, p, l, r, &cpu_d, &cpu_c);
 
+  {
+    char params[256];
+    format_params (params, sizeof (params), p);
+    sgm_watchdog_arm ("%s %dx%d variant %s schedule %s did not finish on "
+        "the GPU; params: %s", what, w, h, cv_sgm_variant_name (variant),
+        schedule_names[schedule], params);
+  }
   ensure ((void **) &g->d_left, &g->cap_img, img_pitch * h * 3);
   g->d_right = g->d_left + img_pitch * h;
   g->d_conf = g->d_right + img_pitch * h;
@@ -246,7 +270,17 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
           (size_t) w * 2, h, cudaMemcpyDeviceToHost));
   CUDA_OK (cudaMemcpy2D (gc, w, g->d_conf, conf_pitch, w, h,
           cudaMemcpyDeviceToHost));
+  sgm_watchdog_disarm ();
   g->n_runs++;
+  if (cv_sgm_cuda_take_fault (g->plan, &err) != CV_OK) {
+    fprintf (stderr, "FRAME LOST %s %dx%d variant %s (used %s) schedule %s "
+        "(used %s): %s\n", what, w, h, cv_sgm_variant_name (variant),
+        cv_sgm_variant_name (cv_sgm_cuda_get_variant (g->plan)),
+        schedule_names[schedule],
+        schedule_names[cv_sgm_cuda_get_schedule (g->plan)], err.message);
+    print_params (p);
+    ok = FALSE;
+  }
   {
     CvSgmVariant used = cv_sgm_cuda_get_variant (g->plan);
     g->n_packed += used != CV_SGM_VARIANT_BASELINE;
@@ -649,6 +683,7 @@ int
 main (int argc, char **argv)
 {
   const char *what = argc > 1 ? argv[1] : "factorial";
+  sgm_watchdog_init (SGM_CASE_TIMEOUT_S);
   if (strcmp (what, "factorial") == 0)
     return run_factorial ();
   if (strcmp (what, "sizes") == 0)
