@@ -4,13 +4,20 @@
  * launch plan, sgm_plan_paths), against the CPU reference: catches
  * indexing, staging, ring-buffer and ordering mistakes, and deadlocks of
  * the cooperative schedules, without a GPU.  Shared memory starts as
- * garbage and the fibers run in a seeded pseudo-random order.
+ * garbage and the fibers run in a seeded pseudo-random order; ordinary
+ * launches have only a few blocks resident, and global writes become
+ * visible only as CUDA's fences and barriers guarantee (sgm_emulation.h).
+ * A wait that cannot be satisfied takes the kernels' escape: the case then
+ * fails with the recorded fault.
  *
  *   test-sgm-emulation <set>     set: 4paths | 8paths | schedules | sizes |
- *                                     packed | random [count seed]
+ *                                     packed | faults | heights [from to] |
+ *                                     random [count seed]
  *
  * Every case runs under both variants (cv_sgm_variant.h): the baseline
- * kernels and, where it is exact, the packed variant.
+ * kernels and, where it is exact, the packed variant.  faults: waits that
+ * cannot be satisfied end in a fault and an invalid frame; heights: every
+ * image height in [from, to], every cooperative schedule and variant.
  */
 #include "sgm_emulation.h"
 
