@@ -15,6 +15,7 @@
 #include "cv_sgm_kernel_args.h"
 #endif
 #include "cv_sgm_device.cuh"
+#include "cv_sgm_variant.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,8 @@ typedef struct
   size_t out_stride;
   uint8_t *out_conf;
   size_t out_conf_stride;
+  const SgmFault *fault;        /* the frame's fault record (code != 0: the
+                                 * frame is lost, every pixel invalid) */
 } SgmPostArgs;
 
 static __device__ __forceinline__ int16_t
@@ -160,6 +163,8 @@ sgm_post_kernel (const SgmPostArgs a)
         v[n++] = tile[threadIdx.y + j][threadIdx.x + i];
     d = cv_sgm_median9 (v);
   }
+  if (a.fault->code != SGM_FAULT_NONE)
+    d = CV_DISP_INVALID;        /* a path kernel gave up waiting: no result */
   ((int16_t *) ((uint8_t *) a.out + (size_t) y * a.out_stride))[x] = d;
   if (a.out_conf != NULL)
     a.out_conf[(size_t) y * a.out_conf_stride + x] =
@@ -220,11 +225,18 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
 /* Kernel variants: K in {2, 4, 6, 8} x census kind. */
 #define N_K_VARIANTS 4
 #define N_NS_VARIANTS 1
+/* Packed-variant kernels: one per D (16 .. 256 in steps of 16). */
+#define N_D_VARIANTS (CV_SGM_MAX_DISPARITIES / CV_SGM_DISPARITY_STEP)
 
 struct CvSgmCuda
 {
   CvDeviceBuffer census_l, census_r, sum, disp, best, best_right, conf;
-  CvDeviceBuffer counters;
+  CvDeviceBuffer counters;      /* the path kernels' counters, then an
+                                 * SgmFault (zeroed per frame) */
+  /* the first fault of a frame, written by the kernel that gave up (mapped
+   * pinned memory; fault_host_dev NULL: copied after each frame) */
+  CvHostBuffer fault_host;
+  SgmFault *fault_host_dev;
   CvSgmSchedule schedule, last_schedule;
   int profiling;
   cudaEvent_t events[CV_SGM_MAX_STAGES + 1];
@@ -239,6 +251,12 @@ struct CvSgmCuda
   int paths_occupancy_d[N_K_VARIANTS][2][N_NS_VARIANTS];
   int horiz_smem_set[N_K_VARIANTS][2];
   int paths_smem_set[N_K_VARIANTS][2];
+  /* packed variant */
+  CvSgmVariant variant, last_variant;
+  int fast_paths_occupancy[N_D_VARIANTS][2];    /* 8, 4 lanes; -1: not queried */
+  int fast_horiz_smem_set[N_D_VARIANTS][2];
+  int fast_paths_smem_set[N_D_VARIANTS][2];
+  int fast_wta_smem_set[N_D_VARIANTS];
 };
 
 static CvStatus
@@ -257,6 +275,11 @@ device_info (CvSgmCuda * plan, CvError * err)
   memset (plan->paths_occupancy, 0xff, sizeof (plan->paths_occupancy));
   memset (plan->horiz_smem_set, 0, sizeof (plan->horiz_smem_set));
   memset (plan->paths_smem_set, 0, sizeof (plan->paths_smem_set));
+  memset (plan->fast_paths_occupancy, 0xff,
+      sizeof (plan->fast_paths_occupancy));
+  memset (plan->fast_horiz_smem_set, 0, sizeof (plan->fast_horiz_smem_set));
+  memset (plan->fast_paths_smem_set, 0, sizeof (plan->fast_paths_smem_set));
+  memset (plan->fast_wta_smem_set, 0, sizeof (plan->fast_wta_smem_set));
   plan->have_device_info = 1;
   return CV_OK;
 }
@@ -279,8 +302,11 @@ extern "C" CvSgmCuda *
 cv_sgm_cuda_new (void)
 {
   CvSgmCuda *plan = (CvSgmCuda *) calloc (1, sizeof (CvSgmCuda));
-  if (plan != NULL)
+  if (plan != NULL) {
     plan->schedule = plan->last_schedule = CV_SGM_SCHEDULE_AUTO;
+    plan->variant = CV_SGM_VARIANT_AUTO;
+    plan->last_variant = CV_SGM_VARIANT_BASELINE;
+  }
   return plan;
 }
 
@@ -307,6 +333,7 @@ cv_sgm_cuda_free (CvSgmCuda * plan)
   cv_device_buffer_free (&plan->best_right);
   cv_device_buffer_free (&plan->conf);
   cv_device_buffer_free (&plan->counters);
+  cv_host_buffer_free (&plan->fault_host);
   destroy_events (plan);
   free (plan);
 }
@@ -321,6 +348,18 @@ extern "C" CvSgmSchedule
 cv_sgm_cuda_get_schedule (const CvSgmCuda * plan)
 {
   return plan->last_schedule;
+}
+
+extern "C" void
+cv_sgm_cuda_set_variant (CvSgmCuda * plan, CvSgmVariant variant)
+{
+  plan->variant = variant;
+}
+
+extern "C" CvSgmVariant
+cv_sgm_cuda_get_variant (const CvSgmCuda * plan)
+{
+  return plan->last_variant;
 }
 
 extern "C" CvStatus
@@ -363,6 +402,75 @@ stage_mark (CvSgmCuda * plan, const char *next_name, cudaStream_t stream,
   return CV_OK;
 }
 
+/* ---- faults (a wait that gave up, see cv_sgm_kernel_args.h) ------------------------ */
+
+/* The frame's fault record in device memory: after the counters. */
+static SgmFault *
+device_fault (const CvSgmCuda * plan, int height)
+{
+  const int n_batches = (height + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
+  return (SgmFault *) ((int *) plan->counters.ptr + SGM_MAX_GROUPS * n_batches);
+}
+
+/* The pinned host copy of the fault record (zeroed once) and its device
+ * address: with unified addressing, pinned memory is mapped into the
+ * device; where it is not, compute copies the record after each frame. */
+static CvStatus
+fault_host_ensure (CvSgmCuda * plan, CvError * err)
+{
+  void *dev = NULL;
+  CvStatus st;
+  if (plan->fault_host.ptr != NULL)
+    return CV_OK;
+  if ((st = cv_host_buffer_ensure (&plan->fault_host, sizeof (SgmFault),
+              err)) != CV_OK)
+    return st;
+  memset (plan->fault_host.ptr, 0, sizeof (SgmFault));
+  if (cudaHostGetDevicePointer (&dev, plan->fault_host.ptr, 0) != cudaSuccess) {
+    cudaGetLastError ();
+    dev = NULL;
+  }
+  plan->fault_host_dev = (SgmFault *) dev;
+  return CV_OK;
+}
+
+static const char *
+kernel_name (int kernel)
+{
+  return kernel == SGM_KERNEL_FAST_PATHS ? "packed path" : "path";
+}
+
+/* CV_OK, or the fault a frame computed since the last call recorded (as
+ * far as the frames are complete); clears it. */
+static CvStatus
+take_fault (CvSgmCuda * plan, CvError * err)
+{
+  volatile SgmFault *h = (volatile SgmFault *) plan->fault_host.ptr;
+  CvStatus st;
+  if (h == NULL || h->code == SGM_FAULT_NONE)
+    return CV_OK;
+  st = cv_error_set (err, CV_ERROR_CUDA, "sgm: a frame was lost: a warp of "
+      "the %s kernel (group %d, block %d, warp %d) gave up waiting for group "
+      "%d to publish the rows %d..%d (counter %d of %d) after %.1f s or %u "
+      "polls (a bug in the path schedule, or the GPU taken away for that "
+      "long); that frame's disparities are all invalid",
+      kernel_name (h->kernel), h->group, h->block, h->warp, h->waited_group,
+      h->batch * SGM_BATCH_ROWS, h->batch * SGM_BATCH_ROWS + SGM_BATCH_ROWS - 1,
+      h->seen, h->target, SGM_WAIT_TIMEOUT_NS * 1e-9, SGM_WAIT_MAX_POLLS);
+  if (err != NULL && err->cuda_code == 0)
+    err->cuda_code = (int) cudaErrorLaunchTimeout;
+  h->code = SGM_FAULT_NONE;
+  return st;
+}
+
+extern "C" CvStatus
+cv_sgm_cuda_take_fault (CvSgmCuda * plan, CvError * err)
+{
+  if (plan == NULL)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT, "sgm: plan is NULL");
+  return take_fault (plan, err);
+}
+
 /* ---- orchestration ------------------------------------------------------------------ */
 
 static CvStatus
@@ -401,6 +509,7 @@ typedef struct
 {
   CvSgmCuda *plan;
   int n_disp;
+  int lanes;                    /* packed variant: lanes per chain */
 } OccupancyQuery;
 
 static int
@@ -417,7 +526,7 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;
-  OccupancyQuery query = { plan, p->max_disparity };
+  OccupancyQuery query = { plan, p->max_disparity, 0 };
   int li;
 
   for (;;) {
@@ -430,6 +539,9 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     pa.luma_stride = left->stride;
     pa.sum = (uint16_t *) plan->sum.ptr;
     pa.counters = (int *) plan->counters.ptr;
+    pa.fault = device_fault (plan, left->height);
+    pa.fault_host = plan->fault_host_dev;
+    pa.layout = sgm_args_layout ();
     plan->last_schedule = pp.schedule;
 
     for (li = 0; li < pp.n_launches; li++) {
@@ -455,6 +567,181 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   }
 }
 
+/* ---- packed variant ----------------------------------------------------------- */
+
+static int
+d_index (int n_disp)
+{
+  return n_disp / CV_SGM_DISPARITY_STEP - 1;
+}
+
+static int
+fast_occupancy_cb (int k, int full, int ns, void *user)
+{
+  OccupancyQuery *q = (OccupancyQuery *) user;
+  int *slot = &q->plan->fast_paths_occupancy[d_index (q->n_disp)]
+      [q->lanes == 4];
+  (void) k;
+  (void) full;
+  (void) ns;
+  if (*slot < 0)
+    *slot = sgm_fast_paths_occupancy (q->n_disp, q->lanes,
+        q->plan->smem_optin);
+  return *slot;
+}
+
+/* Lanes per chain of the packed vertical paths for @variant (PACKED,
+ * PACKED4 or AUTO): 4 where allowed and, for AUTO, where the concurrent
+ * groups keep SGM_FAST_LANES4_MIN_WARPS warps per SM. */
+static int
+fast_lanes (const CvSgmCuda * plan, const CvSgmParams * p, int width,
+    CvSgmVariant variant)
+{
+  const int groups = p->paths == 8 ? 6 : 2;
+  const int slices4 = SGM_WARP / 4;
+  long warps4;
+  if (variant == CV_SGM_VARIANT_PACKED
+      || p->max_disparity > SGM_FAST_LANES4_MAX_D)
+    return SGM_FAST_LANES;
+  if (variant == CV_SGM_VARIANT_PACKED4)
+    return 4;
+  warps4 = (long) groups * ((width + slices4 - 1) / slices4);
+  return warps4 >= (long) SGM_FAST_LANES4_MIN_WARPS * plan->n_sms
+      ? 4 : SGM_FAST_LANES;
+}
+
+/* TRUE when the packed variant computes @p exactly and its blocks fit. */
+static int
+packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
+    int lanes)
+{
+  const int full = p->census == CV_SGM_CENSUS_9X7;
+  return sgm_packed_exact (p)
+      && sgm_fast_horizontal_smem_bytes (width, p->max_disparity, full)
+      <= (size_t) plan->smem_optin
+      && sgm_fast_paths_smem_bytes (p->max_disparity, lanes)
+      <= (size_t) plan->smem_optin
+      && sgm_fast_wta_smem_bytes (width) <= (size_t) plan->smem_optin;
+}
+
+static CvStatus
+run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
+    int lanes, cudaStream_t stream, CvError * err)
+{
+  SgmPathsArgs pa;
+  SgmPathsPlan pp;
+  CvSgmSchedule request = plan->schedule;
+  OccupancyQuery query = { plan, p->max_disparity, lanes };
+  const int di = d_index (p->max_disparity);
+  int li;
+
+  for (;;) {
+    memset (&pa, 0, sizeof (pa));
+    sgm_plan_paths_ns (p, left->width, left->height,
+        p->max_disparity / (2 * lanes), p->census == CV_SGM_CENSUS_9X7,
+        SGM_WARP / lanes, SGM_FAST_WARPS, request, plan->coop_ok,
+        plan->n_sms, fast_occupancy_cb, &query, &pa, &pp);
+    pa.luma = left->data;
+    pa.luma_stride = left->stride;
+    pa.sum = (uint16_t *) plan->sum.ptr;
+    pa.counters = (int *) plan->counters.ptr;
+    pa.fault = device_fault (plan, left->height);
+    pa.fault_host = plan->fault_host_dev;
+    pa.cbits = sgm_packed_cost_bits (p->census);
+    pa.layout = sgm_args_layout ();
+    plan->last_schedule = pp.schedule;
+
+    for (li = 0; li < pp.n_launches; li++) {
+      CvError launch_err = { CV_OK, 0, "" };
+      pa.group_base = pp.launches[li].group_base;
+      pa.coop = pp.launches[li].coop;
+      if (sgm_fast_paths_launch (&pa, lanes, pp.launches[li].n_blocks,
+              plan->smem_optin, &plan->fast_paths_smem_set[di][lanes == 4],
+              stream, &launch_err) == CV_OK)
+        continue;
+      /* a cooperative grid refused before anything ran: plan again, one
+       * path after the other */
+      if (li == 0 && pa.coop && launch_err.cuda_code ==
+          (int) cudaErrorCooperativeLaunchTooLarge) {
+        cudaGetLastError ();
+        break;
+      }
+      return cv_error_set (err, launch_err.status, "%s", launch_err.message);
+    }
+    if (li == pp.n_launches)
+      return CV_OK;
+    request = CV_SGM_SCHEDULE_SEQUENTIAL;
+  }
+}
+
+/* Horizontal paths, vertical and diagonal paths (@lanes per chain),
+ * winner-takes-all. */
+static CvStatus
+run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
+    int lanes, cudaStream_t stream, CvError * err)
+{
+  const int full = p->census == CV_SGM_CENSUS_9X7;
+  const int di = d_index (p->max_disparity);
+  const int cbits = sgm_packed_cost_bits (p->census);
+  CvStatus st;
+
+  if ((st = stage_mark (plan, "horizontal paths (packed)", stream, err))
+      != CV_OK)
+    return st;
+  {
+    SgmFastHorizArgs ha;
+    memset (&ha, 0, sizeof (ha));
+    ha.layout = sgm_args_layout ();
+    ha.census_l = plan->census_l.ptr;
+    ha.census_r = plan->census_r.ptr;
+    ha.luma = left->data;
+    ha.luma_stride = left->stride;
+    ha.sum = (uint16_t *) plan->sum.ptr;
+    ha.width = left->width;
+    ha.height = left->height;
+    ha.n_disp = p->max_disparity;
+    ha.min_disp = p->min_disparity;
+    ha.p1 = p->p1;
+    ha.p2 = p->p2;
+    ha.adaptive = p->adaptive_p2 != 0;
+    ha.adaptive_scale = p->adaptive_p2_scale;
+    ha.cbits = cbits;
+    if ((st = sgm_fast_horizontal_launch (&ha, full, plan->smem_optin,
+                &plan->fast_horiz_smem_set[di][full], stream, err)) != CV_OK)
+      return st;
+  }
+
+  if ((st = stage_mark (plan, "paths (packed)", stream, err)) != CV_OK)
+    return st;
+  if ((st = run_fast_paths (plan, p, left, lanes, stream, err)) != CV_OK)
+    return st;
+
+  if ((st = stage_mark (plan, "winner-takes-all (packed)", stream, err))
+      != CV_OK)
+    return st;
+  {
+    SgmWtaArgs wa;
+    memset (&wa, 0, sizeof (wa));
+    wa.layout = sgm_args_layout ();
+    wa.sum = (const uint16_t *) plan->sum.ptr;
+    wa.disp = (int16_t *) plan->disp.ptr;
+    wa.best = (int16_t *) plan->best.ptr;
+    wa.best_right = (int16_t *) plan->best_right.ptr;
+    wa.conf = (uint8_t *) plan->conf.ptr;
+    wa.width = left->width;
+    wa.height = left->height;
+    wa.n_disp = p->max_disparity;
+    wa.min_disp = p->min_disparity;
+    wa.subpixel = p->subpixel != 0;
+    wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
+    wa.cbits = cbits;
+    if ((st = sgm_fast_wta_launch (&wa, plan->smem_optin,
+                &plan->fast_wta_smem_set[di], stream, err)) != CV_OK)
+      return st;
+  }
+  return CV_OK;
+}
+
 extern "C" CvStatus
 cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     const CvImageU8 * left, const CvImageU8 * right, CvImageS16 * disparity,
@@ -464,7 +751,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   CvStatus st;
   const int full = params != NULL && params->census == CV_SGM_CENSUS_9X7;
   const size_t census_bytes = full ? 8 : 4;
-  int w, h, k, n_batches;
+  int w, h, k, n_batches, n_counter_words;
   size_t npix, ncells;
 
   if (plan == NULL)
@@ -481,6 +768,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   npix = (size_t) w * h;
   ncells = npix * params->max_disparity;
   n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
+  n_counter_words = SGM_MAX_GROUPS * n_batches + SGM_FAULT_WORDS;
 
   if ((st = cv_device_buffer_ensure (&plan->census_l, npix * census_bytes,
               err)) != CV_OK
@@ -496,11 +784,15 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
               npix * sizeof (int16_t), err)) != CV_OK
       || (st = cv_device_buffer_ensure (&plan->conf, npix, err)) != CV_OK
       || (st = cv_device_buffer_ensure (&plan->counters,
-              (size_t) SGM_MAX_GROUPS * n_batches * sizeof (int),
-              err)) != CV_OK)
+              (size_t) n_counter_words * sizeof (int), err)) != CV_OK)
     return st;
 
-  if ((st = device_info (plan, err)) != CV_OK)
+  if ((st = device_info (plan, err)) != CV_OK
+      || (st = fault_host_ensure (plan, err)) != CV_OK)
+    return st;
+  /* a frame since the last call lost (it is complete when the caller has
+   * synchronised the stream since) */
+  if ((st = take_fault (plan, err)) != CV_OK)
     return st;
   plan->n_stages = 0;
   if ((st = stage_mark (plan, "census", stream, err)) != CV_OK)
@@ -514,50 +806,64 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
           stream >>> (left->data, left->stride, right->data, right->stride, w,
           h, (unsigned long long *) plan->census_l.ptr,
           (unsigned long long *) plan->census_r.ptr, (int *) plan->counters.ptr,
-          SGM_MAX_GROUPS * n_batches);
+          n_counter_words);
     else
       sgm_census_kernel < uint32_t, true ><<<grid, block, 0, stream >>> (
           left->data, left->stride, right->data, right->stride, w, h,
           (uint32_t *) plan->census_l.ptr, (uint32_t *) plan->census_r.ptr,
-          (int *) plan->counters.ptr, SGM_MAX_GROUPS * n_batches);
+          (int *) plan->counters.ptr, n_counter_words);
     CV_CUDA_CHECK_LAUNCH (err, "sgm_census_kernel");
   }
 
-  if ((st = stage_mark (plan, "paths (vertical, diagonal)", stream, err))
-      != CV_OK)
-    return st;
-  if ((st = run_paths (plan, params, left, k, full, stream, err)) != CV_OK)
-    return st;
-
-  if ((st = stage_mark (plan, "horizontal + winner-takes-all", stream, err))
-      != CV_OK)
-    return st;
   {
-    SgmHorizArgs ha;
-    memset (&ha, 0, sizeof (ha));
-    ha.census_l = plan->census_l.ptr;
-    ha.census_r = plan->census_r.ptr;
-    ha.luma = left->data;
-    ha.luma_stride = left->stride;
-    ha.sum = (uint16_t *) plan->sum.ptr;
-    ha.disp = (int16_t *) plan->disp.ptr;
-    ha.best = (int16_t *) plan->best.ptr;
-    ha.best_right = (int16_t *) plan->best_right.ptr;
-    ha.conf = (uint8_t *) plan->conf.ptr;
-    ha.width = w;
-    ha.height = h;
-    ha.n_disp = params->max_disparity;
-    ha.min_disp = params->min_disparity;
-    ha.p1 = params->p1;
-    ha.p2 = params->p2;
-    ha.adaptive = params->adaptive_p2 != 0;
-    ha.adaptive_scale = params->adaptive_p2_scale;
-    ha.subpixel = params->subpixel != 0;
-    ha.uniqueness_fixed = cv_sgm_uniqueness_fixed (params->uniqueness);
-    if ((st = sgm_horizontal_launch (&ha, k, full, plan->smem_optin,
-                &plan->horiz_smem_set[sgm_k_index (k)][full], stream,
-                err)) != CV_OK)
+    const int lanes = fast_lanes (plan, params, w, plan->variant);
+    plan->last_variant = plan->variant != CV_SGM_VARIANT_BASELINE
+        && packed_applies (plan, params, w, lanes)
+        ? (lanes == 4 ? CV_SGM_VARIANT_PACKED4 : CV_SGM_VARIANT_PACKED)
+        : CV_SGM_VARIANT_BASELINE;
+    if (plan->last_variant != CV_SGM_VARIANT_BASELINE
+        && (st = run_packed (plan, params, left, lanes, stream, err))
+        != CV_OK)
       return st;
+  }
+  if (plan->last_variant == CV_SGM_VARIANT_BASELINE) {
+    if ((st = stage_mark (plan, "paths (vertical, diagonal)", stream, err))
+        != CV_OK)
+      return st;
+    if ((st = run_paths (plan, params, left, k, full, stream, err)) != CV_OK)
+      return st;
+
+    if ((st = stage_mark (plan, "horizontal + winner-takes-all", stream, err))
+        != CV_OK)
+      return st;
+    {
+      SgmHorizArgs ha;
+      memset (&ha, 0, sizeof (ha));
+      ha.layout = sgm_args_layout ();
+      ha.census_l = plan->census_l.ptr;
+      ha.census_r = plan->census_r.ptr;
+      ha.luma = left->data;
+      ha.luma_stride = left->stride;
+      ha.sum = (uint16_t *) plan->sum.ptr;
+      ha.disp = (int16_t *) plan->disp.ptr;
+      ha.best = (int16_t *) plan->best.ptr;
+      ha.best_right = (int16_t *) plan->best_right.ptr;
+      ha.conf = (uint8_t *) plan->conf.ptr;
+      ha.width = w;
+      ha.height = h;
+      ha.n_disp = params->max_disparity;
+      ha.min_disp = params->min_disparity;
+      ha.p1 = params->p1;
+      ha.p2 = params->p2;
+      ha.adaptive = params->adaptive_p2 != 0;
+      ha.adaptive_scale = params->adaptive_p2_scale;
+      ha.subpixel = params->subpixel != 0;
+      ha.uniqueness_fixed = cv_sgm_uniqueness_fixed (params->uniqueness);
+      if ((st = sgm_horizontal_launch (&ha, k, full, plan->smem_optin,
+                  &plan->horiz_smem_set[sgm_k_index (k)][full], stream,
+                  err)) != CV_OK)
+        return st;
+    }
   }
 
   if ((st = stage_mark (plan, "left-right check + median", stream, err))
@@ -580,9 +886,14 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     pa.out_stride = disparity->stride;
     pa.out_conf = confidence != NULL ? confidence->data : NULL;
     pa.out_conf_stride = confidence != NULL ? confidence->stride : 0;
+    pa.fault = device_fault (plan, h);
     sgm_post_kernel <<< cv_grid_2d (w, h, block), block, 0, stream >>> (pa);
     CV_CUDA_CHECK_LAUNCH (err, "sgm_post_kernel");
   }
+  if (plan->fault_host_dev == NULL)
+    CV_CUDA_TRY (err, cudaMemcpyAsync (plan->fault_host.ptr,
+            device_fault (plan, h), sizeof (SgmFault), cudaMemcpyDeviceToHost,
+            stream));
   return stage_mark (plan, NULL, stream, err);
 }
 #endif /* SGM_EMULATION */

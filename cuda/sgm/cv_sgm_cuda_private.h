@@ -21,6 +21,11 @@
  *              right view's minimum along the diagonals (shared memory).
  *  4. post     left-right check and 3x3 median, final confidence.
  *
+ * The packed variant (the default where exact, cv_sgm_variant.h) replaces
+ * 2 and 3 by: horizontal paths first (costs from the census, written into
+ * the cells), vertical and diagonal paths (costs read from the cells), and
+ * a winner-takes-all kernel; see cv_sgm_kernel_args.h.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef CV_SGM_CUDA_PRIVATE_H
@@ -33,6 +38,19 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* CV_OK when @layout, the sgm_args_layout () of the caller of @launcher,
+ * is this translation unit's (see cv_sgm_kernel_args.h). */
+static inline CvStatus
+sgm_check_layout (uint32_t layout, const char *launcher, CvError * err)
+{
+  if (layout == sgm_args_layout ())
+    return CV_OK;
+  return cv_error_set (err, CV_ERROR_UNSUPPORTED, "sgm: %s and its caller "
+      "were compiled against different versions of cv_sgm_kernel_args.h "
+      "(an incomplete rebuild: rebuild the CUDA objects of cuda/sgm)",
+      launcher);
+}
 
 /* Dynamic shared memory of a block of the path kernel. */
 size_t sgm_paths_smem_bytes (int n_disp, int full_census, int ns);
@@ -60,6 +78,39 @@ CvStatus sgm_horizontal_launch (const SgmHorizArgs * args, int k,
 
 /* Index of the kernel variant for K disparities per lane (0..3). */
 int sgm_k_index (int k);
+
+/* ---- packed variant (cv_sgm_fast_*.cu; see cv_sgm_kernel_args.h) ---- */
+
+/* Dynamic shared memory of a block of the packed horizontal kernel. */
+size_t sgm_fast_horizontal_smem_bytes (int width, int n_disp, int full_census);
+
+/* Launches the packed horizontal kernel (one block per 32 / LPS rows);
+ * *@smem_set as for sgm_horizontal_launch, for the kernel of this D and
+ * census kind. */
+CvStatus sgm_fast_horizontal_launch (const SgmFastHorizArgs * args,
+    int full_census, int smem_limit, int *smem_set, cudaStream_t stream,
+    CvError * err);
+
+/* Dynamic shared memory of a block of the packed path kernel with @lanes
+ * (SGM_FAST_LANES or 4) lanes per chain. */
+size_t sgm_fast_paths_smem_bytes (int n_disp, int lanes);
+
+/* Blocks per SM the device holds of the packed path kernel for D and
+ * @lanes (0 on error). */
+int sgm_fast_paths_occupancy (int n_disp, int lanes, int smem_limit);
+
+/* Launches the packed path kernel with @n_blocks blocks of SGM_FAST_WARPS
+ * warps, cooperatively when args->coop. */
+CvStatus sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes,
+    int n_blocks, int smem_limit, int *smem_set, cudaStream_t stream,
+    CvError * err);
+
+/* Dynamic shared memory of a block of the winner-takes-all kernel. */
+size_t sgm_fast_wta_smem_bytes (int width);
+
+/* Launches the winner-takes-all kernel (one block per row). */
+CvStatus sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit,
+    int *smem_set, cudaStream_t stream, CvError * err);
 
 #ifdef __cplusplus
 }

@@ -25,8 +25,17 @@
 #include "cv_cuda.cuh"
 #endif
 #include "cv_sgm_common.h"
+#include "cv_sgm_kernel_args.h"
 
 #define SGM_WARP 32
+
+/* Not inlined (the CPU emulation inlines what it likes: glib's headers
+ * cannot take a __noinline__ macro). */
+#ifdef SGM_EMULATION
+#define SGM_NOINLINE
+#else
+#define SGM_NOINLINE __noinline__
+#endif
 
 #ifndef SGM_EMULATION
 /* Block-shared storage of type T (one instance per kernel using it). */
@@ -374,7 +383,27 @@ sgm_copy_wait (void)
 #endif
 }
 
-/* ---- cross-warp ordering through counters in global memory ------------------ */
+/* Waits until at most @pending (0 .. MAXP, warp-uniform) committed groups
+ * of this thread are pending. */
+template < int MAXP > static __device__ __forceinline__ void
+sgm_copy_wait_pending (int pending)
+{
+  if constexpr (MAXP > 0) {
+    if (pending >= MAXP) {
+      sgm_copy_wait < MAXP > ();
+      return;
+    }
+    sgm_copy_wait_pending < MAXP - 1 > (pending);
+  } else {
+    (void) pending;
+    sgm_copy_wait < 0 > ();
+  }
+}
+
+/* ---- cross-warp ordering through counters in global memory ------------------ *
+ *
+ * Only between the warps of one cooperative launch (all blocks resident);
+ * see "bounded waits" in cv_sgm_kernel_args.h. */
 
 /* Publishes this warp's earlier global writes, then adds 1 to @counter. */
 static __device__ __forceinline__ void
@@ -386,18 +415,116 @@ sgm_signal (int *counter, int lane)
     atomicAdd (counter, 1);
 }
 
-/* Waits until *@counter >= @target; afterwards the writes published by the
- * signals counted are visible to the whole warp. */
+/* The GPU's nanosecond clock (0 in the CPU emulation). */
+static __device__ __forceinline__ unsigned long long
+sgm_clock_ns (void)
+{
+#if defined(__CUDA_ARCH__)
+  unsigned long long t;
+  asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (t));
+  return t;
+#else
+  return 0;
+#endif
+}
+
+/* TRUE when a wait that started at @start_ns (sgm_clock_ns) after @polls
+ * polls has to give up. */
+static __device__ __forceinline__ bool
+sgm_wait_expired (unsigned long long start_ns, unsigned polls)
+{
+#if defined(SGM_EMULATION)
+  (void) start_ns;
+  /* no clock: the emulation says when no thread has made progress for a
+   * while (a deadlock) */
+  return polls >= SGM_WAIT_MAX_POLLS || sgm_emu_wait_expired ();
+#else
+  return polls >= SGM_WAIT_MAX_POLLS
+      || sgm_clock_ns () - start_ns > SGM_WAIT_TIMEOUT_NS;
+#endif
+}
+
+/* Sleeps between two polls of a counter. */
 static __device__ __forceinline__ void
-sgm_wait (const int *counter, int target, int lane)
+sgm_poll_pause (void)
+{
+#if defined(SGM_EMULATION)
+  sgm_emu_sleep ();             /* let the other emulated threads run */
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  __nanosleep (SGM_WAIT_SLEEP_NS);
+#endif
+}
+
+/* Records a wait timeout of the calling warp (the fields of SgmFault) as
+ * the frame's fault unless one is recorded already: in the device record
+ * (every later wait of the frame then returns at once) and, when mapped,
+ * in pinned host memory (the code last, after a system-wide fence, so the
+ * host never sees a code without its details).  Not inlined: the rare path
+ * stays out of the kernels' loops (scalar arguments: no local memory). */
+static __device__ SGM_NOINLINE void
+sgm_fault_record (SgmFault * dev, SgmFault * host, int kernel, int group,
+    int batch, int waited_group, int seen, int target)
+{
+  SgmFault f;
+  f.code = SGM_FAULT_WAIT_TIMEOUT;
+  f.kernel = kernel;
+  f.group = group;
+  f.batch = batch;
+  f.waited_group = waited_group;
+  f.seen = seen;
+  f.target = target;
+  f.block = (int) blockIdx.x;
+  f.warp = (int) (threadIdx.x / SGM_WARP);
+  if (atomicCAS (&dev->code, SGM_FAULT_NONE, f.code) != SGM_FAULT_NONE)
+    return;
+  dev->kernel = f.kernel;
+  dev->group = f.group;
+  dev->batch = f.batch;
+  dev->waited_group = f.waited_group;
+  dev->seen = f.seen;
+  dev->target = f.target;
+  dev->block = f.block;
+  dev->warp = f.warp;
+  if (host != NULL) {
+    host->kernel = f.kernel;
+    host->group = f.group;
+    host->batch = f.batch;
+    host->waited_group = f.waited_group;
+    host->seen = f.seen;
+    host->target = f.target;
+    host->block = f.block;
+    host->warp = f.warp;
+    __threadfence_system ();
+    *(volatile int *) &host->code = f.code;
+  }
+}
+
+/* Waits until *@counter (group @waited_group's counter of @batch) >=
+ * @target; afterwards the writes published by the signals counted are
+ * visible to the whole warp.  Lane 0 polls (volatile loads, which always
+ * reach the coherent L2), the warp follows.  Gives up when a fault of the
+ * frame is recorded already, or when sgm_wait_expired: then records a fault
+ * (@kernel, @group: the caller's) and returns, the frame being lost (the
+ * post kernel invalidates it). */
+static __device__ __forceinline__ void
+sgm_wait (const int *counter, int target, int lane, SgmFault * fault,
+    SgmFault * fault_host, int kernel, int group, int batch, int waited_group)
 {
   if (lane == 0) {
-    while (*(volatile const int *) counter < target) {
-#if defined(SGM_EMULATION)
-      sgm_emu_sleep ();         /* let the other emulated threads run */
-#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-      __nanosleep (100);
-#endif
+    int seen = *(volatile const int *) counter;
+    if (seen < target) {
+      const volatile int *frame_lost = &fault->code;
+      const unsigned long long start = sgm_clock_ns ();
+      unsigned polls = 0;
+      while (seen < target && *frame_lost == SGM_FAULT_NONE) {
+        if (sgm_wait_expired (start, ++polls)) {
+          sgm_fault_record (fault, fault_host, kernel, group, batch,
+              waited_group, seen, target);
+          break;
+        }
+        sgm_poll_pause ();
+        seen = *(volatile const int *) counter;
+      }
     }
     __threadfence ();
   }

@@ -292,6 +292,9 @@ sgm_horizontal_launch (const SgmHorizArgs * args, int k, int full_census,
   dim3 grid ((args->height + SGM_HORIZ_ROWS - 1) / SGM_HORIZ_ROWS);
   dim3 block (SGM_HORIZ_ROWS * 2 * SGM_WARP);
 
+  if (sgm_check_layout (args->layout, "sgm_horizontal_launch", err) != CV_OK)
+    return CV_ERROR_UNSUPPORTED;
+
   if (lay.total > (size_t) smem_limit)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,
         "sgm: rows of %d pixels need %zu bytes of shared memory per block, "

@@ -28,6 +28,60 @@ extern "C" {
 /* Rows (each with two warps) per block of the horizontal kernel. */
 #define SGM_HORIZ_ROWS 2
 
+/* ---- bounded waits between warps (cooperative launches only) --------------- *
+ *
+ * The path kernels order the read-modify-writes of the groups that add into
+ * the same rows with counters (one per group and batch of rows): a warp
+ * publishes a batch (fence, then an atomic increment) and a warp of the
+ * next group polls the counter before it reads the batch (volatile load,
+ * then a fence).  Only the warps of ONE cooperative launch ever wait for
+ * each other, so every warp waited for is resident (the launch fails
+ * otherwise, and the planner falls back to one launch per group, which
+ * never waits); the order of the groups (cv_sgm_plan.c) makes the waits
+ * acyclic.  Still, no wait may hang the GPU: a wait gives up after
+ * SGM_WAIT_TIMEOUT_NS (or SGM_WAIT_MAX_POLLS polls), records an SgmFault
+ * and from then on every wait of the frame returns at once; the post kernel
+ * marks the whole frame invalid, and the plan reports the fault
+ * (cv_sgm_cuda_compute of the next frame fails with it). */
+
+/* Far above any legitimate wait: a wait lasts at most as long as the path
+ * kernel, ~15 ms for 1920x1080, D 256 on the baseline; seconds only under
+ * tools such as compute-sanitizer. */
+#define SGM_WAIT_TIMEOUT_NS 2000000000ull
+/* Polls of a counter before a wait gives up even if the clock does not
+ * advance (a poll is an L2 round trip plus a short sleep, >= ~0.3 us). */
+#define SGM_WAIT_MAX_POLLS (1u << 26)
+/* Sleep between two polls of a counter, nanoseconds. */
+#define SGM_WAIT_SLEEP_NS 100
+
+/* What gave up waiting (all zero: nothing).  In device memory after the
+ * counters (zeroed with them by the census kernel), copied by the first
+ * warp that gives up into pinned host memory. */
+typedef enum
+{
+  SGM_FAULT_NONE = 0,
+  SGM_FAULT_WAIT_TIMEOUT = 1,   /* a wait ran out of time or polls */
+} SgmFaultCode;
+
+typedef enum
+{
+  SGM_KERNEL_PATHS = 1,         /* baseline vertical and diagonal paths */
+  SGM_KERNEL_FAST_PATHS = 2,    /* packed variant's vertical and diagonal */
+} SgmKernelId;
+
+typedef struct
+{
+  int code;                     /* SgmFaultCode; written last */
+  int kernel;                   /* SgmKernelId */
+  int group, batch;             /* the waiting warp's group, the batch */
+  int waited_group;             /* the group it waited for */
+  int seen, target;             /* the counter's last value, the target */
+  int block, warp;              /* the waiting warp */
+} SgmFault;
+
+/* ints of an SgmFault (after the counters in the counters buffer) */
+#define SGM_FAULT_WORDS ((int) (sizeof (SgmFault) / sizeof (int)))
+
 typedef struct
 {
   int dx, dy;                   /* direction of travel: dy +1 down, -1 up */
@@ -37,11 +91,15 @@ typedef struct
 
 typedef struct
 {
+  uint32_t layout;              /* sgm_args_layout () of the caller */
   const void *census_l, *census_r;      /* uint32_t or unsigned long long */
   const uint8_t *luma;          /* left view (adaptive P2) */
   size_t luma_stride;
   uint16_t *sum;
   int *counters;                /* [n_groups][n_batches], zero at start */
+  SgmFault *fault;              /* device; zero at start */
+  SgmFault *fault_host;         /* pinned host memory mapped into the
+                                 * device, or NULL */
   int width, height, n_disp, min_disp, p1, p2, adaptive, adaptive_scale;
   int slots;                    /* slices per group (>= width + NS - 1) */
   int warps_per_group;
@@ -51,11 +109,14 @@ typedef struct
                                  * (cooperative launch), counters on; 0: one
                                  * group, no counters */
   int n_batches, half_batch;    /* batches [0, half_batch) are the top half */
+  int cbits;                    /* packed variant: bits of the matching cost
+                                 * in a cell (the baseline ignores it) */
   SgmGroup groups[SGM_MAX_GROUPS];
 } SgmPathsArgs;
 
 typedef struct
 {
+  uint32_t layout;              /* sgm_args_layout () of the caller */
   const void *census_l, *census_r;
   const uint8_t *luma;
   size_t luma_stride;
@@ -67,6 +128,131 @@ typedef struct
   int width, height, n_disp, min_disp, p1, p2, adaptive, adaptive_scale;
   int subpixel, uniqueness_fixed;
 } SgmHorizArgs;
+
+/* ---- packed variant (cv_sgm_fast_*.cu) ------------------------------------ *
+ *
+ * Cost volume cells of 16 bits: the matching cost C in the low `cbits`
+ * bits (5 for the centre-symmetric census, C <= 31; 6 for the full census,
+ * C <= 62), the sum of the path costs added so far above them.  The cells
+ * of a pixel are interleaved (cv_sgm_packed.cuh): 32-bit word w holds the
+ * disparity indices w (low half) and w + D / 2 (high half).  Exact when
+ * paths * (largest C + p2) < 2^(16 - cbits) (sgm_packed_exact): every path
+ * cost is at most C + P2 <= C + p2.
+ *
+ * Pipeline: census; horizontal paths (computing C once per cell from the
+ * census, writing the cells); vertical and diagonal paths (C read from the
+ * cells, every group adding its costs); winner-takes-all and the right
+ * view from the cells; left-right check and median. */
+
+/* Lanes per chain of the vertical-path and winner-takes-all kernels: with
+ * 8, D = 16 KH for every D that is a multiple of 16. */
+#define SGM_FAST_LANES 8
+/* The "packed4" variant: 4 lanes per chain (twice the work per
+ * instruction, half the warps) for D up to this. */
+#define SGM_FAST_LANES4_MAX_D 128
+/* AUTO takes 4 lanes per chain only if the concurrent vertical paths then
+ * still have this many warps per SM (one per scheduler): with fewer, a
+ * step's chain of dependent instructions is no longer overlapped and the
+ * shorter steps of 8 lanes per chain win. */
+#define SGM_FAST_LANES4_MIN_WARPS 4
+/* Warps per block of the vertical-path and winner-takes-all kernels. */
+#define SGM_FAST_WARPS 8
+/* Pixels of the cost volume in flight per chain (asynchronous copies). */
+#define SGM_FAST_RING 4
+
+typedef struct
+{
+  uint32_t layout;              /* sgm_args_layout () of the caller */
+  const void *census_l, *census_r;      /* uint32_t or unsigned long long */
+  const uint8_t *luma;          /* left view (adaptive P2) */
+  size_t luma_stride;
+  uint16_t *sum;                /* packed cells, written */
+  int width, height, n_disp, min_disp, p1, p2, adaptive, adaptive_scale;
+  int cbits;
+} SgmFastHorizArgs;
+
+typedef struct
+{
+  uint32_t layout;              /* sgm_args_layout () of the caller */
+  const uint16_t *sum;          /* packed cells, all paths added */
+  int16_t *disp, *best, *best_right;    /* as SgmHorizArgs */
+  uint8_t *conf;
+  int width, height, n_disp, min_disp, subpixel, uniqueness_fixed, cbits;
+} SgmWtaArgs;
+
+/* ---- layout check ---------------------------------------------------------- *
+ *
+ * A fingerprint of the argument structs above as the including translation
+ * unit sees them.  Callers set `layout` to it; each launcher (in its own
+ * .cu file) compares it with its own and refuses to launch on a difference,
+ * which only happens when objects compiled against different versions of
+ * this header are linked together (an incomplete rebuild: see
+ * cuda/sgm/meson.build).  List every field here. */
+static inline uint32_t
+sgm_args_layout (void)
+{
+  const size_t facts[] = {
+    sizeof (SgmFault), offsetof (SgmFault, block), offsetof (SgmFault, warp),
+    sizeof (SgmGroup), offsetof (SgmGroup, dx), offsetof (SgmGroup, dy),
+    offsetof (SgmGroup, wait_top), offsetof (SgmGroup, wait_bottom),
+    offsetof (SgmGroup, first_top), offsetof (SgmGroup, first_bottom),
+    sizeof (SgmPathsArgs), offsetof (SgmPathsArgs, census_l),
+    offsetof (SgmPathsArgs, census_r), offsetof (SgmPathsArgs, luma),
+    offsetof (SgmPathsArgs, luma_stride), offsetof (SgmPathsArgs, sum),
+    offsetof (SgmPathsArgs, counters), offsetof (SgmPathsArgs, fault),
+    offsetof (SgmPathsArgs, fault_host), offsetof (SgmPathsArgs, width),
+    offsetof (SgmPathsArgs, height), offsetof (SgmPathsArgs, n_disp),
+    offsetof (SgmPathsArgs, min_disp), offsetof (SgmPathsArgs, p1),
+    offsetof (SgmPathsArgs, p2), offsetof (SgmPathsArgs, adaptive),
+    offsetof (SgmPathsArgs, adaptive_scale), offsetof (SgmPathsArgs, slots),
+    offsetof (SgmPathsArgs, warps_per_group),
+    offsetof (SgmPathsArgs, n_groups), offsetof (SgmPathsArgs, group_base),
+    offsetof (SgmPathsArgs, coop), offsetof (SgmPathsArgs, n_batches),
+    offsetof (SgmPathsArgs, half_batch), offsetof (SgmPathsArgs, cbits),
+    offsetof (SgmPathsArgs, groups),
+    sizeof (SgmHorizArgs), offsetof (SgmHorizArgs, census_l),
+    offsetof (SgmHorizArgs, census_r), offsetof (SgmHorizArgs, luma),
+    offsetof (SgmHorizArgs, luma_stride), offsetof (SgmHorizArgs, sum),
+    offsetof (SgmHorizArgs, disp), offsetof (SgmHorizArgs, best),
+    offsetof (SgmHorizArgs, best_right), offsetof (SgmHorizArgs, conf),
+    offsetof (SgmHorizArgs, width), offsetof (SgmHorizArgs, height),
+    offsetof (SgmHorizArgs, n_disp), offsetof (SgmHorizArgs, min_disp),
+    offsetof (SgmHorizArgs, p1), offsetof (SgmHorizArgs, p2),
+    offsetof (SgmHorizArgs, adaptive), offsetof (SgmHorizArgs, adaptive_scale),
+    offsetof (SgmHorizArgs, subpixel),
+    offsetof (SgmHorizArgs, uniqueness_fixed),
+    sizeof (SgmFastHorizArgs), offsetof (SgmFastHorizArgs, census_l),
+    offsetof (SgmFastHorizArgs, census_r), offsetof (SgmFastHorizArgs, luma),
+    offsetof (SgmFastHorizArgs, luma_stride), offsetof (SgmFastHorizArgs, sum),
+    offsetof (SgmFastHorizArgs, width), offsetof (SgmFastHorizArgs, height),
+    offsetof (SgmFastHorizArgs, n_disp), offsetof (SgmFastHorizArgs, min_disp),
+    offsetof (SgmFastHorizArgs, p1), offsetof (SgmFastHorizArgs, p2),
+    offsetof (SgmFastHorizArgs, adaptive),
+    offsetof (SgmFastHorizArgs, adaptive_scale),
+    offsetof (SgmFastHorizArgs, cbits),
+    sizeof (SgmWtaArgs), offsetof (SgmWtaArgs, sum), offsetof (SgmWtaArgs, disp),
+    offsetof (SgmWtaArgs, best), offsetof (SgmWtaArgs, best_right),
+    offsetof (SgmWtaArgs, conf), offsetof (SgmWtaArgs, width),
+    offsetof (SgmWtaArgs, height), offsetof (SgmWtaArgs, n_disp),
+    offsetof (SgmWtaArgs, min_disp), offsetof (SgmWtaArgs, subpixel),
+    offsetof (SgmWtaArgs, uniqueness_fixed), offsetof (SgmWtaArgs, cbits),
+  };
+  uint32_t h = 2166136261u;     /* FNV-1a over the facts */
+  for (size_t i = 0; i < sizeof (facts) / sizeof (facts[0]); i++)
+    h = (h ^ (uint32_t) facts[i]) * 16777619u;
+  return h;
+}
+
+/* Bits of the matching cost in a packed cell for @census. */
+int sgm_packed_cost_bits (CvSgmCensus census);
+
+/* TRUE when the packed variant computes @params exactly. */
+int sgm_packed_exact (const CvSgmParams * params);
+
+/* Lanes per chain of the packed horizontal kernel for D disparities: the
+ * widest of 32, 16, 8 that divides D / 2 (one chain per warp is fastest
+ * along a row; D = 2 lanes KH). */
+int sgm_fast_horiz_lanes (int n_disp);
 
 /* ---- launch plan of the path kernel (cv_sgm_plan.c) ------------------------- */
 
@@ -97,6 +283,14 @@ void sgm_plan_paths (const CvSgmParams * params, int width, int height,
     int k, int full_census, CvSgmSchedule request, int coop_ok, int n_sms,
     SgmOccupancyFunc occupancy, void *user, SgmPathsArgs * args,
     SgmPathsPlan * plan);
+
+/* As sgm_plan_paths with @ns slices per warp and @warps_per_block (the
+ * packed variant: SGM_WARP / SGM_FAST_LANES slices, SGM_FAST_WARPS warps;
+ * every group reads and writes, the first_* flags are unused). */
+void sgm_plan_paths_ns (const CvSgmParams * params, int width, int height,
+    int k, int full_census, int ns, int warps_per_block, CvSgmSchedule request,
+    int coop_ok, int n_sms, SgmOccupancyFunc occupancy, void *user,
+    SgmPathsArgs * args, SgmPathsPlan * plan);
 
 /* Disparities per lane for D disparities (the padding rule of the
  * kernels): every lane holds either only real or only padded indices. */

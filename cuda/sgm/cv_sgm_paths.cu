@@ -140,11 +140,14 @@ sgm_paths_kernel (const SgmPathsArgs a)
   auto is_first = [&](int b) -> bool {
     return b < a.half_batch ? gd.first_top != 0 : gd.first_bottom != 0;
   };
+  /* only in a cooperative launch (all blocks resident): an ordinary
+   * launch guarantees no co-residency, so its warps never wait */
   auto ensure_ready = [&](int b) {
     if (a.coop) {
       int wg = b < a.half_batch ? gd.wait_top : gd.wait_bottom;
       if (wg >= 0)
-        sgm_wait (a.counters + wg * a.n_batches + b, a.warps_per_group, lane);
+        sgm_wait (a.counters + wg * a.n_batches + b, a.warps_per_group, lane,
+            a.fault, a.fault_host, SGM_KERNEL_PATHS, g, b, wg);
     }
   };
   auto window = [&](int i) -> CT * {
@@ -388,6 +391,9 @@ sgm_paths_launch (const SgmPathsArgs * args, int k, int full_census, int ns,
   SgmPathsKernel kernel = pick_kernel (k, full_census, ns);
   size_t smem = sgm_paths_smem_bytes (args->n_disp, full_census, ns);
   dim3 grid (n_blocks), block (SGM_PATHS_WARPS * SGM_WARP);
+
+  if (sgm_check_layout (args->layout, "sgm_paths_launch", err) != CV_OK)
+    return CV_ERROR_UNSUPPORTED;
 
   if (smem > (size_t) smem_limit)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,

@@ -2,12 +2,40 @@
 /* SGM, CUDA side: how the path kernel is launched (pure C, no CUDA calls,
  * shared with the CPU emulation of the kernels in the tests). */
 #include "cv_sgm_kernel_args.h"
+#include "cv_sgm_common.h"
+#include "cv_sgm_variant.h"
 
 #include <string.h>
 
 /* A later slice count replaces an earlier one only if its blocks spread
  * over the SMs at least this much better (see sgm_plan_paths). */
 #define SGM_PLAN_SPREAD_MARGIN 1.05
+
+int
+sgm_packed_cost_bits (CvSgmCensus census)
+{
+  /* the largest cost (31 or 62) fits these bits */
+  return census == CV_SGM_CENSUS_CS_9X7 ? 5 : 6;
+}
+
+int
+sgm_packed_exact (const CvSgmParams * p)
+{
+  const int cbits = sgm_packed_cost_bits (p->census);
+  const long largest_path_cost = (long) cv_sgm_census_bits (p->census) + p->p2;
+  return (long) p->paths * largest_path_cost < (1L << (16 - cbits));
+}
+
+int
+sgm_fast_horiz_lanes (int n_disp)
+{
+  const int words = n_disp / 2;
+  if (words % 32 == 0)
+    return 32;
+  if (words % 16 == 0)
+    return 16;
+  return 8;
+}
 
 int
 sgm_lane_disparities (int n_disp)
@@ -68,9 +96,10 @@ reorder_groups (SgmPathsArgs * pa, int n, CvSgmSchedule schedule)
 
 /* Slices per group (>= width + ns - 1, whole blocks) and blocks per group. */
 static void
-paths_geometry (int width, int ns, int *slots, int *blocks_per_group)
+paths_geometry (int width, int ns, int warps_per_block, int *slots,
+    int *blocks_per_group)
 {
-  const int per_block = ns * SGM_PATHS_WARPS;
+  const int per_block = ns * warps_per_block;
   *slots = (width + ns - 1 + per_block - 1) / per_block * per_block;
   *blocks_per_group = *slots / per_block;
 }
@@ -81,8 +110,18 @@ sgm_plan_paths (const CvSgmParams * p, int width, int height, int k,
     SgmOccupancyFunc occupancy, void *user, SgmPathsArgs * pa,
     SgmPathsPlan * plan)
 {
-  /* one kernel variant per K and census: SGM_PATHS_NS slices per warp */
-  const int ns_order[1] = { SGM_PATHS_NS };
+  sgm_plan_paths_ns (p, width, height, k, full_census, SGM_PATHS_NS,
+      SGM_PATHS_WARPS, request, coop_ok, n_sms, occupancy, user, pa, plan);
+}
+
+void
+sgm_plan_paths_ns (const CvSgmParams * p, int width, int height, int k,
+    int full_census, int slices_per_warp, int warps_per_block,
+    CvSgmSchedule request, int coop_ok, int n_sms, SgmOccupancyFunc occupancy,
+    void *user, SgmPathsArgs * pa, SgmPathsPlan * plan)
+{
+  /* one kernel variant per K and census */
+  const int ns_order[1] = { slices_per_warp };
   static const CvSgmSchedule coop_modes[2] = {
     CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_SCHEDULE_TWO_SWEEPS,
   };
@@ -118,7 +157,8 @@ sgm_plan_paths (const CvSgmParams * p, int width, int height, int k,
         long blocks;
         double eff;
         int occ = occupancy (k, full_census, ns_order[i], user);
-        paths_geometry (width, ns_order[i], &cand_slots, &cand_bpg);
+        paths_geometry (width, ns_order[i], warps_per_block, &cand_slots,
+            &cand_bpg);
         blocks = (long) cand_bpg * at_once;
         if (n_sms < 1 || blocks > (long) occ * n_sms)
           continue;
@@ -137,7 +177,7 @@ sgm_plan_paths (const CvSgmParams * p, int width, int height, int k,
   }
   if (ns == 0) {
     ns = ns_order[0];
-    paths_geometry (width, ns, &slots, &bpg);
+    paths_geometry (width, ns, warps_per_block, &slots, &bpg);
   }
   pa->slots = slots;
   pa->warps_per_group = slots / ns;
@@ -168,4 +208,29 @@ sgm_plan_paths (const CvSgmParams * p, int width, int height, int k,
     plan->launches[g].n_blocks = bpg;
     plan->launches[g].coop = 0;
   }
+}
+
+/* ---- variants (cv_sgm_variant.h) ------------------------------------------ */
+
+const char *
+cv_sgm_variant_name (CvSgmVariant variant)
+{
+  switch (variant) {
+    case CV_SGM_VARIANT_BASELINE:
+      return "baseline";
+    case CV_SGM_VARIANT_PACKED:
+      return "packed";
+    case CV_SGM_VARIANT_PACKED4:
+      return "packed4";
+    default:
+      return "auto";
+  }
+}
+
+int
+cv_sgm_variant_exact (CvSgmVariant variant, const CvSgmParams * params)
+{
+  if (variant == CV_SGM_VARIANT_PACKED || variant == CV_SGM_VARIANT_PACKED4)
+    return sgm_packed_exact (params);
+  return variant == CV_SGM_VARIANT_BASELINE;
 }

@@ -1,14 +1,24 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Benchmark of the CUDA SGM chain (census, paths, winner-takes-all with
- * sub-pixel and uniqueness, left-right check, median): GPU time per frame
- * with CUDA events, median of BENCH_RUNS runs after BENCH_WARMUP, per size,
- * plus the time of each stage, Mpix/s and two floors:
- *  - memory: the bytes the schedule moves to and from device memory
+ * sub-pixel and uniqueness, left-right check, median), every implementation
+ * variant (cv_sgm_variant.h) on every size: GPU time per frame with CUDA
+ * events, median of BENCH_RUNS runs after BENCH_WARMUP (each frame
+ * synchronised), the mean of as many frames queued back to back ("b2b":
+ * without the GPU waiting for the host between frames), the time of each
+ * stage (events between the kernels, separate runs), Mpix/s, and two
+ * floors per variant:
+ *  - memory: the bytes the variant moves to and from device memory
  *    (cost volume, census, images, maps) / BENCH_BANDWIDTH;
- *  - arithmetic: integer instructions / (SMs x 64 INT32 lanes x clock),
- *    counting BENCH_OPS_PER_CELL_PATH per cell and path (census XOR and
- *    POPC, packing, the SIMD recurrence, minimum, sum) and
- *    BENCH_OPS_PER_CELL_WTA per cell for the winner-takes-all.
+ *  - arithmetic: INT32-pipe instructions / (SMs x 64 lanes x clock), with
+ *    the per-cell counts of each variant below (estimates from the kernels'
+ *    instruction mix; tests/bench/sgm/sass-stats.sh counts the real ones).
+ * Every variant's output is compared with the CPU reference (computed in
+ * background threads while the GPU is timed): "identical", or the first
+ * mismatching pixel with both values and the number of differing pixels.
+ * A frame a path kernel lost (cv_sgm_kernel_args.h: a wait that gave up)
+ * stops the benchmark with the kernel's report; each variant's row runs
+ * under a wall-clock limit (sgm_watchdog.h: BENCH_ROW_TIMEOUT_S, or
+ * CV_SGM_GPU_TIMEOUT_S), so a hang ends the run instead of the GPU session.
  *
  *   bench-sgm [runs]
  */
@@ -21,16 +31,31 @@
 
 #include "cv_cuda.h"
 #include "cv_sgm.h"
+#include "cv_sgm_kernel_args.h"
+#include "cv_sgm_variant.h"
 #include "cv_test.h"
+#include "sgm_watchdog.h"
 
+/* Wall-clock limit of one row (variant x case): ~20 x the slowest. */
+#define BENCH_ROW_TIMEOUT_S 120
 #define BENCH_WARMUP 20
 #define BENCH_RUNS 200
 #define BENCH_STAGE_RUNS 50
 /* H200 HBM3e, measured (DESIGN.md) */
 #define BENCH_BANDWIDTH 4.3e12
-#define BENCH_OPS_PER_CELL_PATH 7.0
-#define BENCH_OPS_PER_CELL_WTA 4.0
 #define BENCH_INT32_LANES_PER_SM 64
+/* Baseline: INT32 operations per cell and path (census XOR and POPC,
+ * packing, the SIMD recurrence, minimum, sum) and per cell for the
+ * winner-takes-all. */
+#define BENCH_BASE_OPS_PER_CELL_PATH 7.0
+#define BENCH_BASE_OPS_PER_CELL_WTA 4.0
+/* Packed: per cell and path (cost from the cell, recurrence in the
+ * interleaved layout, minimum, sum: about 66 INT32-pipe instructions per
+ * 512 cells of a warp step), per cell once (census cost of the
+ * horizontal kernel) and per cell for the winner-takes-all. */
+#define BENCH_PACKED_OPS_PER_CELL_PATH 4.2
+#define BENCH_PACKED_OPS_PER_CELL_COST 2.0
+#define BENCH_PACKED_OPS_PER_CELL_WTA 8.0
 
 #define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
       fprintf (stderr, "%s failed: %s\n", #call, cudaGetErrorString (e_)); \
@@ -50,22 +75,85 @@ static const Case cases[] = {
   {1920, 1080, 256, 8, 0, 0},
 };
 
-/* Bytes moved to and from device memory per frame by the schedule used
- * (census rows and luma are small enough to stay in L2 once read). */
+#define N_CASES ((int) G_N_ELEMENTS (cases))
+#define N_CENSUS 2
+
+static const CvSgmVariant variants[] = {
+  CV_SGM_VARIANT_BASELINE, CV_SGM_VARIANT_PACKED, CV_SGM_VARIANT_PACKED4,
+};
+
+#define N_VARIANTS ((int) G_N_ELEMENTS (variants))
+
+/* One case: the input pair and its CPU reference (a background thread). */
+typedef struct
+{
+  const Case *c;
+  int census;
+  uint8_t *hl, *hr;
+  int16_t *ref_disp;
+  uint8_t *ref_conf;
+  double cpu_s;
+  GThread *thread;
+  gboolean joined;
+  /* median GPU time per variant (0: not run) */
+  double ms[N_VARIANTS];
+  gboolean identical[N_VARIANTS];
+  CvSgmVariant auto_choice;     /* what AUTO uses */
+} Job;
+
+static void
+params_for (const Job * j, CvSgmParams * p)
+{
+  cv_sgm_params_init (p);
+  p->max_disparity = j->c->d;
+  p->paths = j->c->paths;
+  p->census = (CvSgmCensus) j->census;
+  p->subpixel = 1;
+  p->lr_check = 1;
+  p->median = 1;
+  if (p->uniqueness >= 1.0f)
+    p->uniqueness = 0.95f;
+}
+
+/* Bytes moved to and from device memory per frame (census rows and luma
+ * are small enough to stay in L2 once read). */
 static double
-bytes_moved (const Case * c, int census_bytes, CvSgmSchedule sched)
+bytes_moved (const Case * c, int census_bytes, CvSgmVariant variant,
+    CvSgmSchedule sched)
 {
   double npix = (double) c->w * c->h, cells = npix * c->d;
   int groups = c->paths == 8 ? 6 : 2;
-  double paths_b;
-  if (sched == CV_SGM_SCHEDULE_SEQUENTIAL)
-    paths_b = cells * (2.0 + 4.0 * (groups - 1));
-  else
-    paths_b = cells * 6.0;      /* write; read + write; (the rest in L2) */
+  double paths_b, other_b;
+  if (variant == CV_SGM_VARIANT_PACKED || variant == CV_SGM_VARIANT_PACKED4) {
+    /* horizontal: each cell written in part 1, read and written in part 2
+     * (part 1's writes mostly read back from L2: counted once); vertical:
+     * the first group of each half reads, the last writes (SEQUENTIAL:
+     * every group); winner-takes-all reads */
+    paths_b = sched == CV_SGM_SCHEDULE_SEQUENTIAL
+        ? cells * 4.0 * groups : cells * 8.0;
+    other_b = cells * (4.0 + 2.0) + npix * (2 * census_bytes + 1)
+        + npix * 7.0;
+  } else {
+    if (sched == CV_SGM_SCHEDULE_SEQUENTIAL)
+      paths_b = cells * (2.0 + 4.0 * (groups - 1));
+    else
+      paths_b = cells * 6.0;    /* write; read + write; (the rest in L2) */
+    paths_b += npix * (2 * census_bytes + 1);
+    other_b = cells * 6.0 + npix * (2 * census_bytes + 1 + 7);
+  }
   return npix * (2 + 2 * census_bytes)  /* census: images in, words out */
-      + paths_b + npix * (2 * census_bytes + 1) /* paths: + census, luma */
-      + cells * 6.0 + npix * (2 * census_bytes + 1 + 7) /* horizontal + WTA */
-      + npix * 10.0;            /* post: maps in, disparity and confidence out */
+      + paths_b + other_b + npix * 10.0;        /* post: maps in, out */
+}
+
+static double
+int_ops (const Case * c, CvSgmVariant variant)
+{
+  double cells = (double) c->w * c->h * c->d;
+  if (variant == CV_SGM_VARIANT_PACKED || variant == CV_SGM_VARIANT_PACKED4)
+    return cells * (c->paths * BENCH_PACKED_OPS_PER_CELL_PATH
+        + BENCH_PACKED_OPS_PER_CELL_COST + BENCH_PACKED_OPS_PER_CELL_WTA);
+  return cells * (c->paths * BENCH_BASE_OPS_PER_CELL_PATH
+      + BENCH_BASE_OPS_PER_CELL_WTA);
 }
 
 static int
@@ -91,218 +179,427 @@ fill_pair (uint8_t * l, uint8_t * r, int w, int h)
     }
 }
 
-int
-main (int argc, char **argv)
+static gpointer
+cpu_reference (gpointer data)
 {
-  int runs = argc > 1 ? atoi (argv[1]) : BENCH_RUNS;
-  int dev = 0, n_sms = 0, clock_khz = 0;
-  struct cudaDeviceProp prop;
+  Job *j = data;
+  const int w = j->c->w, h = j->c->h;
+  CvImageU8 vl = { j->hl, w, h, (size_t) w };
+  CvImageU8 vr = { j->hr, w, h, (size_t) w };
+  CvImageS16 vd = { j->ref_disp, w, h, (size_t) w * 2 };
+  CvImageU8 vc = { j->ref_conf, w, h, (size_t) w };
+  CvSgmParams p;
+  CvError err = { 0 };
+  gint64 t0 = g_get_monotonic_time ();
+  params_for (j, &p);
+  if (cv_sgm_cpu (&p, &vl, &vr, &vd, &vc, &err) != CV_OK) {
+    fprintf (stderr, "cv_sgm_cpu failed: %s\n", err.message);
+    exit (1);
+  }
+  j->cpu_s = (g_get_monotonic_time () - t0) / 1e6;
+  return NULL;
+}
+
+/* Compares a GPU result with the job's CPU reference; prints the verdict. */
+static gboolean
+verify (Job * j, const int16_t * gd, const uint8_t * gc)
+{
+  const int w = j->c->w, n = j->c->w * j->c->h;
+  int first = -1, n_diff = 0;
+  if (!j->joined) {
+    g_thread_join (j->thread);
+    j->joined = TRUE;
+  }
+  for (int i = 0; i < n; i++)
+    if (gd[i] != j->ref_disp[i] || gc[i] != j->ref_conf[i]) {
+      if (first < 0)
+        first = i;
+      n_diff++;
+    }
+  if (first < 0) {
+    printf ("      output identical to the CPU reference (%d pixels)\n", n);
+    return TRUE;
+  }
+  printf ("      OUTPUT MISMATCH: first at (%d, %d): disparity cpu %d gpu %d, "
+      "confidence cpu %d gpu %d; %d of %d pixels differ\n", first % w,
+      first / w, j->ref_disp[first], gd[first], j->ref_conf[first],
+      gc[first], n_diff, n);
+  return FALSE;
+}
+
+static const char *
+schedule_name (CvSgmSchedule s)
+{
+  return s == CV_SGM_SCHEDULE_CONCURRENT ? "concurrent"
+      : s == CV_SGM_SCHEDULE_TWO_SWEEPS ? "two-sweeps"
+      : s == CV_SGM_SCHEDULE_SEQUENTIAL ? "sequential" : "auto";
+}
+
+typedef struct
+{
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
-  CvSgmCuda *plan;
+  int n_sms, clock_khz, runs;
+} Bench;
+
+/* Median GPU time of one frame under @plan's settings (after warm-up;
+ * each frame synchronised, so the GPU also waits for the host to launch
+ * the first kernel); *@b2b: mean GPU time per frame of the same number of
+ * frames queued back to back (no host gaps). */
+static float
+time_frames (Bench * b, CvSgmCuda * plan, const CvSgmParams * p,
+    const CvImageU8 * vl, const CvImageU8 * vr, CvImageS16 * vd,
+    CvImageU8 * vc, float *p10, float *p90, float *b2b)
+{
+  float *t = g_new (float, b->runs), med;
   CvError err = { 0 };
-  int census;
+  for (int i = 0; i < BENCH_WARMUP; i++)
+    if (cv_sgm_cuda_compute (plan, p, vl, vr, vd, vc, b->stream, &err)
+        != CV_OK) {
+      fprintf (stderr, "compute failed: %s\n", err.message);
+      exit (1);
+    }
+  CUDA_OK (cudaStreamSynchronize (b->stream));
+  for (int i = 0; i < b->runs; i++) {
+    CUDA_OK (cudaEventRecord (b->ev0, b->stream));
+    cv_sgm_cuda_compute (plan, p, vl, vr, vd, vc, b->stream, &err);
+    CUDA_OK (cudaEventRecord (b->ev1, b->stream));
+    CUDA_OK (cudaEventSynchronize (b->ev1));
+    CUDA_OK (cudaEventElapsedTime (&t[i], b->ev0, b->ev1));
+  }
+  if (err.status != CV_OK) {
+    fprintf (stderr, "compute failed: %s\n", err.message);
+    exit (1);
+  }
+  if (b2b != NULL) {
+    float total = 0.0f;
+    CUDA_OK (cudaEventRecord (b->ev0, b->stream));
+    for (int i = 0; i < b->runs; i++)
+      cv_sgm_cuda_compute (plan, p, vl, vr, vd, vc, b->stream, &err);
+    CUDA_OK (cudaEventRecord (b->ev1, b->stream));
+    CUDA_OK (cudaEventSynchronize (b->ev1));
+    CUDA_OK (cudaEventElapsedTime (&total, b->ev0, b->ev1));
+    *b2b = total / b->runs;
+  }
+  qsort (t, b->runs, sizeof (float), cmp_float);
+  med = t[b->runs / 2];
+  if (p10)
+    *p10 = t[b->runs / 10];
+  if (p90)
+    *p90 = t[b->runs * 9 / 10];
+  g_free (t);
+  return med;
+}
 
-  cv_test_require_gpu ();
-  if (runs < 1)
-    runs = BENCH_RUNS;
-  CUDA_OK (cudaSetDevice (dev));
-  CUDA_OK (cudaGetDeviceProperties (&prop, dev));
-  CUDA_OK (cudaDeviceGetAttribute (&n_sms, cudaDevAttrMultiProcessorCount,
-          dev));
-  CUDA_OK (cudaDeviceGetAttribute (&clock_khz, cudaDevAttrClockRate, dev));
-  CUDA_OK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
-  CUDA_OK (cudaEventCreate (&ev0));
-  CUDA_OK (cudaEventCreate (&ev1));
-  plan = NULL;
+static void
+run_job (Bench * b, Job * j)
+{
+  const Case *c = j->c;
+  const size_t npix = (size_t) c->w * c->h;
+  uint8_t *dl, *dr, *dc;
+  int16_t *dd;
+  int16_t *gd = g_new (int16_t, npix);
+  uint8_t *gc = g_new (uint8_t, npix);
+  CvImageU8 vl, vr, vc;
+  CvImageS16 vd;
+  CvSgmParams p;
+  char size[32];
 
-  printf ("# bench-sgm on %s (%d SMs, %.2f GHz), %d runs per row (median), "
-      "full chain: subpixel, uniqueness 0.95, LR check, median 3x3\n",
-      prop.name, n_sms, clock_khz / 1e6, runs);
-  printf ("# floors: memory = bytes moved / %.1f TB/s; int = %.0f ops per "
-      "cell-path + %.0f per cell (WTA) / (%d SMs x %d lanes x clock)\n",
-      BENCH_BANDWIDTH / 1e12, BENCH_OPS_PER_CELL_PATH, BENCH_OPS_PER_CELL_WTA,
-      n_sms, BENCH_INT32_LANES_PER_SM);
-  printf ("%-10s %4s %5s %-6s %-10s %9s %8s %8s %9s %8s %8s %8s %8s %9s\n",
-      "size", "D", "paths", "census", "schedule", "median", "p10", "p90",
-      "Mpix/s", "mem-fl", "int-fl", "target", "libSGM", "dev-MB");
+  params_for (j, &p);
+  CUDA_OK (cudaMalloc ((void **) &dl, npix));
+  CUDA_OK (cudaMalloc ((void **) &dr, npix));
+  CUDA_OK (cudaMalloc ((void **) &dc, npix));
+  CUDA_OK (cudaMalloc ((void **) &dd, npix * 2));
+  /* on the stream of the kernels (a non-blocking one) */
+  CUDA_OK (cudaMemcpyAsync (dl, j->hl, npix, cudaMemcpyHostToDevice,
+          b->stream));
+  CUDA_OK (cudaMemcpyAsync (dr, j->hr, npix, cudaMemcpyHostToDevice,
+          b->stream));
+  CUDA_OK (cudaStreamSynchronize (b->stream));
+  vl = (CvImageU8) {
+  dl, c->w, c->h, (size_t) c->w};
+  vr = (CvImageU8) {
+  dr, c->w, c->h, (size_t) c->w};
+  vc = (CvImageU8) {
+  dc, c->w, c->h, (size_t) c->w};
+  vd = (CvImageS16) {
+  dd, c->w, c->h, (size_t) c->w * 2};
+  g_snprintf (size, sizeof (size), "%dx%d", c->w, c->h);
 
-  for (census = 1; census >= 0; census--)
-    for (int ci = 0; ci < (int) G_N_ELEMENTS (cases); ci++) {
-      const Case *c = &cases[ci];
-      const size_t npix = (size_t) c->w * c->h;
-      uint8_t *hl = g_malloc (npix), *hr = g_malloc (npix);
-      uint8_t *dl, *dr, *dc;
-      int16_t *dd;
-      CvImageU8 vl, vr, vc;
-      CvImageS16 vd;
-      CvSgmParams p;
-      float *t = g_new (float, runs);
-      float stage_ms[CV_SGM_MAX_STAGES][BENCH_STAGE_RUNS];
-      const char *names[CV_SGM_MAX_STAGES];
-      int n_stages = 0;
-      size_t mem_before = cv_device_bytes_in_use (), mem_plan;
-      double bytes, ops, mem_floor, int_floor;
-      CvSgmSchedule sched;
+  for (int vi = 0; vi < N_VARIANTS; vi++) {
+    size_t mem_before = cv_device_bytes_in_use (), mem_plan;
+    CvSgmCuda *plan = cv_sgm_cuda_new ();   /* fresh: its memory is this case's */
+    float med, p10, p90, b2b;
+    float stage_ms[CV_SGM_MAX_STAGES][BENCH_STAGE_RUNS];
+    const char *names[CV_SGM_MAX_STAGES];
+    int n_stages = 0;
+    CvSgmSchedule sched;
+    CvSgmVariant used;
+    CvError err = { 0 };
+    double bytes, ops, mem_floor, int_floor;
 
-      plan = cv_sgm_cuda_new ();      /* fresh: its device memory is this case's */
+    if (variants[vi] == CV_SGM_VARIANT_PACKED4
+        && c->d > SGM_FAST_LANES4_MAX_D) {
+      cv_sgm_cuda_free (plan);   /* the same kernels as "packed" */
+      j->identical[vi] = TRUE;
+      continue;
+    }
+    cv_sgm_cuda_set_variant (plan, variants[vi]);
+    sgm_watchdog_arm ("bench-sgm %s D %d paths %d census %s variant %s did "
+        "not finish", size, c->d, c->paths, j->census ? "full" : "cs",
+        cv_sgm_variant_name (variants[vi]));
+    med = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, &p10, &p90, &b2b);
+    mem_plan = cv_device_bytes_in_use () - mem_before;
+    sched = cv_sgm_cuda_get_schedule (plan);
+    used = cv_sgm_cuda_get_variant (plan);
 
-      fill_pair (hl, hr, c->w, c->h);
-      CUDA_OK (cudaMalloc ((void **) &dl, npix));
-      CUDA_OK (cudaMalloc ((void **) &dr, npix));
-      CUDA_OK (cudaMalloc ((void **) &dc, npix));
-      CUDA_OK (cudaMalloc ((void **) &dd, npix * 2));
-      CUDA_OK (cudaMemcpy (dl, hl, npix, cudaMemcpyHostToDevice));
-      CUDA_OK (cudaMemcpy (dr, hr, npix, cudaMemcpyHostToDevice));
-      vl = (CvImageU8) {
-      dl, c->w, c->h, (size_t) c->w};
-      vr = (CvImageU8) {
-      dr, c->w, c->h, (size_t) c->w};
-      vc = (CvImageU8) {
-      dc, c->w, c->h, (size_t) c->w};
-      vd = (CvImageS16) {
-      dd, c->w, c->h, (size_t) c->w * 2};
-
-      cv_sgm_params_init (&p);
-      p.max_disparity = c->d;
-      p.paths = c->paths;
-      p.census = census;
-      p.subpixel = 1;
-      p.lr_check = 1;
-      p.median = 1;
-      if (p.uniqueness >= 1.0f)
-        p.uniqueness = 0.95f;
-
-      for (int i = 0; i < BENCH_WARMUP; i++)
-        if (cv_sgm_cuda_compute (plan, &p, &vl, &vr, &vd, &vc, stream,
-                &err) != CV_OK) {
-          fprintf (stderr, "compute failed: %s\n", err.message);
-          return 1;
-        }
-      CUDA_OK (cudaStreamSynchronize (stream));
-      mem_plan = cv_device_bytes_in_use () - mem_before;
-      for (int i = 0; i < runs; i++) {
-        CUDA_OK (cudaEventRecord (ev0, stream));
-        cv_sgm_cuda_compute (plan, &p, &vl, &vr, &vd, &vc, stream, &err);
-        CUDA_OK (cudaEventRecord (ev1, stream));
-        CUDA_OK (cudaEventSynchronize (ev1));
-        CUDA_OK (cudaEventElapsedTime (&t[i], ev0, ev1));
-      }
-      if (err.status != CV_OK) {
-        fprintf (stderr, "compute failed: %s\n", err.message);
-        return 1;
-      }
-      sched = cv_sgm_cuda_get_schedule (plan);
-
-      /* per stage, with events between the kernels */
-      cv_sgm_cuda_set_profiling (plan, 1, &err);
-      for (int i = 0; i < BENCH_STAGE_RUNS; i++) {
-        float ms[CV_SGM_MAX_STAGES];
-        cv_sgm_cuda_compute (plan, &p, &vl, &vr, &vd, &vc, stream, &err);
-        CUDA_OK (cudaStreamSynchronize (stream));
-        n_stages = cv_sgm_cuda_kernel_times (plan, names, ms,
-            CV_SGM_MAX_STAGES);
-        for (int s = 0; s < n_stages; s++)
-          stage_ms[s][i] = ms[s];
-      }
-      cv_sgm_cuda_set_profiling (plan, 0, &err);
-
-      qsort (t, runs, sizeof (float), cmp_float);
-      bytes = bytes_moved (c, census ? 8 : 4, sched);
-      ops = (double) npix * c->d * (c->paths * BENCH_OPS_PER_CELL_PATH
-          + BENCH_OPS_PER_CELL_WTA);
-      mem_floor = bytes / BENCH_BANDWIDTH * 1e3;
-      int_floor = ops / ((double) n_sms * BENCH_INT32_LANES_PER_SM *
-          clock_khz * 1e3) * 1e3;
-      {
-        char size[32];
-        g_snprintf (size, sizeof (size), "%dx%d", c->w, c->h);
-        printf ("%-10s %4d %5d %-6s %-10s %7.3fms %6.3fms %6.3fms %9.1f "
-            "%6.3fms %6.3fms ", size, c->d, c->paths, census ? "full" : "cs",
-            sched == CV_SGM_SCHEDULE_CONCURRENT ? "concurrent"
-            : sched == CV_SGM_SCHEDULE_TWO_SWEEPS ? "two-sweeps"
-            : "sequential", t[runs / 2], t[runs / 10], t[runs * 9 / 10],
-            npix / (t[runs / 2] * 1e3), mem_floor, int_floor);
-        if (c->target_ms > 0)
-          printf ("%6.2fms %6.2fms ", c->target_ms, c->libsgm_ms);
-        else
-          printf ("%8s %8s ", "-", "-");
-        printf ("%9.1f\n", mem_plan / 1e6);
-        for (int s = 0; s < n_stages; s++) {
-          qsort (stage_ms[s], BENCH_STAGE_RUNS, sizeof (float), cmp_float);
-          printf ("      stage %-32s %7.3fms\n", names[s],
-              stage_ms[s][BENCH_STAGE_RUNS / 2]);
-        }
-        printf ("      moved %.1f MB (%.1f bytes per cell), %.2f Gops\n",
-            bytes / 1e6, bytes / ((double) npix * c->d), ops / 1e9);
-      }
-      printf ("      device memory %.1f MB = %.3f bytes per cell\n",
-          mem_plan / 1e6, mem_plan / ((double) npix * c->d));
-      fflush (stdout);
-      cv_sgm_cuda_free (plan);
-      plan = NULL;
-      cudaFree (dl);
-      cudaFree (dr);
-      cudaFree (dc);
-      cudaFree (dd);
-      g_free (hl);
-      g_free (hr);
-      g_free (t);
+    /* per stage, with events between the kernels */
+    cv_sgm_cuda_set_profiling (plan, 1, &err);
+    for (int i = 0; i < BENCH_STAGE_RUNS; i++) {
+      float ms[CV_SGM_MAX_STAGES];
+      cv_sgm_cuda_compute (plan, &p, &vl, &vr, &vd, &vc, b->stream, &err);
+      CUDA_OK (cudaStreamSynchronize (b->stream));
+      n_stages = cv_sgm_cuda_kernel_times (plan, names, ms,
+          CV_SGM_MAX_STAGES);
+      for (int s = 0; s < n_stages; s++)
+        stage_ms[s][i] = ms[s];
+    }
+    cv_sgm_cuda_set_profiling (plan, 0, &err);
+    if (cv_sgm_cuda_take_fault (plan, &err) != CV_OK) {
+      fprintf (stderr, "bench-sgm %s D %d variant %s: %s\n", size, c->d,
+          cv_sgm_variant_name (variants[vi]), err.message);
+      exit (1);
     }
 
-  /* the schedules compared on one size */
-  plan = cv_sgm_cuda_new ();
+    /* the output of the last frame against the CPU reference */
+    CUDA_OK (cudaMemcpy (gd, dd, npix * 2, cudaMemcpyDeviceToHost));
+    CUDA_OK (cudaMemcpy (gc, dc, npix, cudaMemcpyDeviceToHost));
+    sgm_watchdog_disarm ();
+
+    bytes = bytes_moved (c, j->census ? 8 : 4, used, sched);
+    ops = int_ops (c, used);
+    mem_floor = bytes / BENCH_BANDWIDTH * 1e3;
+    int_floor = ops / ((double) b->n_sms * BENCH_INT32_LANES_PER_SM *
+        b->clock_khz * 1e3) * 1e3;
+    printf ("%-10s %4d %5d %-6s %-8s %-10s %7.3fms %6.3fms %6.3fms %6.3fms "
+        "%8.1f %6.3fms %6.3fms ", size, c->d, c->paths,
+        j->census ? "full" : "cs", cv_sgm_variant_name (used),
+        schedule_name (sched), med, p10, p90, b2b, npix / (med * 1e3),
+        mem_floor, int_floor);
+    if (c->target_ms > 0)
+      printf ("%6.2fms %6.2fms ", c->target_ms, c->libsgm_ms);
+    else
+      printf ("%8s %8s ", "-", "-");
+    printf ("%8.1f\n", mem_plan / 1e6);
+    if (used != variants[vi])
+      printf ("      (variant %s requested; it does not apply)\n",
+          cv_sgm_variant_name (variants[vi]));
+    for (int s = 0; s < n_stages; s++) {
+      qsort (stage_ms[s], BENCH_STAGE_RUNS, sizeof (float), cmp_float);
+      printf ("      stage %-34s %7.3fms\n", names[s],
+          stage_ms[s][BENCH_STAGE_RUNS / 2]);
+    }
+    printf ("      moved %.1f MB (%.1f bytes per cell), %.2f G int ops, "
+        "device memory %.1f MB = %.3f bytes per cell\n", bytes / 1e6,
+        bytes / ((double) npix * c->d), ops / 1e9, mem_plan / 1e6,
+        mem_plan / ((double) npix * c->d));
+    j->identical[vi] = verify (j, gd, gc);
+    j->ms[vi] = used == variants[vi] ? med : 0.0;
+    fflush (stdout);
+    cv_sgm_cuda_free (plan);
+  }
+
+  /* the default's choice */
   {
-    const Case *c = &cases[1];
-    const size_t npix = (size_t) c->w * c->h;
-    uint8_t *hl = g_malloc (npix), *hr = g_malloc (npix), *dl, *dr, *dc;
-    int16_t *dd;
-    CvSgmParams p;
-    fill_pair (hl, hr, c->w, c->h);
-    CUDA_OK (cudaMalloc ((void **) &dl, npix));
-    CUDA_OK (cudaMalloc ((void **) &dr, npix));
-    CUDA_OK (cudaMalloc ((void **) &dc, npix));
-    CUDA_OK (cudaMalloc ((void **) &dd, npix * 2));
-    CUDA_OK (cudaMemcpy (dl, hl, npix, cudaMemcpyHostToDevice));
-    CUDA_OK (cudaMemcpy (dr, hr, npix, cudaMemcpyHostToDevice));
-    cv_sgm_params_init (&p);
-    p.max_disparity = c->d;
-    p.paths = c->paths;
+    CvSgmCuda *plan = cv_sgm_cuda_new ();
+    CvError err = { 0 };
+    if (cv_sgm_cuda_compute (plan, &p, &vl, &vr, &vd, &vc, b->stream, &err)
+        != CV_OK) {
+      fprintf (stderr, "compute failed: %s\n", err.message);
+      exit (1);
+    }
+    CUDA_OK (cudaStreamSynchronize (b->stream));
+    j->auto_choice = cv_sgm_cuda_get_variant (plan);
+    cv_sgm_cuda_free (plan);
+  }
+
+  cudaFree (dl);
+  cudaFree (dr);
+  cudaFree (dc);
+  cudaFree (dd);
+  g_free (gd);
+  g_free (gc);
+}
+
+/* The path schedules of both variants compared on one size. */
+static void
+compare_schedules (Bench * b, Job * j)
+{
+  const Case *c = j->c;
+  const size_t npix = (size_t) c->w * c->h;
+  uint8_t *dl, *dr, *dc;
+  int16_t *dd;
+  CvSgmParams p;
+
+  params_for (j, &p);
+  CUDA_OK (cudaMalloc ((void **) &dl, npix));
+  CUDA_OK (cudaMalloc ((void **) &dr, npix));
+  CUDA_OK (cudaMalloc ((void **) &dc, npix));
+  CUDA_OK (cudaMalloc ((void **) &dd, npix * 2));
+  CUDA_OK (cudaMemcpyAsync (dl, j->hl, npix, cudaMemcpyHostToDevice,
+          b->stream));
+  CUDA_OK (cudaMemcpyAsync (dr, j->hr, npix, cudaMemcpyHostToDevice,
+          b->stream));
+  CUDA_OK (cudaStreamSynchronize (b->stream));
+  for (int vi = 0; vi < N_VARIANTS; vi++) {
+    CvSgmCuda *plan = cv_sgm_cuda_new ();
+    cv_sgm_cuda_set_variant (plan, variants[vi]);
     for (int s = CV_SGM_SCHEDULE_SEQUENTIAL; s <= CV_SGM_SCHEDULE_CONCURRENT;
         s++) {
       CvImageU8 vl = { dl, c->w, c->h, (size_t) c->w };
       CvImageU8 vr = { dr, c->w, c->h, (size_t) c->w };
       CvImageU8 vc = { dc, c->w, c->h, (size_t) c->w };
       CvImageS16 vd = { dd, c->w, c->h, (size_t) c->w * 2 };
-      float *t = g_new (float, runs);
+      float med;
       cv_sgm_cuda_set_schedule (plan, (CvSgmSchedule) s);
-      for (int i = 0; i < BENCH_WARMUP; i++)
-        cv_sgm_cuda_compute (plan, &p, &vl, &vr, &vd, &vc, stream, &err);
-      for (int i = 0; i < runs; i++) {
-        CUDA_OK (cudaEventRecord (ev0, stream));
-        cv_sgm_cuda_compute (plan, &p, &vl, &vr, &vd, &vc, stream, &err);
-        CUDA_OK (cudaEventRecord (ev1, stream));
-        CUDA_OK (cudaEventSynchronize (ev1));
-        CUDA_OK (cudaEventElapsedTime (&t[i], ev0, ev1));
-      }
-      qsort (t, runs, sizeof (float), cmp_float);
-      printf ("schedule %-10s (used %d) %dx%d D=%d %d paths: %.3f ms\n",
-          s == 1 ? "sequential" : s == 2 ? "two-sweeps" : "concurrent",
-          (int) cv_sgm_cuda_get_schedule (plan), c->w, c->h, c->d, c->paths,
-          t[runs / 2]);
-      g_free (t);
+      sgm_watchdog_arm ("bench-sgm schedules: variant %s schedule %s did "
+          "not finish", cv_sgm_variant_name (variants[vi]),
+          schedule_name ((CvSgmSchedule) s));
+      med = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, NULL, NULL, NULL);
+      CUDA_OK (cudaStreamSynchronize (b->stream));
+      sgm_watchdog_disarm ();
+      printf ("variant %-8s schedule %-10s (used %-10s) %dx%d D=%d %d paths "
+          "%s: %.3f ms\n", cv_sgm_variant_name (cv_sgm_cuda_get_variant
+              (plan)), schedule_name ((CvSgmSchedule) s),
+          schedule_name (cv_sgm_cuda_get_schedule (plan)), c->w, c->h, c->d,
+          c->paths, j->census ? "full" : "cs", med);
     }
-    cudaFree (dl);
-    cudaFree (dr);
-    cudaFree (dc);
-    cudaFree (dd);
-    g_free (hl);
-    g_free (hr);
+    cv_sgm_cuda_free (plan);
   }
+  cudaFree (dl);
+  cudaFree (dr);
+  cudaFree (dc);
+  cudaFree (dd);
+}
 
-  cv_sgm_cuda_free (plan);
-  cudaEventDestroy (ev0);
-  cudaEventDestroy (ev1);
-  cudaStreamDestroy (stream);
-  return 0;
+int
+main (int argc, char **argv)
+{
+  int runs = argc > 1 ? atoi (argv[1]) : BENCH_RUNS;
+  struct cudaDeviceProp prop;
+  Bench b;
+  Job jobs[N_CENSUS][N_CASES];
+  gint64 t_start = g_get_monotonic_time ();
+  gboolean all_identical = TRUE;
+
+  cv_test_require_gpu ();
+  sgm_watchdog_init (BENCH_ROW_TIMEOUT_S);
+  memset (&b, 0, sizeof (b));
+  b.runs = runs < 1 ? BENCH_RUNS : runs;
+  CUDA_OK (cudaSetDevice (0));
+  CUDA_OK (cudaGetDeviceProperties (&prop, 0));
+  CUDA_OK (cudaDeviceGetAttribute (&b.n_sms, cudaDevAttrMultiProcessorCount,
+          0));
+  CUDA_OK (cudaDeviceGetAttribute (&b.clock_khz, cudaDevAttrClockRate, 0));
+  CUDA_OK (cudaStreamCreateWithFlags (&b.stream, cudaStreamNonBlocking));
+  CUDA_OK (cudaEventCreate (&b.ev0));
+  CUDA_OK (cudaEventCreate (&b.ev1));
+
+  /* the CPU references, in the background while the GPU is timed */
+  for (int census = 0; census < N_CENSUS; census++)
+    for (int ci = 0; ci < N_CASES; ci++) {
+      Job *j = &jobs[census][ci];
+      const size_t npix = (size_t) cases[ci].w * cases[ci].h;
+      memset (j, 0, sizeof (*j));
+      j->c = &cases[ci];
+      j->census = census;
+      j->hl = g_malloc (npix);
+      j->hr = g_malloc (npix);
+      j->ref_disp = g_new (int16_t, npix);
+      j->ref_conf = g_new (uint8_t, npix);
+      fill_pair (j->hl, j->hr, j->c->w, j->c->h);
+      j->thread = g_thread_new ("sgm-cpu-reference", cpu_reference, j);
+    }
+
+  printf ("# bench-sgm on %s (%d SMs, %.2f GHz), %d runs per row (median), "
+      "full chain: subpixel, uniqueness 0.95, LR check, median 3x3; every "
+      "variant, output checked against the CPU reference\n", prop.name,
+      b.n_sms, b.clock_khz / 1e6, b.runs);
+  printf ("# floors: memory = bytes moved / %.1f TB/s; int = INT32 ops "
+      "(baseline %.1f per cell-path + %.0f per cell; packed %.1f per "
+      "cell-path + %.0f per cell) / (%d SMs x %d lanes x clock)\n",
+      BENCH_BANDWIDTH / 1e12, BENCH_BASE_OPS_PER_CELL_PATH,
+      BENCH_BASE_OPS_PER_CELL_WTA, BENCH_PACKED_OPS_PER_CELL_PATH,
+      BENCH_PACKED_OPS_PER_CELL_COST + BENCH_PACKED_OPS_PER_CELL_WTA,
+      b.n_sms, BENCH_INT32_LANES_PER_SM);
+  printf ("# b2b: mean per frame of as many frames queued back to back (no "
+      "host gaps between frames)\n");
+  printf ("%-10s %4s %5s %-6s %-8s %-10s %9s %8s %8s %8s %8s %8s %8s %8s "
+      "%8s %8s\n", "size", "D", "paths", "census", "variant", "schedule",
+      "median", "p10", "p90", "b2b", "Mpix/s", "mem-fl", "int-fl", "target",
+      "libSGM", "dev-MB");
+
+  /* the census (centre-symmetric) first */
+  for (int census = 0; census < N_CENSUS; census++)
+    for (int ci = 0; ci < N_CASES; ci++)
+      run_job (&b, &jobs[census][ci]);
+
+  compare_schedules (&b, &jobs[0][1]);
+
+  printf ("\n# summary: median ms per frame (x = output differs from the "
+      "CPU reference; n/a = the variant does not apply); auto = the "
+      "default's choice; speed-up = baseline / default\n");
+  printf ("%-10s %4s %5s %-6s %10s %10s %10s %-8s %8s %8s %9s %8s\n", "size",
+      "D", "paths", "census", "baseline", "packed", "packed4", "auto",
+      "target", "libSGM", "speed-up", "cpu-ref");
+  for (int census = 0; census < N_CENSUS; census++)
+    for (int ci = 0; ci < N_CASES; ci++) {
+      Job *j = &jobs[census][ci];
+      char size[32], col[N_VARIANTS][24];
+      g_snprintf (size, sizeof (size), "%dx%d", j->c->w, j->c->h);
+      for (int vi = 0; vi < N_VARIANTS; vi++) {
+        if (j->ms[vi] > 0)
+          g_snprintf (col[vi], sizeof (col[vi]), "%.3f%s", j->ms[vi],
+              j->identical[vi] ? "" : "x");
+        else
+          g_snprintf (col[vi], sizeof (col[vi]), "n/a");
+        all_identical &= j->identical[vi];
+      }
+      printf ("%-10s %4d %5d %-6s %10s %10s %10s %-8s ", size, j->c->d,
+          j->c->paths, j->census ? "full" : "cs", col[0], col[1], col[2],
+          cv_sgm_variant_name (j->auto_choice));
+      if (j->c->target_ms > 0)
+        printf ("%8.2f %8.2f ", j->c->target_ms, j->c->libsgm_ms);
+      else
+        printf ("%8s %8s ", "-", "-");
+      {
+        /* baseline over the default's time */
+        int ai = j->auto_choice == CV_SGM_VARIANT_PACKED4 ? 2
+            : j->auto_choice == CV_SGM_VARIANT_PACKED ? 1 : 0;
+        if (j->ms[0] > 0 && j->ms[ai] > 0)
+          printf ("%8.1fx ", j->ms[0] / j->ms[ai]);
+        else
+          printf ("%9s ", "-");
+      }
+      printf ("%7.1fs\n", j->cpu_s);
+    }
+  printf ("# %s; bench-sgm took %.1f s\n", all_identical
+      ? "every variant identical to the CPU reference"
+      : "SOME OUTPUTS DIFFER FROM THE CPU REFERENCE",
+      (g_get_monotonic_time () - t_start) / 1e6);
+
+  for (int census = 0; census < N_CENSUS; census++)
+    for (int ci = 0; ci < N_CASES; ci++) {
+      Job *j = &jobs[census][ci];
+      if (!j->joined)
+        g_thread_join (j->thread);
+      g_free (j->hl);
+      g_free (j->hr);
+      g_free (j->ref_disp);
+      g_free (j->ref_conf);
+    }
+  cudaEventDestroy (b.ev0);
+  cudaEventDestroy (b.ev1);
+  cudaStreamDestroy (b.stream);
+  return all_identical ? 0 : 1;
 }

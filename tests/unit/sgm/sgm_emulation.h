@@ -4,8 +4,27 @@
  * fibers switch only at warp collectives, barriers and spin-wait back-offs,
  * in a pseudo-random order, so the schedule varies with the seed.  Warp
  * shuffles, reductions and barriers follow the CUDA semantics for full
- * warps; a state in which no fiber can make progress is reported as a
- * deadlock (which fiber waits where) and aborts.
+ * warps.
+ *
+ * Weaker than a real GPU where the kernels must not rely on more than CUDA
+ * guarantees:
+ *  - residency: a cooperative launch has all its blocks resident; an
+ *    ordinary launch only `resident` blocks at a time, started in a random
+ *    order (a block spinning on another one that is not resident hangs);
+ *  - visibility of global writes made with __stcg and read with __ldcg
+ *    (every access of the cost volume by the SGM kernels): a write is seen
+ *    by its own thread at once, by the threads of its warp / block after a
+ *    __syncwarp / __syncthreads that both passed, and by every other thread
+ *    only if the writer (or a thread that passed such a barrier with it)
+ *    executed __threadfence after the write and the reader executed
+ *    __threadfence (or passed a barrier with a thread that did) after that;
+ *    otherwise the reader sees the value from before.  Shuffles do not
+ *    order memory.  A kernel's end makes everything visible.
+ *
+ * When no fiber has made progress for a few rounds, spin-waits are told
+ * that their time is up (sgm_emu_wait_expired: the kernels' escape from a
+ * deadlock); if that does not help either, the deadlock is reported (which
+ * fiber waits where) and the process aborts.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -78,37 +97,67 @@ sgm_dynamic_shared (void)
 }
 
 void sgm_emu_sleep ();
+/* TRUE when no fiber has made progress for a few scheduling rounds. */
+bool sgm_emu_wait_expired ();
 void __syncthreads ();
 void __syncwarp (unsigned mask = 0xffffffffu);
 uint64_t emu_warp_exchange (uint64_t v, int src_lane);
 unsigned emu_warp_min (unsigned v);
 
-template < typename T > static inline T
-__shfl_sync (unsigned, T v, int src)
-{
-  return (T) emu_warp_exchange ((uint64_t) v, src & 31);
-}
-
 int emu_lane ();
 
+/* Shuffles with the CUDA semantics, including sub-sections of @width
+ * lanes (a power of two): sources outside the caller's sub-section give the
+ * caller's own value (up/down) or wrap within it (indexed). */
 template < typename T > static inline T
-__shfl_up_sync (unsigned, T v, unsigned d)
+__shfl_sync (unsigned, T v, int src, int width = 32)
 {
+  int base = emu_lane () & ~(width - 1);
+  return (T) emu_warp_exchange ((uint64_t) v, base + (src & (width - 1)));
+}
+
+template < typename T > static inline T
+__shfl_up_sync (unsigned, T v, unsigned d, int width = 32)
+{
+  int base = emu_lane () & ~(width - 1);
   int src = emu_lane () - (int) d;
-  return (T) emu_warp_exchange ((uint64_t) v, src < 0 ? emu_lane () : src);
+  return (T) emu_warp_exchange ((uint64_t) v, src < base ? emu_lane () : src);
 }
 
 template < typename T > static inline T
-__shfl_down_sync (unsigned, T v, unsigned d)
+__shfl_down_sync (unsigned, T v, unsigned d, int width = 32)
 {
+  int base = emu_lane () & ~(width - 1);
   int src = emu_lane () + (int) d;
-  return (T) emu_warp_exchange ((uint64_t) v, src > 31 ? emu_lane () : src);
+  return (T) emu_warp_exchange ((uint64_t) v,
+      src >= base + width ? emu_lane () : src);
 }
 
 template < typename T > static inline T
-__shfl_xor_sync (unsigned, T v, int m)
+__shfl_xor_sync (unsigned, T v, int m, int width = 32)
 {
-  return (T) emu_warp_exchange ((uint64_t) v, emu_lane () ^ m);
+  int base = emu_lane () & ~(width - 1);
+  int src = emu_lane () ^ m;
+  return (T) emu_warp_exchange ((uint64_t) v,
+      src < base || src >= base + width ? emu_lane () : src);
+}
+
+static inline int
+__any_sync (unsigned, int pred)
+{
+  return emu_warp_min (pred ? 0u : 1u) == 0u;
+}
+
+static inline int
+__all_sync (unsigned, int pred)
+{
+  return emu_warp_min (pred ? 1u : 0u) == 1u;
+}
+
+template < typename T > static inline T
+__ldg (const T * p)
+{
+  return *p;
 }
 
 static inline unsigned
@@ -178,22 +227,42 @@ min (unsigned a, unsigned b)
   return a < b ? a : b;
 }
 
-/* ---- memory: one OS thread, so plain accesses are coherent ---- */
+/* ---- memory ---- */
+
+/* Global memory accesses under the visibility model (32-bit words). */
+uint32_t emu_global_load (const void *p);
+void emu_global_store (void *p, uint32_t v);
+
 template < typename T > static inline T
 __ldcg (const T * p)
 {
-  return *p;
+  static_assert (sizeof (T) % 4 == 0, "32-bit words");
+  uint32_t w[sizeof (T) / 4];
+  T v;
+  for (size_t i = 0; i < sizeof (T) / 4; i++)
+    w[i] = emu_global_load ((const uint32_t *) (const void *) p + i);
+  memcpy (&v, w, sizeof (T));
+  return v;
 }
 
 template < typename T > static inline void
 __stcg (T * p, T v)
 {
-  *p = v;
+  static_assert (sizeof (T) % 4 == 0, "32-bit words");
+  uint32_t w[sizeof (T) / 4];
+  memcpy (w, &v, sizeof (T));
+  for (size_t i = 0; i < sizeof (T) / 4; i++)
+    emu_global_store ((uint32_t *) (void *) p + i, w[i]);
 }
 
+/* Makes the calling thread's global writes (and those it has seen through
+ * barriers) visible to all, and all writes so published visible to it. */
+void __threadfence ();
+
 static inline void
-__threadfence ()
+__threadfence_system ()
 {
+  __threadfence ();
 }
 
 static inline int
@@ -201,6 +270,15 @@ atomicAdd (int *p, int v)
 {
   int old = *p;
   *p = old + v;
+  return old;
+}
+
+static inline int
+atomicCAS (int *p, int compare, int v)
+{
+  int old = *p;
+  if (old == compare)
+    *p = v;
   return old;
 }
 
@@ -216,11 +294,12 @@ atomicMin (unsigned *p, unsigned v)
 /* ---- launching ---- */
 typedef void (*EmuBody) (void *user);
 
-/* Runs @body as grid x block threads, all blocks concurrently (like a
- * cooperative launch), each block with @smem_bytes of shared memory filled
- * with a garbage pattern (reads before writes show up); @seed varies the
- * order in which fibers run.  Aborts with a report on a deadlock. */
-void emu_launch (dim3 grid, dim3 block, size_t smem_bytes, unsigned seed,
-    EmuBody body, void *user);
+/* Runs @body as grid x block threads, each block with @smem_bytes of
+ * shared memory filled with a garbage pattern (reads before writes show
+ * up); @resident: blocks resident at a time (0: all, a cooperative launch),
+ * started in a random order; @seed varies the order in which blocks start
+ * and fibers run.  Aborts with a report on a deadlock. */
+void emu_launch (dim3 grid, dim3 block, size_t smem_bytes, int resident,
+    unsigned seed, EmuBody body, void *user);
 
 #endif /* SGM_EMULATION_H */

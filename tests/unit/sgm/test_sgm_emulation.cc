@@ -4,15 +4,29 @@
  * launch plan, sgm_plan_paths), against the CPU reference: catches
  * indexing, staging, ring-buffer and ordering mistakes, and deadlocks of
  * the cooperative schedules, without a GPU.  Shared memory starts as
- * garbage and the fibers run in a seeded pseudo-random order.
+ * garbage and the fibers run in a seeded pseudo-random order; ordinary
+ * launches have only a few blocks resident, and global writes become
+ * visible only as CUDA's fences and barriers guarantee (sgm_emulation.h).
+ * A wait that cannot be satisfied takes the kernels' escape: the case then
+ * fails with the recorded fault.
  *
- *   test-sgm-emulation <set>     set: 4paths | 8paths | schedules | sizes
+ *   test-sgm-emulation <set>     set: 4paths | 8paths | schedules | sizes |
+ *                                     packed | faults | heights [from to] |
+ *                                     random [count seed]
+ *
+ * Every case runs under both variants (cv_sgm_variant.h): the baseline
+ * kernels and, where it is exact, the packed variant.  faults: waits that
+ * cannot be satisfied end in a fault and an invalid frame; heights: every
+ * image height in [from, to], every cooperative schedule and variant.
  */
 #include "sgm_emulation.h"
 
 #include "cv_sgm_cuda.cu"
 #include "cv_sgm_horizontal.cu"
 #include "cv_sgm_paths.cu"
+#include "cv_sgm_fast_horizontal.cu"
+#include "cv_sgm_fast_paths.cu"
+#include "cv_sgm_fast_wta.cu"
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,25 +36,44 @@
 extern "C" {
 #include "cv_sgm.h"
 #include "cv_sgm_kernel_args.h"
+#include "cv_sgm_variant.h"
 }
 
 static unsigned g_seed = 1;
 
+/* Blocks resident at a time in ordinary launches (0: a random 1..3 per
+ * launch): nothing but a cooperative launch guarantees more than one. */
+static int ordinary_resident = 0;
+/* Run cooperative launches of the path kernels as ordinary ones (what a
+ * plan that wrongly assumed co-residency would get). */
+static bool coop_as_ordinary = false;
+
 /* ---- launching the kernel templates ---- */
+
+template < typename F > static void
+launch_coop (dim3 grid, dim3 block, size_t smem, bool coop, F f)
+{
+  const unsigned seed = g_seed++;
+  int resident = ordinary_resident > 0 ? ordinary_resident
+      : 1 + (int) (seed % 3);
+  if (coop && !coop_as_ordinary)
+    resident = 0;
+  emu_launch (grid, block, smem, resident, seed, [](void *u) {
+        (*(F *) u) ();
+      }, &f);
+}
 
 template < typename F > static void
 launch (dim3 grid, dim3 block, size_t smem, F f)
 {
-  emu_launch (grid, block, smem, g_seed++, [](void *u) {
-        (*(F *) u) ();
-      }, &f);
+  launch_coop (grid, block, smem, false, f);
 }
 
 template < typename CT, int K, int NS > static void
 paths_kernel (const SgmPathsArgs & a, int blocks)
 {
-  launch (dim3 (blocks), dim3 (SGM_PATHS_WARPS * SGM_WARP),
-      paths_smem_bytes < CT > (a.n_disp, NS), [&]() {
+  launch_coop (dim3 (blocks), dim3 (SGM_PATHS_WARPS * SGM_WARP),
+      paths_smem_bytes < CT > (a.n_disp, NS), a.coop != 0, [&]() {
         sgm_paths_kernel < K, CT, NS > (a);
       });
 }
@@ -98,6 +131,96 @@ horiz_dispatch (const SgmHorizArgs & a, int k)
   }
 }
 
+/* ---- the packed variant's kernels ---- */
+
+template < int LPS, int KH, typename CT > static void
+fast_horiz_kernel (const SgmFastHorizArgs & a)
+{
+  const int rows = SGM_WARP / LPS;
+  FastHorizLayout lay = fast_horiz_layout (a.width, a.n_disp,
+      (int) sizeof (CT), rows);
+  launch (dim3 ((a.height + rows - 1) / rows), dim3 (2 * SGM_WARP), lay.total,
+      [&]() {
+        sgm_fast_horizontal_kernel < LPS, KH, CT > (a);
+      });
+}
+
+template < typename CT > static void
+fast_horiz_dispatch (const SgmFastHorizArgs & a)
+{
+  if (sgm_fast_horiz_lanes (a.n_disp) * 2 * (a.n_disp / (2 *
+              sgm_fast_horiz_lanes (a.n_disp))) != a.n_disp)
+    abort ();
+  switch (a.n_disp) {
+#define H_CASE(d, lps, kh) case d: fast_horiz_kernel < lps, kh, CT > (a); break;
+      H_CASE (16, 8, 1) H_CASE (32, 16, 1) H_CASE (48, 8, 3) H_CASE (64, 32, 1)
+      H_CASE (80, 8, 5) H_CASE (96, 16, 3) H_CASE (112, 8, 7)
+      H_CASE (128, 32, 2) H_CASE (144, 8, 9) H_CASE (160, 16, 5)
+      H_CASE (176, 8, 11) H_CASE (192, 32, 3) H_CASE (208, 8, 13)
+      H_CASE (224, 16, 7) H_CASE (240, 8, 15) H_CASE (256, 32, 4)
+#undef H_CASE
+    default:
+      abort ();
+  }
+}
+
+template < int LPS, int KH > static void
+fast_paths_kernel (const SgmPathsArgs & a, int blocks)
+{
+  launch_coop (dim3 (blocks), dim3 (SGM_FAST_WARPS * SGM_WARP),
+      fast_paths_smem_bytes (a.n_disp, LPS), a.coop != 0, [&]() {
+        sgm_fast_paths_kernel < LPS, KH > (a);
+      });
+}
+
+template < int KH > static void
+fast_wta_kernel (const SgmWtaArgs & a)
+{
+  launch (dim3 (a.height), dim3 (SGM_FAST_WARPS * SGM_WARP),
+      fast_wta_smem_bytes (a.width), [&]() {
+        sgm_fast_wta_kernel < KH > (a);
+      });
+}
+
+static void
+fast_paths_dispatch (const SgmPathsArgs & a, int lanes, int blocks)
+{
+  if (lanes == 4) {
+    switch (a.n_disp / 8) {
+#define KH4_CASE(n) case n: fast_paths_kernel < 4, n > (a, blocks); break;
+        KH4_CASE (2) KH4_CASE (4) KH4_CASE (6) KH4_CASE (8) KH4_CASE (10)
+        KH4_CASE (12) KH4_CASE (14) KH4_CASE (16)
+#undef KH4_CASE
+      default:
+        abort ();
+    }
+    return;
+  }
+  switch (a.n_disp / (2 * SGM_FAST_LANES)) {
+#define KH_CASE(n) case n: fast_paths_kernel < 8, n > (a, blocks); break;
+      KH_CASE (1) KH_CASE (2) KH_CASE (3) KH_CASE (4) KH_CASE (5) KH_CASE (6)
+      KH_CASE (7) KH_CASE (8) KH_CASE (9) KH_CASE (10) KH_CASE (11)
+      KH_CASE (12) KH_CASE (13) KH_CASE (14) KH_CASE (15) KH_CASE (16)
+#undef KH_CASE
+    default:
+      abort ();
+  }
+}
+
+static void
+fast_wta_dispatch (const SgmWtaArgs & a)
+{
+  switch (a.n_disp / (2 * SGM_FAST_LANES)) {
+#define KH_CASE(n) case n: fast_wta_kernel < n > (a); break;
+      KH_CASE (1) KH_CASE (2) KH_CASE (3) KH_CASE (4) KH_CASE (5) KH_CASE (6)
+      KH_CASE (7) KH_CASE (8) KH_CASE (9) KH_CASE (10) KH_CASE (11)
+      KH_CASE (12) KH_CASE (13) KH_CASE (14) KH_CASE (15) KH_CASE (16)
+#undef KH_CASE
+    default:
+      abort ();
+  }
+}
+
 static int occupancy_blocks = 64;       /* pretend blocks per SM */
 
 static int
@@ -108,10 +231,18 @@ fake_occupancy (int, int, int, void *)
 
 /* ---- the pipeline of cv_sgm_cuda_compute, emulated ---- */
 
+/* A test's change to the plan of the path kernels (after planning, before
+ * the launches), or NULL. */
+typedef void (*PlanHook) (SgmPathsArgs * pa, SgmPathsPlan * pp);
+static PlanHook plan_hook = NULL;
+
+/* @fault: the frame's fault record in device memory, @fault_host: the copy
+ * in (emulated) mapped host memory. */
 static CvSgmSchedule
 emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
-    CvSgmSchedule request, int n_sms, std::vector < int16_t > &out_disp,
-    std::vector < uint8_t > &out_conf)
+    CvSgmSchedule request, CvSgmVariant variant, int n_sms,
+    std::vector < int16_t > &out_disp, std::vector < uint8_t > &out_conf,
+    CvSgmVariant * used_variant, SgmFault * fault, SgmFault * fault_host)
 {
   const int w = l->width, h = l->height, D = p->max_disparity;
   const int full = p->census == CV_SGM_CENSUS_9X7;
@@ -123,7 +254,12 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   std::vector < int16_t > disp (npix), best (npix), best_right (npix);
   std::vector < uint8_t > conf (npix);
   int n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
-  std::vector < int >counters ((size_t) SGM_MAX_GROUPS * n_batches, 77);
+  /* the counters, then the fault record (as cv_sgm_cuda_compute) */
+  std::vector < int >counters ((size_t) SGM_MAX_GROUPS * n_batches
+      + SGM_FAULT_WORDS, 77);
+  SgmFault *dev_fault = (SgmFault *) (counters.data ()
+      + (size_t) SGM_MAX_GROUPS * n_batches);
+  memset (fault_host, 0x00, sizeof (*fault_host));
 
   /* census (also zeroes the counters) */
   {
@@ -142,54 +278,135 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
                 counters.data (), (int) counters.size ());});
   }
 
-  /* paths */
+  const void *census_l = full ? (const void *) cl64.data ()
+      : (const void *) cl32.data ();
+  const void *census_r = full ? (const void *) cr64.data ()
+      : (const void *) cr32.data ();
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   memset (&pa, 0, sizeof (pa));
-  sgm_plan_paths (p, w, h, k, full, request, 1, n_sms, fake_occupancy, NULL,
-      &pa, &pp);
-  pa.census_l = full ? (const void *) cl64.data () : (const void *) cl32.data ();
-  pa.census_r = full ? (const void *) cr64.data () : (const void *) cr32.data ();
-  pa.luma = l->data;
-  pa.luma_stride = l->stride;
-  pa.sum = sum.data ();
-  pa.counters = counters.data ();
-  for (int li = 0; li < pp.n_launches; li++) {
-    pa.group_base = pp.launches[li].group_base;
-    pa.coop = pp.launches[li].coop;
-    if (full)
-      paths_dispatch < unsigned long long >(pa, k, pp.ns,
-          pp.launches[li].n_blocks);
-    else
-      paths_dispatch < uint32_t > (pa, k, pp.ns, pp.launches[li].n_blocks);
-  }
+  /* as cv_sgm_cuda_compute (AUTO: 8 lanes per chain, the emulation has no
+   * SM count) */
+  const int lanes = variant == CV_SGM_VARIANT_PACKED4
+      && D <= SGM_FAST_LANES4_MAX_D ? 4 : SGM_FAST_LANES;
+  *used_variant = variant == CV_SGM_VARIANT_BASELINE || !sgm_packed_exact (p)
+      ? CV_SGM_VARIANT_BASELINE : lanes == 4 ? CV_SGM_VARIANT_PACKED4
+      : CV_SGM_VARIANT_PACKED;
 
-  /* horizontal + winner-takes-all */
-  SgmHorizArgs ha;
-  memset (&ha, 0, sizeof (ha));
-  ha.census_l = pa.census_l;
-  ha.census_r = pa.census_r;
-  ha.luma = l->data;
-  ha.luma_stride = l->stride;
-  ha.sum = sum.data ();
-  ha.disp = disp.data ();
-  ha.best = best.data ();
-  ha.best_right = best_right.data ();
-  ha.conf = conf.data ();
-  ha.width = w;
-  ha.height = h;
-  ha.n_disp = D;
-  ha.min_disp = p->min_disparity;
-  ha.p1 = p->p1;
-  ha.p2 = p->p2;
-  ha.adaptive = p->adaptive_p2 != 0;
-  ha.adaptive_scale = p->adaptive_p2_scale;
-  ha.subpixel = p->subpixel != 0;
-  ha.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
-  if (full)
-    horiz_dispatch < unsigned long long >(ha, k);
-  else
-    horiz_dispatch < uint32_t > (ha, k);
+  if (*used_variant != CV_SGM_VARIANT_BASELINE) {
+    const int cbits = sgm_packed_cost_bits (p->census);
+    /* horizontal paths: the cells written */
+    SgmFastHorizArgs fh;
+    memset (&fh, 0, sizeof (fh));
+    fh.census_l = census_l;
+    fh.census_r = census_r;
+    fh.luma = l->data;
+    fh.luma_stride = l->stride;
+    fh.layout = sgm_args_layout ();
+    fh.sum = sum.data ();
+    fh.width = w;
+    fh.height = h;
+    fh.n_disp = D;
+    fh.min_disp = p->min_disparity;
+    fh.p1 = p->p1;
+    fh.p2 = p->p2;
+    fh.adaptive = p->adaptive_p2 != 0;
+    fh.adaptive_scale = p->adaptive_p2_scale;
+    fh.cbits = cbits;
+    if (full)
+      fast_horiz_dispatch < unsigned long long >(fh);
+    else
+      fast_horiz_dispatch < uint32_t > (fh);
+
+    /* vertical and diagonal paths */
+    sgm_plan_paths_ns (p, w, h, D / (2 * lanes), full, SGM_WARP / lanes,
+        SGM_FAST_WARPS, request, 1, n_sms, fake_occupancy, NULL, &pa, &pp);
+    pa.luma = l->data;
+    pa.luma_stride = l->stride;
+    pa.sum = sum.data ();
+    pa.counters = counters.data ();
+    pa.fault = dev_fault;
+    pa.fault_host = fault_host;
+    pa.cbits = cbits;
+    pa.layout = sgm_args_layout ();
+    if (plan_hook != NULL)
+      plan_hook (&pa, &pp);
+    for (int li = 0; li < pp.n_launches; li++) {
+      pa.group_base = pp.launches[li].group_base;
+      pa.coop = pp.launches[li].coop;
+      fast_paths_dispatch (pa, lanes, pp.launches[li].n_blocks);
+    }
+
+    /* winner-takes-all */
+    SgmWtaArgs wa;
+    memset (&wa, 0, sizeof (wa));
+    wa.layout = sgm_args_layout ();
+    wa.sum = sum.data ();
+    wa.disp = disp.data ();
+    wa.best = best.data ();
+    wa.best_right = best_right.data ();
+    wa.conf = conf.data ();
+    wa.width = w;
+    wa.height = h;
+    wa.n_disp = D;
+    wa.min_disp = p->min_disparity;
+    wa.subpixel = p->subpixel != 0;
+    wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
+    wa.cbits = cbits;
+    fast_wta_dispatch (wa);
+  } else {
+    /* paths */
+    sgm_plan_paths (p, w, h, k, full, request, 1, n_sms, fake_occupancy, NULL,
+        &pa, &pp);
+    pa.census_l = census_l;
+    pa.census_r = census_r;
+    pa.luma = l->data;
+    pa.luma_stride = l->stride;
+    pa.sum = sum.data ();
+    pa.counters = counters.data ();
+    pa.fault = dev_fault;
+    pa.fault_host = fault_host;
+    pa.layout = sgm_args_layout ();
+    if (plan_hook != NULL)
+      plan_hook (&pa, &pp);
+    for (int li = 0; li < pp.n_launches; li++) {
+      pa.group_base = pp.launches[li].group_base;
+      pa.coop = pp.launches[li].coop;
+      if (full)
+        paths_dispatch < unsigned long long >(pa, k, pp.ns,
+            pp.launches[li].n_blocks);
+      else
+        paths_dispatch < uint32_t > (pa, k, pp.ns, pp.launches[li].n_blocks);
+    }
+
+    /* horizontal + winner-takes-all */
+    SgmHorizArgs ha;
+    memset (&ha, 0, sizeof (ha));
+    ha.layout = sgm_args_layout ();
+    ha.census_l = pa.census_l;
+    ha.census_r = pa.census_r;
+    ha.luma = l->data;
+    ha.luma_stride = l->stride;
+    ha.sum = sum.data ();
+    ha.disp = disp.data ();
+    ha.best = best.data ();
+    ha.best_right = best_right.data ();
+    ha.conf = conf.data ();
+    ha.width = w;
+    ha.height = h;
+    ha.n_disp = D;
+    ha.min_disp = p->min_disparity;
+    ha.p1 = p->p1;
+    ha.p2 = p->p2;
+    ha.adaptive = p->adaptive_p2 != 0;
+    ha.adaptive_scale = p->adaptive_p2_scale;
+    ha.subpixel = p->subpixel != 0;
+    ha.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
+    if (full)
+      horiz_dispatch < unsigned long long >(ha, k);
+    else
+      horiz_dispatch < uint32_t > (ha, k);
+  }
 
   /* left-right check, median */
   out_disp.assign (npix + 3, 0x5a5a);
@@ -209,6 +426,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   po.out_stride = (size_t) w * 2;
   po.out_conf = out_conf.data ();
   po.out_conf_stride = w;
+  po.fault = dev_fault;
   {
     dim3 block (POST_TILE_W, POST_TILE_H);
     dim3 grid ((w + POST_TILE_W - 1) / POST_TILE_W,
@@ -217,6 +435,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
           sgm_post_kernel (po);
         });
   }
+  *fault = *dev_fault;
   return pp.schedule;
 }
 
@@ -275,11 +494,21 @@ schedule_name (CvSgmSchedule s)
   }
 }
 
-static int n_cases = 0;
+static int n_cases = 0, n_packed = 0;
+
+static void
+print_fault (const char *what, const SgmFault & f)
+{
+  fprintf (stderr, "%s: code %d, %s kernel, group %d (block %d warp %d) "
+      "gave up waiting for group %d, batch %d (counter %d of %d)\n", what,
+      f.code, f.kernel == SGM_KERNEL_FAST_PATHS ? "packed path" : "path",
+      f.group, f.block, f.warp, f.waited_group, f.batch, f.seen, f.target);
+}
 
 static bool
-check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
-    CvSgmSchedule request, int n_sms, CvSgmSchedule expect_schedule)
+check_variant (const CvSgmParams * p, int w, int h, unsigned seed,
+    int textured, CvSgmSchedule request, CvSgmVariant variant, int n_sms,
+    CvSgmSchedule expect_schedule)
 {
   CvImageU8 *l = new_image (w, h), *r = new_image (w, h);
   std::vector < int16_t > cd (w * h), gd;
@@ -294,8 +523,25 @@ check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
     fprintf (stderr, "cv_sgm_cpu: %s\n", err.message);
     exit (1);
   }
-  CvSgmSchedule used = emulate (p, l, r, request, n_sms, gd, gc);
+  CvSgmVariant used_variant;
+  SgmFault fault, fault_host;
+  CvSgmSchedule used = emulate (p, l, r, request, variant, n_sms, gd, gc,
+      &used_variant, &fault, &fault_host);
   n_cases++;
+  if (fault.code != SGM_FAULT_NONE) {
+    print_fault ("A WAIT GAVE UP (deadlock)", fault);
+    fprintf (stderr, "  %dx%d D %d paths %d variant %s schedule %s\n", w, h,
+        p->max_disparity, p->paths, cv_sgm_variant_name (used_variant),
+        schedule_name (used));
+    ok = false;
+  }
+  n_packed += used_variant != CV_SGM_VARIANT_BASELINE;
+  if (variant != CV_SGM_VARIANT_BASELINE && sgm_packed_exact (p)
+      && used_variant == CV_SGM_VARIANT_BASELINE) {
+    fprintf (stderr, "packed variant expected (D %d paths %d census %d "
+        "p2 %d)\n", p->max_disparity, p->paths, p->census, p->p2);
+    ok = false;
+  }
   if (expect_schedule != CV_SGM_SCHEDULE_AUTO && used != expect_schedule) {
     fprintf (stderr, "schedule %s used, %s expected\n", schedule_name (used),
         schedule_name (expect_schedule));
@@ -307,11 +553,13 @@ check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
       for (int j = 0; j < w * h; j++)
         n += gd[j] != cd[j] || gc[j] != cc[j];
       fprintf (stderr, "MISMATCH %dx%d D %d min %d paths %d census %d "
-          "adaptive %d subpixel %d lr %d uniq %.2f median %d schedule %s: "
-          "first (%d, %d): disparity cpu %d emu %d, confidence cpu %d emu "
-          "%d; %d pixels differ\n", w, h, p->max_disparity, p->min_disparity,
-          p->paths, p->census, p->adaptive_p2, p->subpixel, p->lr_check,
-          (double) p->uniqueness, p->median, schedule_name (used), i % w,
+          "P1 %d P2 %d adaptive %d/%d subpixel %d lr %d/%d uniq %.2f "
+          "median %d variant %s schedule %s: first (%d, %d): disparity cpu "
+          "%d emu %d, confidence cpu %d emu %d; %d pixels differ\n", w, h,
+          p->max_disparity, p->min_disparity, p->paths, p->census, p->p1,
+          p->p2, p->adaptive_p2, p->adaptive_p2_scale, p->subpixel,
+          p->lr_check, p->lr_max_diff, (double) p->uniqueness, p->median,
+          cv_sgm_variant_name (used_variant), schedule_name (used), i % w,
           i / w, cd[i], gd[i], cc[i], gc[i], n);
       ok = false;
     }
@@ -324,6 +572,88 @@ check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
   free_image (l);
   free_image (r);
   return ok;
+}
+
+/* The case under the baseline kernels, then under a packed variant
+ * (where it is exact; 8 and 4 lanes per chain by turns). */
+static bool
+check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
+    CvSgmSchedule request, int n_sms, CvSgmSchedule expect_schedule)
+{
+  return check_variant (p, w, h, seed, textured, request,
+      CV_SGM_VARIANT_BASELINE, n_sms, expect_schedule)
+      && check_variant (p, w, h, seed, textured, request,
+      n_cases % 4 == 1 ? CV_SGM_VARIANT_PACKED4 : CV_SGM_VARIANT_AUTO, n_sms,
+      expect_schedule);
+}
+
+/* ---- faults: a wait that cannot be satisfied ---- */
+
+/* Runs a case that must lose its frame: the kernels end (the waits give
+ * up), the fault is recorded alike in device and (mapped) host memory,
+ * names @kernel, and every output pixel is invalid with confidence 0. */
+static bool
+expect_fault (const char *what, const CvSgmParams * p, int w, int h,
+    CvSgmSchedule request, CvSgmVariant variant, int kernel)
+{
+  CvImageU8 *l = new_image (w, h), *r = new_image (w, h);
+  std::vector < int16_t > gd;
+  std::vector < uint8_t > gc;
+  CvSgmVariant used_variant;
+  SgmFault fault, fault_host;
+  bool ok = true;
+  long n_valid = 0;
+
+  make_pair (w, h, 11, 1, l, r);
+  emulate (p, l, r, request, variant, 132, gd, gc, &used_variant, &fault,
+      &fault_host);
+  n_cases++;
+  for (int i = 0; i < w * h; i++)
+    n_valid += gd[i] != CV_DISP_INVALID || gc[i] != 0;
+  if (fault.code != SGM_FAULT_WAIT_TIMEOUT || fault.kernel != kernel) {
+    fprintf (stderr, "%s: no fault of the %s kernel recorded (code %d, "
+        "kernel %d)\n", what, kernel == SGM_KERNEL_PATHS ? "path"
+        : "packed path", fault.code, fault.kernel);
+    ok = false;
+  } else if (memcmp (&fault, &fault_host, sizeof (fault)) != 0) {
+    print_fault ("device record", fault);
+    print_fault ("host copy", fault_host);
+    fprintf (stderr, "%s: the host copy of the fault differs\n", what);
+    ok = false;
+  } else if (n_valid != 0) {
+    fprintf (stderr, "%s: %ld pixels of a lost frame not invalid\n", what,
+        n_valid);
+    ok = false;
+  }
+  if (ok) {
+    printf ("%s: ", what);
+    fflush (stdout);
+    print_fault ("ended with the fault", fault);
+  }
+  free_image (l);
+  free_image (r);
+  return ok;
+}
+
+/* Makes group 0 wait for group 1 in the top half, where group 1 waits for
+ * group 0: a cycle. */
+static void
+hook_cycle (SgmPathsArgs * pa, SgmPathsPlan *)
+{
+  pa->groups[0].wait_top = 1;
+}
+
+/* The group table as a path kernel compiled against the header before the
+ * packed variant read it (SgmPathsArgs had no `cbits` before `groups`, so
+ * every field of a group came from the int before it): what GPU run 12
+ * executed (an incomplete rebuild, cuda/sgm/meson.build). */
+static void
+hook_stale_layout (SgmPathsArgs * pa, SgmPathsPlan *)
+{
+  SgmPathsArgs stale = *pa;
+  memcpy (stale.groups, (const char *) pa + offsetof (SgmPathsArgs, cbits),
+      sizeof (stale.groups));
+  *pa = stale;
 }
 
 static void
@@ -393,6 +723,128 @@ main (int argc, char **argv)
       ok = check (&p, sizes[si][0], sizes[si][1], si, si & 1,
           CV_SGM_SCHEDULE_AUTO, 132, CV_SGM_SCHEDULE_AUTO);
     }
+  } else if (strcmp (set, "packed") == 0) {
+    /* the packed variant for every D (every kernel instantiation), both
+     * census kinds and path counts, P2 at the largest exact value, odd
+     * sizes, every schedule */
+    for (int D = 16; D <= CV_SGM_MAX_DISPARITIES && ok; D += 16) {
+      CvSgmParams p;
+      const int combo = D / 16 * 29 + 3;
+      const int paths = (D / 16) % 2 ? 8 : 4;
+      const int full = (D / 32) % 2;
+      const int cmax = full ? CV_SGM_FULL_BITS : CV_SGM_CS_BITS;
+      const int cbits = sgm_packed_cost_bits (full ? CV_SGM_CENSUS_9X7
+          : CV_SGM_CENSUS_CS_9X7);
+      params_for (&p, combo, D, paths);
+      p.census = full ? CV_SGM_CENSUS_9X7 : CV_SGM_CENSUS_CS_9X7;
+      /* the largest P2 with paths * (cmax + P2) < 2^(16 - cbits) */
+      p.p2 = ((1 << (16 - cbits)) - 1) / paths - cmax;
+      if (p.p1 >= p.p2)
+        p.p1 = p.p2 - 1;
+      if (!sgm_packed_exact (&p)) {
+        fprintf (stderr, "P2 %d should be exact\n", p.p2);
+        return 1;
+      }
+      p.p2 += 1;
+      if (sgm_packed_exact (&p)) {
+        fprintf (stderr, "P2 %d should not be exact\n", p.p2);
+        return 1;
+      }
+      p.p2 -= 1;
+      ok = check_variant (&p, 21 + D % 13, 9 + D % 7, combo, D % 3 != 0,
+          (CvSgmSchedule) (D / 16 % 4), CV_SGM_VARIANT_PACKED, 132,
+          CV_SGM_SCHEDULE_AUTO);
+      if (ok && D <= SGM_FAST_LANES4_MAX_D)
+        ok = check_variant (&p, 37 - D % 11, 8 + D % 5, combo + 1, D % 3 == 0,
+            (CvSgmSchedule) ((D / 16 + 1) % 4), CV_SGM_VARIANT_PACKED4, 132,
+            CV_SGM_SCHEDULE_AUTO);
+    }
+    /* images narrower than the warp's slices, a single row or column */
+    if (ok) {
+      static const int sizes[][2] = { {1, 1}, {2, 5}, {3, 1}, {1, 9},
+      {35, 2}
+      };
+      for (int si = 0; si < 5 && ok; si++) {
+        CvSgmParams p;
+        params_for (&p, si * 7 + 2, si % 2 ? 48 : 128, si % 2 ? 4 : 8);
+        p.p2 = 40 + si;
+        ok = check_variant (&p, sizes[si][0], sizes[si][1], si, si & 1,
+            CV_SGM_SCHEDULE_AUTO, si % 2 ? CV_SGM_VARIANT_PACKED
+            : CV_SGM_VARIANT_PACKED4, 132, CV_SGM_SCHEDULE_AUTO);
+      }
+    }
+  } else if (strcmp (set, "faults") == 0) {
+    /* every wait that cannot be satisfied ends in a recorded fault and an
+     * invalid frame, not in a hang */
+    CvSgmParams p;
+    params_for (&p, 5, 32, 4);
+    p.p2 = 60;
+    plan_hook = hook_cycle;
+    ok = expect_fault ("cyclic waits, baseline", &p, 21, 19,
+        CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_BASELINE, SGM_KERNEL_PATHS)
+        && expect_fault ("cyclic waits, packed", &p, 21, 19,
+        CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_PACKED,
+        SGM_KERNEL_FAST_PATHS)
+        && expect_fault ("cyclic waits, packed4", &p, 21, 19,
+        CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_PACKED4,
+        SGM_KERNEL_FAST_PATHS);
+    plan_hook = NULL;
+    /* a cooperative plan launched without co-residency (one block at a
+     * time): every group waits in one half for a group that waits for it
+     * in the other */
+    coop_as_ordinary = true;
+    ordinary_resident = 1;
+    if (ok)
+      ok = expect_fault ("concurrent schedule, one block resident, baseline",
+          &p, 21, 19, CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_BASELINE,
+          SGM_KERNEL_PATHS)
+          && expect_fault ("concurrent schedule, one block resident, "
+          "packed4", &p, 40, 19, CV_SGM_SCHEDULE_CONCURRENT,
+          CV_SGM_VARIANT_PACKED4, SGM_KERNEL_FAST_PATHS);
+    coop_as_ordinary = false;
+    ordinary_resident = 0;
+    /* GPU run 12: the baseline path kernel of a stale object (P2 2047, the
+     * packed variant not exact): wrong results with 4 paths, a deadlock
+     * with 8 */
+    plan_hook = hook_stale_layout;
+    if (ok) {
+      params_for (&p, 0, 16, 8);
+      p.p2 = CV_SGM_MAX_P2;
+      ok = expect_fault ("stale group table, 8 paths", &p, 29, 17,
+          CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_AUTO, SGM_KERNEL_PATHS);
+    }
+    if (ok) {
+      params_for (&p, 0, 16, 4);
+      p.p2 = CV_SGM_MAX_P2;
+      ok = !check_variant (&p, 29, 17, 3, 1, CV_SGM_SCHEDULE_CONCURRENT,
+          CV_SGM_VARIANT_AUTO, 132, CV_SGM_SCHEDULE_CONCURRENT);
+      printf ("stale group table, 4 paths: %s\n", ok ? "differs from the "
+          "CPU reference (as on the GPU)" : "IDENTICAL (not reproduced)");
+    }
+    plan_hook = NULL;
+  } else if (strcmp (set, "heights") == 0) {
+    /* The waits between the path groups for every height from h0 to h1:
+     * the counters work per batch of SGM_BATCH_ROWS rows and per half of
+     * the image, the packed kernel fetches up to SGM_FAST_RING rows ahead,
+     * so heights 1 .. 6 batches cover every case of batch count, partial
+     * last batch and half boundary (more batches repeat the middle ones).
+     * Every cooperative schedule, variant and path count, on narrow images
+     * (the waits do not depend on the width); the schedule without waits
+     * on some heights. */
+    int h0 = argc > 2 ? atoi (argv[2]) : 1, h1 = argc > 3 ? atoi (argv[3]) : 48;
+    for (int h = h0; h <= h1 && ok; h++)
+      for (int paths = 4; paths <= 8 && ok; paths += 4)
+        for (int s = h % SGM_BATCH_ROWS == 1 ? CV_SGM_SCHEDULE_SEQUENTIAL
+            : CV_SGM_SCHEDULE_TWO_SWEEPS;
+            s <= CV_SGM_SCHEDULE_CONCURRENT && ok; s++)
+          for (int v = CV_SGM_VARIANT_BASELINE; v < CV_SGM_N_VARIANTS && ok;
+              v++) {
+            CvSgmParams p;
+            params_for (&p, h * 7 + s + v, 16, paths);
+            p.p2 = 40 + h % 30;
+            ok = check_variant (&p, 3 + h % 3, h, (unsigned) (h * 31 + s), 1,
+                (CvSgmSchedule) s, (CvSgmVariant) v, 132, (CvSgmSchedule) s);
+          }
   } else if (strcmp (set, "random") == 0) {
     /* random sizes, disparity counts, flags and schedules (by hand:
      * test-sgm-emulation random <count> <seed>) */
@@ -423,7 +875,8 @@ main (int argc, char **argv)
     fprintf (stderr, "unknown set %s\n", set);
     return 2;
   }
-  printf ("%s: %d emulated runs %s\n", set, n_cases,
-      ok ? "identical to the CPU reference" : "FAILED");
+  printf ("%s: %d emulated runs (%d packed) %s\n", set, n_cases, n_packed,
+      !ok ? "FAILED" : strcmp (set, "faults") == 0 ? "ended as expected"
+      : "identical to the CPU reference");
   return ok ? 0 : 1;
 }

@@ -2,12 +2,21 @@
 /* SGM: the CUDA path is bit-identical to the CPU reference (disparity and
  * confidence) on random, textured, shifted, uniform and black images of odd
  * sizes, for D = 16 .. 256 and every parameter combination, under every
- * schedule of the path kernels.  Exits 77 (skip) without a GPU.
+ * schedule of the path kernels and every implementation variant
+ * (cv_sgm_variant.h: each case runs under the default variant, the packed
+ * one where it is exact, and again under the baseline kernels when the
+ * default was packed).  Exits 77 (skip) without a GPU.
  *
- *   test-sgm-identity-gpu factorial|sizes|special|color
+ *   test-sgm-identity-gpu factorial|sizes|special|packed|quick|color
+ *
+ * quick: a few cases of every variant and schedule, for compute-sanitizer.
  *
  * On the first mismatch it prints the case, the first differing pixel with
- * both values and the number of differing pixels, and fails. */
+ * both values and the number of differing pixels, and fails.  A frame a
+ * path kernel lost (a wait that gave up, cv_sgm_kernel_args.h) fails with
+ * the kernel's report.  The GPU part of each case runs under a wall-clock
+ * limit (sgm_watchdog.h: SGM_CASE_TIMEOUT_S, or CV_SGM_GPU_TIMEOUT_S): a
+ * hang prints the case and exits non-zero instead of holding the GPU. */
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +26,14 @@
 
 #include "cv_cuda.h"
 #include "cv_sgm.h"
+#include "cv_sgm_kernel_args.h"
+#include "cv_sgm_variant.h"
 #include "cv_test.h"
+#include "sgm_watchdog.h"
+
+/* Wall-clock limit of the GPU part of one case (upload, compute, read
+ * back): ~100 x the slowest case on the H200. */
+#define SGM_CASE_TIMEOUT_S 30
 
 typedef enum
 {
@@ -89,8 +105,67 @@ typedef struct
   uint8_t *d_left, *d_right, *d_conf;
   int16_t *d_disp;
   size_t cap_img, cap_disp;
-  long n_runs;
+  long n_runs, n_packed;
+  /* the last CPU result, reused while parameters and images are the same
+   * (several variants compared on one case) */
+  int16_t *cpu_disp;
+  uint8_t *cpu_conf;
+  size_t cpu_cap;
+  CvSgmParams cpu_params;
+  int cpu_w, cpu_h;
+  guint64 cpu_key;
 } Gpu;
+
+/* FNV-1a over the pixels of both views. */
+static guint64
+images_key (const CvImageU8 * l, const CvImageU8 * r)
+{
+  guint64 k = 14695981039346656037ull;
+  for (int y = 0; y < l->height; y++)
+    for (int x = 0; x < l->width; x++) {
+      k = (k ^ CV_ROW (l, y)[x]) * 1099511628211ull;
+      k = (k ^ CV_ROW (r, y)[x]) * 1099511628211ull;
+    }
+  return k;
+}
+
+/* The CPU reference for the case, computed or reused. */
+static void
+cpu_result (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
+    const CvImageU8 * r, CvImageS16 * d, CvImageU8 * c)
+{
+  const int w = l->width, h = l->height;
+  const guint64 key = images_key (l, r);
+  CvError err = { 0 };
+  if (g->cpu_disp == NULL || g->cpu_w != w || g->cpu_h != h
+      || g->cpu_key != key || memcmp (&g->cpu_params, p, sizeof (*p)) != 0) {
+    CvImageS16 vd;
+    CvImageU8 vc;
+    if (g->cpu_cap < (size_t) w * h) {
+      g_free (g->cpu_disp);
+      g_free (g->cpu_conf);
+      g->cpu_cap = (size_t) w * h;
+      g->cpu_disp = g_new (int16_t, g->cpu_cap);
+      g->cpu_conf = g_new (uint8_t, g->cpu_cap);
+    }
+    vd = (CvImageS16) {
+    g->cpu_disp, w, h, (size_t) w * 2};
+    vc = (CvImageU8) {
+    g->cpu_conf, w, h, (size_t) w};
+    if (cv_sgm_cpu (p, l, r, &vd, &vc, &err) != CV_OK) {
+      fprintf (stderr, "cv_sgm_cpu: %s\n", err.message);
+      exit (1);
+    }
+    g->cpu_params = *p;
+    g->cpu_w = w;
+    g->cpu_h = h;
+    g->cpu_key = key;
+  }
+  *d = (CvImageS16) {
+  g->cpu_disp, w, h, (size_t) w * 2};
+  *c = (CvImageU8) {
+  g->cpu_conf, w, h, (size_t) w};
+}
 
 static void
 ensure (void **ptr, size_t * cap, size_t bytes)
@@ -104,27 +179,38 @@ ensure (void **ptr, size_t * cap, size_t bytes)
 }
 
 static void
-print_params (const CvSgmParams * p)
+format_params (char *buf, size_t size, const CvSgmParams * p)
 {
-  fprintf (stderr, "  params: D %d min %d P1 %d P2 %d adaptive %d/%d paths %d "
-      "census %s subpixel %d uniqueness %.2f lr %d/%d median %d\n",
+  g_snprintf (buf, size, "D %d min %d P1 %d P2 %d adaptive %d/%d paths %d "
+      "census %s subpixel %d uniqueness %.2f lr %d/%d median %d",
       p->max_disparity, p->min_disparity, p->p1, p->p2, p->adaptive_p2,
       p->adaptive_p2_scale, p->paths,
       p->census == CV_SGM_CENSUS_CS_9X7 ? "cs-9x7" : "full-9x7", p->subpixel,
       (double) p->uniqueness, p->lr_check, p->lr_max_diff, p->median);
 }
 
-/* Runs both backends; returns FALSE (after printing) on any difference. */
+static void
+print_params (const CvSgmParams * p)
+{
+  char buf[256];
+  format_params (buf, sizeof (buf), p);
+  fprintf (stderr, "  params: %s\n", buf);
+}
+
+/* Runs both backends with the CUDA variant @variant; returns FALSE (after
+ * printing) on any difference, or when a variant that applies was not
+ * used. */
 static gboolean
-compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
-    const CvImageU8 * r, CvSgmSchedule schedule, const char *what)
+compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
+    const CvImageU8 * r, CvSgmSchedule schedule, CvSgmVariant variant,
+    const char *what)
 {
   const int w = l->width, h = l->height;
   /* odd pitches on the device: catch width/stride confusion */
   const size_t img_pitch = (size_t) w + 13, disp_pitch = (size_t) w * 2 + 6;
   const size_t conf_pitch = (size_t) w + 5;
-  CvImageS16 cpu_d = { g_new (int16_t, (size_t) w * h), w, h, (size_t) w * 2 };
-  CvImageU8 cpu_c = { g_new (uint8_t, (size_t) w * h), w, h, (size_t) w };
+  CvImageS16 cpu_d;
+  CvImageU8 cpu_c;
   int16_t *gd = g_new (int16_t, (size_t) w * h);
   uint8_t *gc = g_new (uint8_t, (size_t) w * h);
   CvImageU8 dl, dr, dc;
@@ -134,11 +220,15 @@ compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   int first = -1, x, y;
   gboolean ok = TRUE;
 
-  if (cv_sgm_cpu (p, l, r, &cpu_d, &cpu_c, &err) != CV_OK) {
-    fprintf (stderr, "cv_sgm_cpu: %s\n", err.message);
-    exit (1);
-  }
+  cpu_result (g, p, l, r, &cpu_d, &cpu_c);
 
+  {
+    char params[256];
+    format_params (params, sizeof (params), p);
+    sgm_watchdog_arm ("%s %dx%d variant %s schedule %s did not finish on "
+        "the GPU; params: %s", what, w, h, cv_sgm_variant_name (variant),
+        schedule_names[schedule], params);
+  }
   ensure ((void **) &g->d_left, &g->cap_img, img_pitch * h * 3);
   g->d_right = g->d_left + img_pitch * h;
   g->d_conf = g->d_right + img_pitch * h;
@@ -159,6 +249,7 @@ compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   g->d_disp, w, h, disp_pitch};
 
   cv_sgm_cuda_set_schedule (g->plan, schedule);
+  cv_sgm_cuda_set_variant (g->plan, variant);
   if (cv_sgm_cuda_compute (g->plan, p, &dl, &dr, &dd, &dc, NULL, &err)
       != CV_OK) {
     fprintf (stderr, "cv_sgm_cuda_compute failed (%s, %dx%d): %s\n", what, w,
@@ -179,7 +270,34 @@ compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
           (size_t) w * 2, h, cudaMemcpyDeviceToHost));
   CUDA_OK (cudaMemcpy2D (gc, w, g->d_conf, conf_pitch, w, h,
           cudaMemcpyDeviceToHost));
+  sgm_watchdog_disarm ();
   g->n_runs++;
+  if (cv_sgm_cuda_take_fault (g->plan, &err) != CV_OK) {
+    fprintf (stderr, "FRAME LOST %s %dx%d variant %s (used %s) schedule %s "
+        "(used %s): %s\n", what, w, h, cv_sgm_variant_name (variant),
+        cv_sgm_variant_name (cv_sgm_cuda_get_variant (g->plan)),
+        schedule_names[schedule],
+        schedule_names[cv_sgm_cuda_get_schedule (g->plan)], err.message);
+    print_params (p);
+    ok = FALSE;
+  }
+  {
+    CvSgmVariant used = cv_sgm_cuda_get_variant (g->plan);
+    g->n_packed += used != CV_SGM_VARIANT_BASELINE;
+    if (variant != CV_SGM_VARIANT_BASELINE && sgm_packed_exact (p)
+        && used == CV_SGM_VARIANT_BASELINE) {
+      fprintf (stderr, "%s %dx%d: variant %s requested, %s used although "
+          "the packed variant is exact\n", what, w, h,
+          cv_sgm_variant_name (variant), cv_sgm_variant_name (used));
+      print_params (p);
+      ok = FALSE;
+    }
+    if (variant == CV_SGM_VARIANT_BASELINE && used != variant) {
+      fprintf (stderr, "%s: baseline requested, %s used\n", what,
+          cv_sgm_variant_name (used));
+      ok = FALSE;
+    }
+  }
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
@@ -194,10 +312,13 @@ compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
         first = i;
     }
   if (first >= 0) {
-    fprintf (stderr, "MISMATCH %s %dx%d schedule %s (used %s):\n"
+    fprintf (stderr, "MISMATCH %s %dx%d variant %s (used %s) schedule %s "
+        "(used %s):\n"
         "  first at (%d, %d): disparity cpu %d gpu %d, confidence cpu %d "
         "gpu %d\n  %ld disparity and %ld confidence values differ of %d "
-        "(%ld valid on the CPU)\n", what, w, h, schedule_names[schedule],
+        "(%ld valid on the CPU)\n", what, w, h, cv_sgm_variant_name (variant),
+        cv_sgm_variant_name (cv_sgm_cuda_get_variant (g->plan)),
+        schedule_names[schedule],
         schedule_names[cv_sgm_cuda_get_schedule (g->plan)], first % w,
         first / w, cpu_d.data[first], gd[first], cpu_c.data[first], gc[first],
         n_disp_diff, n_conf_diff, w * h, n_valid);
@@ -212,11 +333,30 @@ compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
       }
     ok = FALSE;
   }
-  g_free (cpu_d.data);
-  g_free (cpu_c.data);
   g_free (gd);
   g_free (gc);
   return ok;
+}
+
+/* The default variant; when it was a packed one, also the other packed
+ * one and the baseline kernels. */
+static gboolean
+compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
+    const CvImageU8 * r, CvSgmSchedule schedule, const char *what)
+{
+  CvSgmVariant used;
+  if (!compare_variant (g, p, l, r, schedule, CV_SGM_VARIANT_AUTO, what))
+    return FALSE;
+  used = cv_sgm_cuda_get_variant (g->plan);
+  if (used == CV_SGM_VARIANT_BASELINE)
+    return TRUE;
+  if (p->max_disparity <= SGM_FAST_LANES4_MAX_D
+      && !compare_variant (g, p, l, r, schedule,
+          used == CV_SGM_VARIANT_PACKED ? CV_SGM_VARIANT_PACKED4
+          : CV_SGM_VARIANT_PACKED, what))
+    return FALSE;
+  return compare_variant (g, p, l, r, schedule, CV_SGM_VARIANT_BASELINE,
+      what);
 }
 
 static void
@@ -255,6 +395,8 @@ gpu_free (Gpu * g)
   cv_sgm_cuda_free (g->plan);
   cudaFree (g->d_left);
   cudaFree (g->d_disp);
+  g_free (g->cpu_disp);
+  g_free (g->cpu_conf);
   g_free (g);
 }
 
@@ -288,7 +430,8 @@ run_factorial (void)
             return 1;
       }
     }
-  printf ("factorial: %ld GPU runs identical to the CPU\n", g->n_runs);
+  printf ("factorial: %ld GPU runs (%ld packed) identical to the CPU\n",
+      g->n_runs, g->n_packed);
   cv_test_image_free (l);
   cv_test_image_free (r);
   gpu_free (g);
@@ -334,7 +477,8 @@ run_sizes (void)
     cv_test_image_free (l);
     cv_test_image_free (r);
   }
-  printf ("sizes: %ld GPU runs identical to the CPU\n", g->n_runs);
+  printf ("sizes: %ld GPU runs (%ld packed) identical to the CPU\n",
+      g->n_runs, g->n_packed);
   gpu_free (g);
   return 0;
 }
@@ -375,9 +519,105 @@ run_special (void)
       return 1;
     }
   }
-  printf ("special: %ld GPU runs identical to the CPU\n", g->n_runs);
+  printf ("special: %ld GPU runs (%ld packed) identical to the CPU\n",
+      g->n_runs, g->n_packed);
   cv_test_image_free (l);
   cv_test_image_free (r);
+  gpu_free (g);
+  return 0;
+}
+
+/* The packed variant at its limits: for every D, both census kinds and path
+ * counts, P2 the largest exact value (where costs reach their bounds on
+ * noise), odd sizes and widths not multiple of the warp's slices, every
+ * schedule and flag pattern; uniform and stepped images (ties). */
+static int
+run_packed (void)
+{
+  static const int sizes[][2] = { {97, 61}, {333, 45}, {1, 1}, {5, 3},
+  {2, 17}, {40, 9}, {1001, 11}
+  };
+  Gpu *g = gpu_new ();
+  int si, D, combo = 0;
+
+  for (si = 0; si < (int) G_N_ELEMENTS (sizes); si++) {
+    const int w = sizes[si][0], h = sizes[si][1];
+    CvImageU8 *l = cv_test_image_new (w, h, 1, 5);
+    CvImageU8 *r = cv_test_image_new (w, h, 1, 3);
+    for (D = 16; D <= CV_SGM_MAX_DISPARITIES; D += 16) {
+      for (int variant = 0; variant < 4; variant++, combo++) {
+        CvSgmParams p;
+        char what[64];
+        const int paths = variant & 1 ? 8 : 4;
+        const int full = variant >> 1;
+        const int cmax = full ? 62 : 31;
+        const int cbits = sgm_packed_cost_bits (full ? CV_SGM_CENSUS_9X7
+            : CV_SGM_CENSUS_CS_9X7);
+        ImageKind kind = combo % 5 == 0 ? IMG_STEPS : combo % 7 == 0
+            ? IMG_UNIFORM : combo % 2 ? IMG_NOISE : IMG_TEXTURED;
+        /* the large sizes: a subset */
+        if (w * h > 10000 && (D + variant) % 3 != 0)
+          continue;
+        set_flags (&p, combo * 37 % 256, D);
+        p.paths = paths;
+        p.census = full ? CV_SGM_CENSUS_9X7 : CV_SGM_CENSUS_CS_9X7;
+        p.p2 = ((1 << (16 - cbits)) - 1) / paths - cmax;
+        if (p.p1 >= p.p2)
+          p.p1 = p.p2 - 1;
+        make_pair (kind, w, h, combo, l, r);
+        g_snprintf (what, sizeof (what), "packed %s combo %d",
+            kind_names[kind], combo);
+        if (!compare_variant (g, &p, l, r,
+                (CvSgmSchedule) (combo % 4), CV_SGM_VARIANT_PACKED, what))
+          return 1;
+        if (D <= SGM_FAST_LANES4_MAX_D && !compare_variant (g, &p, l, r,
+                (CvSgmSchedule) ((combo + 1) % 4), CV_SGM_VARIANT_PACKED4,
+                what))
+          return 1;
+      }
+    }
+    cv_test_image_free (l);
+    cv_test_image_free (r);
+  }
+  {
+    const gboolean all_packed = g->n_packed == g->n_runs;
+    printf ("packed: %ld GPU runs (%ld packed) identical to the CPU\n",
+        g->n_runs, g->n_packed);
+    gpu_free (g);
+    return all_packed ? 0 : 1;
+  }
+}
+
+/* A few cases of every variant and schedule on small images: for
+ * compute-sanitizer (memcheck, racecheck, synccheck), which runs the
+ * kernels much slower. */
+static int
+run_quick (void)
+{
+  static const int cases[][4] = {     /* w, h, D, paths */
+    {97, 61, 128, 8}, {61, 13, 48, 4}, {37, 9, 256, 8}, {130, 7, 16, 8},
+  };
+  Gpu *g = gpu_new ();
+  for (int ci = 0; ci < (int) G_N_ELEMENTS (cases); ci++) {
+    const int w = cases[ci][0], h = cases[ci][1];
+    CvImageU8 *l = cv_test_image_new (w, h, 1, 1);
+    CvImageU8 *r = cv_test_image_new (w, h, 1, 2);
+    CvSgmParams p;
+    set_flags (&p, 0xef - ci * 17, cases[ci][2]);
+    p.paths = cases[ci][3];
+    p.p2 = 60;
+    make_pair (IMG_TEXTURED, w, h, ci, l, r);
+    for (int v = CV_SGM_VARIANT_BASELINE; v < CV_SGM_N_VARIANTS; v++)
+      for (int s = CV_SGM_SCHEDULE_SEQUENTIAL; s <= CV_SGM_SCHEDULE_CONCURRENT;
+          s++)
+        if (!compare_variant (g, &p, l, r, (CvSgmSchedule) s,
+                (CvSgmVariant) v, "quick"))
+          return 1;
+    cv_test_image_free (l);
+    cv_test_image_free (r);
+  }
+  printf ("quick: %ld GPU runs (%ld packed) identical to the CPU\n",
+      g->n_runs, g->n_packed);
   gpu_free (g);
   return 0;
 }
@@ -443,14 +683,20 @@ int
 main (int argc, char **argv)
 {
   const char *what = argc > 1 ? argv[1] : "factorial";
+  sgm_watchdog_init (SGM_CASE_TIMEOUT_S);
   if (strcmp (what, "factorial") == 0)
     return run_factorial ();
   if (strcmp (what, "sizes") == 0)
     return run_sizes ();
   if (strcmp (what, "special") == 0)
     return run_special ();
+  if (strcmp (what, "packed") == 0)
+    return run_packed ();
+  if (strcmp (what, "quick") == 0)
+    return run_quick ();
   if (strcmp (what, "color") == 0)
     return run_color ();
-  fprintf (stderr, "usage: %s factorial|sizes|special|color\n", argv[0]);
+  fprintf (stderr, "usage: %s factorial|sizes|special|packed|quick|color\n",
+      argv[0]);
   return 2;
 }

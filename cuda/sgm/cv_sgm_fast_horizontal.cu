@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SGM, CUDA, packed variant: the horizontal paths, first kernel over the
+ * cost volume (see cv_sgm_kernel_args.h for the cell format).
+ *
+ * A block has two warps, left-to-right (L2R) and right-to-left (R2L); each
+ * aggregates 32 / LPS rows, one segment of LPS lanes per row (KH words of
+ * the interleaved layout per lane, D = 2 LPS KH; LPS = 32 where D allows:
+ * the shortest chain of dependent instructions per pixel).  The rows'
+ * census words and luma are staged in shared memory.
+ *  Part 1: L2R walks x = 0 .. mid-1, R2L x = W-1 .. mid: the matching
+ *          costs come from the census (the only popcounts of the packed
+ *          variant) and each warp writes its pixels' cells, C | L << cbits.
+ *  Part 2 (after the block barrier): L2R continues x = mid .. W-1, R2L
+ *          x = mid-1 .. 0, reading the cells the other warp wrote (a ring of
+ *          SGM_FAST_HRING pixels in flight, L2 prefetches further ahead),
+ *          taking C from them and adding its own path costs.
+ * Every cell is written in part 1 and read and written in part 2.
+ */
+#ifndef SGM_EMULATION
+#include "cv_sgm_cuda_private.h"
+#else
+#include "cv_sgm_kernel_args.h"
+#endif
+#include "cv_sgm_packed.cuh"
+
+/* Pixels in flight per warp in part 2 (asynchronous copies): a step is
+ * ~70 cycles, the cells come from L2 or DRAM. */
+#define SGM_FAST_HRING 16
+/* Pixels ahead whose cells part 2 prefetches into L2. */
+#define SGM_FAST_HPREFETCH 48
+#define SGM_FAST_LINE_BYTES 128
+
+static __host__ __device__ inline size_t
+fast_align16 (size_t n)
+{
+  return (n + 15) & ~(size_t) 15;
+}
+
+/* Shared-memory layout, the same on host (size) and device (offsets):
+ * the adaptive-P2 table, per row the right census (padded against bank
+ * conflicts), the left census and the luma, then per warp a ring of
+ * SGM_FAST_HRING + 1 pixel slots of all its rows. */
+typedef struct
+{
+  size_t lut, rows, right, left, luma, row_bytes, rings, ring_bytes, total;
+} FastHorizLayout;
+
+static __host__ __device__ inline FastHorizLayout
+fast_horiz_layout (int width, int n_disp, int census_bytes, int rows)
+{
+  FastHorizLayout l;
+  const int n_right = width + n_disp - 1;
+  /* one padding element per 128 bytes (sgm_pad_index) */
+  const size_t right_elems = (size_t) n_right + n_right / (128 / census_bytes)
+      + 1;
+  l.lut = 0;
+  l.rows = fast_align16 (256 * sizeof (uint16_t));
+  l.right = 0;
+  l.left = fast_align16 (right_elems * census_bytes);
+  l.luma = l.left + fast_align16 ((size_t) width * census_bytes);
+  l.row_bytes = l.luma + fast_align16 ((size_t) width);
+  l.rings = l.rows + l.row_bytes * rows;
+  l.ring_bytes = (size_t) (SGM_FAST_HRING + 1) * rows * n_disp *
+      sizeof (uint16_t);
+  l.total = l.rings + 2 * l.ring_bytes;
+  return l;
+}
+
+template < int LPS, int KH, typename CT > __global__ void
+__launch_bounds__ (2 * SGM_WARP)
+sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
+{
+  constexpr int NSL = SGM_WARP / LPS;   /* rows per block */
+  constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
+  constexpr int SLOTS = SGM_FAST_HRING + 1;
+  unsigned char *smem = sgm_dynamic_shared ();
+  const int W = a.width, H = a.height, D = 2 * WORDS, md = a.min_disp;
+  const FastHorizLayout lay = fast_horiz_layout (W, D, (int) sizeof (CT), NSL);
+  uint16_t *lut = (uint16_t *) (smem + lay.lut);
+  const int lane = threadIdx.x & (SGM_WARP - 1);
+  const int dir = threadIdx.x / SGM_WARP;       /* 0: L2R, 1: R2L */
+  const int seg = lane / LPS, sl = lane % LPS;
+  const int y0 = blockIdx.x * NSL;
+  const uint32_t p1_pk = SGM_PACK2 (a.p1);
+  const uint32_t cmask_pk = SGM_PACK2 ((1u << a.cbits) - 1u);
+  const uint32_t shift_mul = 1u << a.cbits;
+
+  /* ---- the rows' census words and luma into shared memory ---- */
+  for (int i = threadIdx.x; i < 256; i += blockDim.x)
+    lut[i] = (uint16_t) cv_sgm_p2_effective (a.p1, a.p2, a.adaptive,
+        a.adaptive_scale, i);
+  for (int rr = 0; rr < NSL; rr++) {
+    const int yr = y0 + rr;
+    unsigned char *rb = smem + lay.rows + rr * lay.row_bytes;
+    CT *right = (CT *) (rb + lay.right);
+    CT *left = (CT *) (rb + lay.left);
+    uint8_t *luma = rb + lay.luma;
+    if (yr >= H)
+      continue;
+    const CT *cr = (const CT *) a.census_r + (size_t) yr * W;
+    const CT *cl = (const CT *) a.census_l + (size_t) yr * W;
+    /* element e: right column e - min_disp - (D - 1), zero left of the
+     * image; pixel x at index k reads element x + D - 1 - k */
+    for (int e = threadIdx.x; e < W + D - 1; e += blockDim.x) {
+      int col = e - md - (D - 1);
+      right[sgm_pad_index < CT > (e)] = col >= 0 ? cr[col] : (CT) 0;
+    }
+    for (int x = threadIdx.x; x < W; x += blockDim.x) {
+      left[x] = cl[x];
+      luma[x] = a.adaptive ? a.luma[(size_t) yr * a.luma_stride + x] : 0;
+    }
+  }
+  __syncthreads ();
+
+  const int y = y0 + seg;
+  const bool row_ok = y < H;
+  const unsigned char *rb = smem + lay.rows + seg * lay.row_bytes;
+  const CT *right = (const CT *) (rb + lay.right);
+  const CT *left = (const CT *) (rb + lay.left);
+  const uint8_t *luma = rb + lay.luma;
+  uint32_t *ring = (uint32_t *) (smem + lay.rings + dir * lay.ring_bytes)
+      + seg * WORDS;
+  const int mid = W / 2;
+  const int step = dir == 0 ? 1 : -1;
+  const int origin = dir == 0 ? 0 : W - 1;
+  uint32_t *row_cells = (uint32_t *) (a.sum + (size_t) (row_ok ? y : 0) * W * D);
+
+  uint32_t L[KH];
+  uint32_t m_pk = 0;
+#pragma unroll
+  for (int r = 0; r < KH; r++)
+    L[r] = 0;                   /* a path start: the first step gives C */
+
+  auto p2_at = [&](int x) -> uint32_t {
+    uint32_t p2e = (uint32_t) a.p2;
+    if (a.adaptive && x != origin) {
+      int delta = (int) luma[x] - (int) luma[x - step];
+      p2e = lut[delta < 0 ? -delta : delta];
+    }
+    return p2e;
+  };
+  /* matching costs of pixel x from the census: word r of this lane holds
+   * the indices k = sl KH + r and k + D/2 */
+  auto census_costs = [&](uint32_t (&C)[KH], int x) {
+    const CT cl = left[x];
+#pragma unroll
+    for (int r = 0; r < KH; r++) {
+      const int e = x + D - 1 - (sl * KH + r);
+      const int c_lo = sgm_hamming (cl, right[sgm_pad_index < CT > (e)]);
+      const int c_hi = sgm_hamming (cl,
+          right[sgm_pad_index < CT > (e - WORDS)]);
+      C[r] = (uint32_t) c_lo | ((uint32_t) c_hi << 16);
+    }
+  };
+
+  /* ---- part 1: costs from the census, the cells written ---- */
+  {
+    const int x0 = dir == 0 ? 0 : W - 1;
+    const int n = dir == 0 ? mid : W - mid;
+    uint32_t C[KH];
+    if (n > 0)
+      census_costs (C, x0);
+#pragma unroll 1
+    for (int i = 0; i < n; i++) {
+      const int x = x0 + i * step;
+      /* the next pixel's costs first: independent of the recurrence, so
+       * their loads and popcounts overlap its chain */
+      uint32_t C_next[KH];
+      census_costs (C_next, i + 1 < n ? x + step : x);
+      const uint32_t p2e = p2_at (x);
+      sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + SGM_PACK2 (p2e), sl);
+      m_pk = sgm_ipl_min < LPS, KH > (L);
+      if (row_ok) {
+        uint32_t out[KH];
+#pragma unroll
+        for (int r = 0; r < KH; r++)
+          out[r] = C[r] + L[r] * shift_mul;
+        sgm_words_store_cg < KH > (row_cells + (size_t) x * WORDS + sl * KH,
+            out);
+      }
+#pragma unroll
+      for (int r = 0; r < KH; r++)
+        C[r] = C_next[r];
+    }
+  }
+  __syncthreads ();             /* the other warp's part-1 cells are written */
+
+  /* ---- part 2: costs from the cells, the path costs added ---- */
+  {
+    const int x0 = dir == 0 ? mid : mid - 1;
+    const int n = dir == 0 ? W - mid : mid;
+    auto slot_words = [&](int slot) -> uint32_t * {
+      return ring + (size_t) slot * NSL * WORDS;
+    };
+    int i_next = 0, slot_next = 0;      /* next pixel to fetch, its slot */
+    auto fetch = [&]() {
+      if (i_next < n && row_ok)
+        sgm_pixel_copy_async < LPS > (slot_words (slot_next),
+            row_cells + (size_t) (x0 + i_next * step) * WORDS, WORDS, sl);
+      sgm_copy_commit ();
+      i_next++;
+      slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
+    };
+    constexpr int LINES = (2 * WORDS * 2 + SGM_FAST_LINE_BYTES - 1)
+        / SGM_FAST_LINE_BYTES;  /* 128-byte lines of a pixel's cells */
+    auto prefetch = [&](int i) {
+      if (i < n && row_ok && sl < LINES)
+        sgm_prefetch_l2 ((const char *) (row_cells +
+                (size_t) (x0 + i * step) * WORDS) + sl * SGM_FAST_LINE_BYTES);
+    };
+    for (int i = 0; i < SGM_FAST_HPREFETCH; i++)
+      prefetch (i);
+    for (int i = 0; i < SGM_FAST_HRING; i++)
+      fetch ();
+    int slot_rd = 0;
+#pragma unroll 1
+    for (int i = 0; i < n; i++) {
+      const int x = x0 + i * step;
+      sgm_copy_wait < SGM_FAST_HRING - 1 > ();
+      __syncwarp ();            /* pixel i arrived; the slot of i - 1 read */
+      fetch ();                 /* pixel i + SGM_FAST_HRING, into that slot */
+      prefetch (i + SGM_FAST_HPREFETCH);
+
+      uint32_t cell[KH], C[KH];
+      sgm_words_load_shared < KH > (cell, slot_words (slot_rd) + sl * KH);
+      slot_rd = slot_rd + 1 == SLOTS ? 0 : slot_rd + 1;
+#pragma unroll
+      for (int r = 0; r < KH; r++)
+        C[r] = cell[r] & cmask_pk;
+      const uint32_t p2e = p2_at (x);
+      sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + SGM_PACK2 (p2e), sl);
+      m_pk = sgm_ipl_min < LPS, KH > (L);
+      if (row_ok) {
+        uint32_t out[KH];
+#pragma unroll
+        for (int r = 0; r < KH; r++)
+          out[r] = cell[r] + L[r] * shift_mul;
+        sgm_words_store_cg < KH > (row_cells + (size_t) x * WORDS + sl * KH,
+            out);
+      }
+    }
+    sgm_copy_wait < 0 > ();
+  }
+}
+
+#ifndef SGM_EMULATION
+typedef void (*SgmFastHorizKernel) (const SgmFastHorizArgs);
+
+/* (LPS, KH) with D = 2 LPS KH and LPS = sgm_fast_horiz_lanes (D). */
+template < typename CT > static SgmFastHorizKernel
+pick_fast_horiz (int n_disp)
+{
+  switch (n_disp) {
+    case 16:
+      return sgm_fast_horizontal_kernel < 8, 1, CT >;
+    case 32:
+      return sgm_fast_horizontal_kernel < 16, 1, CT >;
+    case 48:
+      return sgm_fast_horizontal_kernel < 8, 3, CT >;
+    case 64:
+      return sgm_fast_horizontal_kernel < 32, 1, CT >;
+    case 80:
+      return sgm_fast_horizontal_kernel < 8, 5, CT >;
+    case 96:
+      return sgm_fast_horizontal_kernel < 16, 3, CT >;
+    case 112:
+      return sgm_fast_horizontal_kernel < 8, 7, CT >;
+    case 128:
+      return sgm_fast_horizontal_kernel < 32, 2, CT >;
+    case 144:
+      return sgm_fast_horizontal_kernel < 8, 9, CT >;
+    case 160:
+      return sgm_fast_horizontal_kernel < 16, 5, CT >;
+    case 176:
+      return sgm_fast_horizontal_kernel < 8, 11, CT >;
+    case 192:
+      return sgm_fast_horizontal_kernel < 32, 3, CT >;
+    case 208:
+      return sgm_fast_horizontal_kernel < 8, 13, CT >;
+    case 224:
+      return sgm_fast_horizontal_kernel < 16, 7, CT >;
+    case 240:
+      return sgm_fast_horizontal_kernel < 8, 15, CT >;
+    default:
+      return sgm_fast_horizontal_kernel < 32, 4, CT >;
+  }
+}
+
+extern "C" size_t
+sgm_fast_horizontal_smem_bytes (int width, int n_disp, int full_census)
+{
+  int rows = SGM_WARP / sgm_fast_horiz_lanes (n_disp);
+  return fast_horiz_layout (width, n_disp, full_census ? 8 : 4, rows).total;
+}
+
+extern "C" CvStatus
+sgm_fast_horizontal_launch (const SgmFastHorizArgs * args, int full_census,
+    int smem_limit, int *smem_set, cudaStream_t stream, CvError * err)
+{
+  const int rows = SGM_WARP / sgm_fast_horiz_lanes (args->n_disp);
+  size_t smem = sgm_fast_horizontal_smem_bytes (args->width, args->n_disp,
+      full_census);
+  SgmFastHorizKernel kernel = full_census
+      ? pick_fast_horiz < unsigned long long >(args->n_disp)
+      : pick_fast_horiz < uint32_t > (args->n_disp);
+  dim3 grid ((args->height + rows - 1) / rows), block (2 * SGM_WARP);
+
+  if (sgm_check_layout (args->layout, "sgm_fast_horizontal_launch",
+          err) != CV_OK)
+    return CV_ERROR_UNSUPPORTED;
+
+  if (smem > (size_t) smem_limit)
+    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
+        "sgm: rows of %d pixels need %zu bytes of shared memory per block "
+        "(packed variant), the device offers %d", args->width, smem,
+        smem_limit);
+  if ((int) smem > *smem_set) {
+    CV_CUDA_TRY (err, cudaFuncSetAttribute ((const void *) kernel,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+    *smem_set = (int) smem;
+  }
+  kernel <<< grid, block, smem, stream >>> (*args);
+  CV_CUDA_CHECK_LAUNCH (err, "sgm_fast_horizontal_kernel");
+  return CV_OK;
+}
+#endif /* SGM_EMULATION */

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SGM, CUDA, packed variant: the vertical and diagonal paths over the
+ * packed cost volume (cells hold the matching cost and the sum so far, see
+ * cv_sgm_kernel_args.h), after the horizontal kernel has written every
+ * cell.
+ *
+ * A warp aggregates SGM_WARP / LPS neighbouring slices of one path
+ * direction ("group"), one segment of LPS lanes per slice (KH words of the
+ * interleaved layout per lane, D = 2 LPS KH; LPS = SGM_FAST_LANES, or 4
+ * for D <= 128 in the "packed4" variant: more work per instruction, fewer
+ * warps).  Slice s of a group with horizontal drift dx is at row step t in
+ * column (s + dx t) mod slots, slots >= width + slices per warp - 1, so a
+ * diagonal slice leaving the image re-enters on the other side as a new
+ * path (the thesis' wrap-around) and every warp has one pixel per slice
+ * and row; the image columns of a warp's slices are always contiguous.
+ *
+ * Per row step a slice reads its pixel's cells from a shared-memory ring
+ * filled SGM_FAST_RING rows ahead with asynchronous copies (L2, bypassing
+ * L1: other SMs write them), takes C from the cells (no census, no
+ * popcount), steps eq. 2.3 and writes the cells with its path costs added.
+ * No barrier but the warp's own; the groups that add into the same rows
+ * are ordered per batch of rows with counters (the schedules of
+ * cv_sgm_plan.c: all groups at once, top half down groups first, bottom
+ * half up groups first), each group fetching only rows its predecessor has
+ * published.
+ */
+#ifndef SGM_EMULATION
+#include "cv_sgm_cuda_private.h"
+#else
+#include "cv_sgm_kernel_args.h"
+#endif
+#include "cv_sgm_packed.cuh"
+
+/* Rows ahead of the one aggregated whose luma is loaded (adaptive P2). */
+#define SGM_FAST_LUMA_AHEAD 2
+
+/* Shared memory of a block: the adaptive-P2 table, then per warp a ring of
+ * SGM_FAST_RING + 2 row slots (up to SGM_FAST_RING + 1 rows fetched or
+ * being read, and one that other lanes may still be reading), each with
+ * the cells of the warp's slices. */
+static __host__ __device__ inline size_t
+fast_paths_lut_bytes (void)
+{
+  return 256 * sizeof (uint16_t);
+}
+
+static __host__ __device__ inline size_t
+fast_paths_slot_words (int n_disp, int lanes)
+{
+  return (size_t) (SGM_WARP / lanes) * (n_disp / 2);
+}
+
+static __host__ __device__ inline size_t
+fast_paths_smem_bytes (int n_disp, int lanes)
+{
+  return fast_paths_lut_bytes () + (size_t) SGM_FAST_WARPS *
+      (SGM_FAST_RING + 2) * fast_paths_slot_words (n_disp, lanes) *
+      sizeof (uint32_t);
+}
+
+/* Wraps a column a few steps away from [0, slots) back into it. */
+static __device__ __forceinline__ int
+fast_wrap (int c, int slots)
+{
+  c -= c >= slots ? slots : 0;
+  c += c < 0 ? slots : 0;
+  return c;
+}
+
+template < int LPS, int KH > __global__ void
+__launch_bounds__ (SGM_FAST_WARPS * SGM_WARP, KH <= 8 ? 3 : 2)
+sgm_fast_paths_kernel (const SgmPathsArgs a)
+{
+  constexpr int NSL = SGM_WARP / LPS;   /* slices per warp */
+  constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
+  constexpr int SLOTS = SGM_FAST_RING + 2;
+  unsigned char *smem = sgm_dynamic_shared ();
+  uint16_t *lut = (uint16_t *) smem;
+
+  const int lane = threadIdx.x & (SGM_WARP - 1);
+  const int wib = threadIdx.x / SGM_WARP;
+  const int seg = lane / LPS, sl = lane % LPS;
+  const int W = a.width, H = a.height;
+  uint32_t *ring = (uint32_t *) (smem + fast_paths_lut_bytes ()) +
+      (size_t) wib * SLOTS * (NSL * WORDS);
+  const uint32_t p1_pk = SGM_PACK2 (a.p1);
+  const uint32_t cmask_pk = SGM_PACK2 ((1u << a.cbits) - 1u);
+  const uint32_t shift_mul = 1u << a.cbits;
+
+  for (int i = threadIdx.x; i < 256; i += blockDim.x)
+    lut[i] = (uint16_t) cv_sgm_p2_effective (a.p1, a.p2, a.adaptive,
+        a.adaptive_scale, i);
+  __syncthreads ();
+
+  const int gw = blockIdx.x * SGM_FAST_WARPS + wib;
+  const int g = a.group_base + (a.coop ? gw / a.warps_per_group : 0);
+  const int w = a.coop ? gw % a.warps_per_group : gw;
+  /* select the group without dynamic indexing of the parameter array */
+  SgmGroup gd = a.groups[0];
+#pragma unroll
+  for (int i = 1; i < SGM_MAX_GROUPS; i++)
+    if (i == g)
+      gd = a.groups[i];
+  const int dx = gd.dx, slots = a.slots;
+  const int s = w * NSL + seg;
+
+  const int dy = gd.dy;
+  /* rows [0, half_row) are the top half; a batch starts (in the order of
+   * travel) at rows with y mod SGM_BATCH_ROWS == batch_first and ends at
+   * batch_last */
+  const int half_row = a.half_batch * SGM_BATCH_ROWS;
+  const int batch_first = dy > 0 ? 0 : SGM_BATCH_ROWS - 1;
+  const int batch_last = dy > 0 ? SGM_BATCH_ROWS - 1 : 0;
+  const int y_start = dy > 0 ? 0 : H - 1;
+  /* the column where a diagonal slice re-enters the image (none: -1) */
+  const int restart_col = dx > 0 ? 0 : dx < 0 ? W - 1 : -1;
+  /* 32-bit words between the same pixel of consecutive rows of travel */
+  const ptrdiff_t row_step = (ptrdiff_t) dy * W * WORDS;
+  uint32_t *const seg_ring = ring + seg * WORDS;
+  uint32_t *const cells_start = (uint32_t *) a.sum +
+      (size_t) y_start * W * WORDS;
+
+  /* the predecessor of this group has published the rows of batch b;
+   * waits only in a cooperative launch (all blocks resident): an ordinary
+   * launch guarantees no co-residency, so its warps never wait */
+  auto ensure_ready = [&](int b) {
+    if (a.coop) {
+      int wg = b < a.half_batch ? gd.wait_top : gd.wait_bottom;
+      if (wg >= 0)
+        sgm_wait (a.counters + wg * a.n_batches + b, a.warps_per_group, lane,
+            a.fault, a.fault_host, SGM_KERNEL_FAST_PATHS, g, b, wg);
+    }
+  };
+
+  /* Rows are fetched up to SGM_FAST_RING ahead of the one aggregated, but
+   * never into the other half of the image before this group has
+   * published its last batch of the current half: with the halves in
+   * opposite orders for the down and up groups (cv_sgm_plan.c), waiting
+   * there earlier would close a cycle of waits. */
+  int tq_next = 0;              /* next row step to fetch, */
+  int y_next = y_start;         /* its row, */
+  int col_next = s;             /* its column, */
+  int slot_next = 0;            /* its ring slot */
+  const uint32_t *row_next = cells_start;       /* and its row's cells */
+  auto fetch_ahead = [&](int t, bool top) {
+    const int limit = min (H, t + SGM_FAST_RING + 1);
+    while (tq_next < limit && (!a.coop || (y_next < half_row) == top)) {
+      if (tq_next == 0 || (y_next & (SGM_BATCH_ROWS - 1)) == batch_first)
+        ensure_ready (y_next / SGM_BATCH_ROWS);
+      if (col_next < W)
+        sgm_pixel_copy_async < LPS > (seg_ring + slot_next * (NSL * WORDS),
+            row_next + (size_t) col_next * WORDS, WORDS, sl);
+      sgm_copy_commit ();
+      tq_next++;
+      y_next += dy;
+      row_next += row_step;
+      col_next = fast_wrap (col_next + dx, slots);
+      slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
+    }
+  };
+
+  /* luma (adaptive P2) SGM_FAST_LUMA_AHEAD rows ahead, in registers */
+  const ptrdiff_t luma_step = (ptrdiff_t) dy * (ptrdiff_t) a.luma_stride;
+  int y_luma = y_start + dy * SGM_FAST_LUMA_AHEAD;
+  int col_luma = fast_wrap (s + dx * SGM_FAST_LUMA_AHEAD, slots);
+  const uint8_t *luma_row = a.luma + (ptrdiff_t) y_luma *
+      (ptrdiff_t) a.luma_stride;
+  auto load_luma = [&](int yl, int c) -> int {
+    return yl >= 0 && yl < H && c < W
+        ? a.luma[(size_t) yl * a.luma_stride + c] : 0;
+  };
+  int luma_here = 0, luma_next = 0, luma_prev = 0;
+  if (a.adaptive) {
+    luma_here = load_luma (y_start, s);
+    luma_next = load_luma (y_start + dy, fast_wrap (s + dx, slots));
+  }
+
+  int y = y_start;              /* row, column, ring slot and row cells of step t */
+  int col = s;
+  int slot_rd = 0;
+  uint32_t *row_cur = cells_start;
+  uint32_t L[KH];
+  uint32_t m_pk = 0;
+#pragma unroll
+  for (int r = 0; r < KH; r++)
+    L[r] = 0;
+
+#pragma unroll 1
+  for (int t = 0; t < H; t++) {
+    /* rows up to t + SGM_FAST_RING in flight (their slots were read at
+     * step t - 2 or before, which the barrier of step t - 1 ordered);
+     * then row t's copies complete (this lane's, then everyone's) */
+    fetch_ahead (t, y < half_row);
+    sgm_copy_wait_pending < SGM_FAST_RING > (tq_next - 1 - t);
+    __syncwarp ();
+
+    uint32_t cell[KH], C[KH];
+    sgm_words_load_shared < KH > (cell, seg_ring + slot_rd * (NSL * WORDS) +
+        sl * KH);
+#pragma unroll
+    for (int r = 0; r < KH; r++)
+      C[r] = cell[r] & cmask_pk;
+
+    uint32_t p2e = (uint32_t) a.p2;
+    if (a.adaptive) {
+      int delta = luma_here - luma_prev;
+      p2e = lut[delta < 0 ? -delta : delta];
+      luma_prev = luma_here;
+      luma_here = luma_next;
+      luma_next = y_luma >= 0 && y_luma < H && col_luma < W
+          ? luma_row[col_luma] : 0;
+      y_luma += dy;
+      luma_row += luma_step;
+      col_luma = fast_wrap (col_luma + dx, slots);
+    }
+    /* a path starts at the first row and where a diagonal slice re-enters
+     * the image: m = 0 and m + P2 = 0 make the step give L = C */
+    const bool start = t == 0 || col == restart_col;
+    const uint32_t m_used = start ? 0u : m_pk;
+    const uint32_t jump_pk = start ? 0u : m_pk + SGM_PACK2 (p2e);
+    sgm_ipl_step < LPS, KH > (L, C, m_used, p1_pk, jump_pk, sl);
+    m_pk = sgm_ipl_min < LPS, KH > (L);
+
+    if (col < W) {
+      uint32_t out[KH];
+#pragma unroll
+      for (int r = 0; r < KH; r++)
+        out[r] = cell[r] + L[r] * shift_mul;    /* no carry: exact regime */
+      sgm_words_store_cg < KH > (row_cur + (size_t) col * WORDS + sl * KH,
+          out);
+    }
+
+    if (a.coop && (t == H - 1 || (y & (SGM_BATCH_ROWS - 1)) == batch_last))
+      sgm_signal (a.counters + g * a.n_batches + y / SGM_BATCH_ROWS, lane);
+
+    y += dy;
+    row_cur += row_step;
+    col = fast_wrap (col + dx, slots);
+    slot_rd = slot_rd + 1 == SLOTS ? 0 : slot_rd + 1;
+  }
+  sgm_copy_wait < 0 > ();
+}
+
+#ifndef SGM_EMULATION
+/* ---- dispatch ---------------------------------------------------------------- */
+
+typedef void (*SgmFastPathsKernel) (const SgmPathsArgs);
+
+/* The kernel for D disparities and @lanes (4 or 8) lanes per chain. */
+static SgmFastPathsKernel
+pick_fast_paths (int n_disp, int lanes)
+{
+  if (lanes == 4 && n_disp <= SGM_FAST_LANES4_MAX_D) {
+    switch (n_disp / 8) {
+#define SGM_KH4_CASE(n) case n: return sgm_fast_paths_kernel < 4, n >;
+        SGM_KH4_CASE (2) SGM_KH4_CASE (4) SGM_KH4_CASE (6) SGM_KH4_CASE (8)
+        SGM_KH4_CASE (10) SGM_KH4_CASE (12) SGM_KH4_CASE (14)
+#undef SGM_KH4_CASE
+      default:
+        return sgm_fast_paths_kernel < 4, 16 >;
+    }
+  }
+  switch (n_disp / 16) {
+#define SGM_KH_CASE(n) case n: return sgm_fast_paths_kernel < 8, n >;
+      SGM_KH_CASE (1) SGM_KH_CASE (2) SGM_KH_CASE (3) SGM_KH_CASE (4)
+      SGM_KH_CASE (5) SGM_KH_CASE (6) SGM_KH_CASE (7) SGM_KH_CASE (8)
+      SGM_KH_CASE (9) SGM_KH_CASE (10) SGM_KH_CASE (11) SGM_KH_CASE (12)
+      SGM_KH_CASE (13) SGM_KH_CASE (14) SGM_KH_CASE (15)
+#undef SGM_KH_CASE
+    default:
+      return sgm_fast_paths_kernel < 8, 16 >;
+  }
+}
+
+extern "C" size_t
+sgm_fast_paths_smem_bytes (int n_disp, int lanes)
+{
+  return fast_paths_smem_bytes (n_disp, lanes);
+}
+
+extern "C" int
+sgm_fast_paths_occupancy (int n_disp, int lanes, int smem_limit)
+{
+  int n = 0;
+  size_t smem = fast_paths_smem_bytes (n_disp, lanes);
+  SgmFastPathsKernel kernel = pick_fast_paths (n_disp, lanes);
+  if (smem > (size_t) smem_limit
+      || cudaFuncSetAttribute ((const void *) kernel,
+          cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem)
+      != cudaSuccess
+      || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n, kernel,
+          SGM_FAST_WARPS * SGM_WARP, smem) != cudaSuccess) {
+    cudaGetLastError ();
+    return 0;
+  }
+  return n;
+}
+
+extern "C" CvStatus
+sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes, int n_blocks,
+    int smem_limit, int *smem_set, cudaStream_t stream, CvError * err)
+{
+  SgmFastPathsKernel kernel = pick_fast_paths (args->n_disp, lanes);
+  size_t smem = fast_paths_smem_bytes (args->n_disp, lanes);
+  dim3 grid (n_blocks), block (SGM_FAST_WARPS * SGM_WARP);
+
+  if (sgm_check_layout (args->layout, "sgm_fast_paths_launch", err) != CV_OK)
+    return CV_ERROR_UNSUPPORTED;
+
+  if (smem > (size_t) smem_limit)
+    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
+        "sgm: the packed path kernel needs %zu bytes of shared memory per "
+        "block, the device offers %d", smem, smem_limit);
+  if ((int) smem > *smem_set) {
+    CV_CUDA_TRY (err, cudaFuncSetAttribute ((const void *) kernel,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+    *smem_set = (int) smem;
+  }
+  if (args->coop) {
+    void *params[] = { (void *) args };
+    CV_CUDA_TRY (err, cudaLaunchCooperativeKernel ((const void *) kernel, grid,
+            block, params, smem, stream));
+  } else {
+    kernel <<< grid, block, smem, stream >>> (*args);
+    CV_CUDA_CHECK_LAUNCH (err, "sgm_fast_paths_kernel");
+  }
+  return CV_OK;
+}
+#endif /* SGM_EMULATION */

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SGM, CUDA, packed variant: winner-takes-all and the right view's best
+ * index from the packed cells once all paths are added (see
+ * cv_sgm_kernel_args.h).  Same outputs as the baseline's horizontal kernel
+ * (raw disparity after uniqueness, best index, margin confidence, right
+ * best index), for the same left-right check and median kernel.
+ *
+ * A block takes one row; each warp takes SGM_WARP / SGM_FAST_LANES pixels
+ * at a time, one segment of SGM_FAST_LANES lanes per pixel (KH words of
+ * the interleaved layout per lane).  The right view's minima along the
+ * diagonals of the row are folded into shared memory with atomicMin of
+ * cost << 8 | index (smallest cost, then smallest index), as the CPU
+ * reference defines them.
+ */
+#ifndef SGM_EMULATION
+#include "cv_sgm_cuda_private.h"
+#else
+#include "cv_sgm_kernel_args.h"
+#endif
+#include "cv_sgm_packed.cuh"
+
+static __host__ __device__ inline size_t
+fast_wta_smem_bytes (int width)
+{
+  return (size_t) sgm_padded_size < uint32_t > (width) * sizeof (uint32_t);
+}
+
+template < int KH > __global__ void
+__launch_bounds__ (SGM_FAST_WARPS * SGM_WARP)
+sgm_fast_wta_kernel (const SgmWtaArgs a)
+{
+  constexpr int LPS = SGM_FAST_LANES;
+  constexpr int NSL = SGM_WARP / LPS;   /* pixels per warp at a time */
+  constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
+  uint32_t *rmin = (uint32_t *) sgm_dynamic_shared ();
+  const int W = a.width, D = 2 * WORDS, md = a.min_disp;
+  const int y = blockIdx.x;
+  const int lane = threadIdx.x & (SGM_WARP - 1);
+  const int wib = threadIdx.x / SGM_WARP;
+  const int seg = lane / LPS, sl = lane % LPS;
+  const uint32_t smask_pk = SGM_PACK2 (0xffffu >> a.cbits);
+  const uint32_t *row_cells = (const uint32_t *) (a.sum + (size_t) y * W * D);
+
+  for (int x = threadIdx.x; x < W; x += blockDim.x)
+    rmin[sgm_pad_index < uint32_t > (x)] = SGM_NO_MATCH;
+  __syncthreads ();
+
+  /* the cells of the warp's next pixels are loaded while the current ones
+   * are evaluated */
+  constexpr int XSTEP = SGM_FAST_WARPS * NSL;
+  uint32_t cell_next[KH];
+#pragma unroll
+  for (int r = 0; r < KH; r++)
+    cell_next[r] = 0;
+  auto load_cells = [&](uint32_t (&c)[KH], int xb) {
+    if (xb + seg < W)
+      sgm_words_load_ro < KH > (c, row_cells + (size_t) (xb + seg) * WORDS +
+          sl * KH);
+  };
+  load_cells (cell_next, wib * NSL);
+#pragma unroll 1
+  for (int xb = wib * NSL; xb < W; xb += XSTEP) {
+    const int x = xb + seg;
+    const bool on = x < W;
+    uint32_t S[KH];
+#pragma unroll
+    for (int r = 0; r < KH; r++)
+      S[r] = on ? (cell_next[r] >> a.cbits) & smask_pk : 0u;
+    load_cells (cell_next, xb + XSTEP);
+
+    /* best: smallest cost, then smallest index (cost << 8 | index) */
+    uint32_t v1 = SGM_NO_MATCH;
+#pragma unroll
+    for (int r = 0; r < KH; r++) {
+      const uint32_t k = (uint32_t) (sl * KH + r);
+      v1 = min (v1, ((S[r] & 0xffffu) << 8) | k);
+      v1 = min (v1, ((S[r] >> 16) << 8) | (k + WORDS));
+    }
+    const uint32_t best = sgm_seg_min_u32 < LPS > (v1);
+    const int b = (int) (best & 0xffu);
+    const uint32_t c1 = best >> 8;
+
+    /* second best at least 2 indices away; the neighbours for sub-pixel */
+    uint32_t v2 = SGM_NO_MATCH, ac = 0;
+#pragma unroll
+    for (int r = 0; r < KH; r++) {
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int k = sl * KH + r + h * WORDS;
+        const uint32_t v = h ? S[r] >> 16 : S[r] & 0xffffu;
+        if ((unsigned) (k - b + 1) > 2u)
+          v2 = min (v2, v);
+        if (k == b - 1)
+          ac |= v;
+        if (k == b + 1)
+          ac |= v << 16;
+        /* the right view: pixel x at index k is right pixel x - md - k */
+        if (on && x - md - k >= 0)
+          atomicMin (&rmin[sgm_pad_index < uint32_t > (x - md - k)],
+              (v << 8) | (uint32_t) k);
+      }
+    }
+    const uint32_t c2 = sgm_seg_min_u32 < LPS > (v2);
+    ac = sgm_seg_or < LPS > (ac);
+    if (on && sl == 0) {
+      const size_t pix = (size_t) y * W + x;
+      int frac = 0;
+      if (a.subpixel && b > 0 && b < D - 1)
+        frac = cv_sgm_subpixel_frac ((int) (ac & 0xffffu), (int) c1,
+            (int) (ac >> 16));
+      a.disp[pix] = cv_sgm_is_unique (c1, c2, a.uniqueness_fixed)
+          ? (int16_t) (CV_DISP_SCALE * (md + b) + frac) : CV_DISP_INVALID;
+      a.best[pix] = (int16_t) b;
+      a.conf[pix] = (uint8_t) cv_sgm_confidence (c1, c2);
+    }
+  }
+  __syncthreads ();             /* the right minima of the row are final */
+
+  for (int x = threadIdx.x; x < W; x += blockDim.x) {
+    uint32_t v = rmin[sgm_pad_index < uint32_t > (x)];
+    a.best_right[(size_t) y * W + x] = v == SGM_NO_MATCH ? (int16_t) - 1
+        : (int16_t) (v & 0xffu);
+  }
+}
+
+#ifndef SGM_EMULATION
+typedef void (*SgmFastWtaKernel) (const SgmWtaArgs);
+
+static SgmFastWtaKernel
+pick_fast_wta (int kh)
+{
+  switch (kh) {
+#define SGM_KH_CASE(n) case n: return sgm_fast_wta_kernel < n >;
+      SGM_KH_CASE (1) SGM_KH_CASE (2) SGM_KH_CASE (3) SGM_KH_CASE (4)
+      SGM_KH_CASE (5) SGM_KH_CASE (6) SGM_KH_CASE (7) SGM_KH_CASE (8)
+      SGM_KH_CASE (9) SGM_KH_CASE (10) SGM_KH_CASE (11) SGM_KH_CASE (12)
+      SGM_KH_CASE (13) SGM_KH_CASE (14) SGM_KH_CASE (15)
+#undef SGM_KH_CASE
+    default:
+      return sgm_fast_wta_kernel < 16 >;
+  }
+}
+
+extern "C" size_t
+sgm_fast_wta_smem_bytes (int width)
+{
+  return fast_wta_smem_bytes (width);
+}
+
+extern "C" CvStatus
+sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit, int *smem_set,
+    cudaStream_t stream, CvError * err)
+{
+  SgmFastWtaKernel kernel = pick_fast_wta (args->n_disp / (2 * SGM_FAST_LANES));
+  size_t smem = fast_wta_smem_bytes (args->width);
+  dim3 grid (args->height), block (SGM_FAST_WARPS * SGM_WARP);
+
+  if (sgm_check_layout (args->layout, "sgm_fast_wta_launch", err) != CV_OK)
+    return CV_ERROR_UNSUPPORTED;
+
+  if (smem > (size_t) smem_limit)
+    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
+        "sgm: rows of %d pixels need %zu bytes of shared memory per block "
+        "(winner-takes-all), the device offers %d", args->width, smem,
+        smem_limit);
+  if ((int) smem > *smem_set) {
+    CV_CUDA_TRY (err, cudaFuncSetAttribute ((const void *) kernel,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+    *smem_set = (int) smem;
+  }
+  kernel <<< grid, block, smem, stream >>> (*args);
+  CV_CUDA_CHECK_LAUNCH (err, "sgm_fast_wta_kernel");
+  return CV_OK;
+}
+#endif /* SGM_EMULATION */

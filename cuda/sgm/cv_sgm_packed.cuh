@@ -1,0 +1,195 @@
+/* gst-cudavision core, SGM: device helpers of the packed variant
+ * (cv_sgm_fast_*.cu; see cv_sgm_kernel_args.h for the cell format).
+ *
+ * Interleaved layout: a pixel's D cells are D / 2 words of 32 bits; word w
+ * holds disparity index w in its low half and w + D / 2 in its high half.
+ * A chain (one path through the image) is aggregated by a segment of LPS
+ * lanes; lane j of the segment holds words [j KH, j KH + KH) as registers
+ * (D = 2 LPS KH exactly: no padded disparities).  With this layout the
+ * neighbours k - 1 and k + 1 of both halves of a word are the same halves
+ * of the neighbouring words, so eq. 2.3 needs no byte permutations except
+ * at the two ends of the segment (where index D / 2 - 1 meets D / 2).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CV_SGM_PACKED_CUH
+#define CV_SGM_PACKED_CUH
+
+#include "cv_sgm_device.cuh"
+
+/* 16-byte units of a pixel's cells (D uint16 = D / 8 units). */
+#define SGM_UNIT_BYTES 16
+#define SGM_NO_MATCH 0xffffffffu
+
+/* Minimum over the LPS lanes of a segment of a value whose two halves are
+ * equal (so that the 32-bit order is the order of the halves). */
+template < int LPS > static __device__ __forceinline__ uint32_t
+sgm_seg_min_pk (uint32_t v)
+{
+  if constexpr (LPS == SGM_WARP) {
+    return sgm_warp_min (v);
+  } else {
+#pragma unroll
+    for (int o = LPS / 2; o > 0; o >>= 1)
+      v = sgm_vmin2 (v, __shfl_xor_sync (SGM_FULL_MASK, v, o, LPS));
+    return v;
+  }
+}
+
+/* Minimum of 32-bit values over a segment. */
+template < int LPS > static __device__ __forceinline__ uint32_t
+sgm_seg_min_u32 (uint32_t v)
+{
+  if constexpr (LPS == SGM_WARP) {
+    return sgm_warp_min (v);
+  } else {
+#pragma unroll
+    for (int o = LPS / 2; o > 0; o >>= 1)
+      v = min (v, (uint32_t) __shfl_xor_sync (SGM_FULL_MASK, v, o, LPS));
+    return v;
+  }
+}
+
+/* Bitwise or over a segment. */
+template < int LPS > static __device__ __forceinline__ uint32_t
+sgm_seg_or (uint32_t v)
+{
+#pragma unroll
+  for (int o = LPS / 2; o > 0; o >>= 1)
+    v |= (uint32_t) __shfl_xor_sync (SGM_FULL_MASK, v, o, LPS);
+  return v;
+}
+
+/* The minimum of all of a lane's path costs, replicated into both halves,
+ * reduced over the segment: m packed for the next step. */
+template < int LPS, int KH > static __device__ __forceinline__ uint32_t
+sgm_ipl_min (const uint32_t (&L)[KH])
+{
+  uint32_t v = L[0];
+#pragma unroll
+  for (int r = 1; r < KH; r++)
+    v = sgm_vmin2 (v, L[r]);
+  v = sgm_vmin2 (v, __byte_perm (v, v, 0x1032));
+  return sgm_seg_min_pk < LPS > (v);
+}
+
+/* One step of eq. 2.3 in the interleaved layout.  @L: the previous path
+ * costs (updated in place); @C: the matching costs of the new pixel;
+ * @m_pk: the previous minimum (both halves); @jump_pk: m + P2 (both halves);
+ * @sl: lane within the segment.  A path starts with L = 0 and m = 0 (the
+ * step then yields L = C exactly). */
+template < int LPS, int KH > static __device__ __forceinline__ void
+sgm_ipl_step (uint32_t (&L)[KH], const uint32_t (&C)[KH], uint32_t m_pk,
+    uint32_t p1_pk, uint32_t jump_pk, int sl)
+{
+  const uint32_t inf_pk = SGM_PACK2 (SGM_INF_COST);
+  uint32_t up = __shfl_sync (SGM_FULL_MASK, L[KH - 1], (sl + LPS - 1) & (LPS - 1),
+      LPS);
+  uint32_t dn = __shfl_sync (SGM_FULL_MASK, L[0], (sl + 1) & (LPS - 1), LPS);
+  uint32_t out[KH];
+
+  /* word 0: index -1 is outside (INF), index D/2 - 1 is the low half of
+   * the segment's last word; word D/2 - 1: index D/2 is the high half of
+   * word 0, index D is outside */
+  if (sl == 0)
+    up = __byte_perm (inf_pk, up, 0x5410);
+  if (sl == LPS - 1)
+    dn = __byte_perm (dn, inf_pk, 0x7632);
+#pragma unroll
+  for (int r = 0; r < KH; r++) {
+    uint32_t below = r > 0 ? L[r - 1] : up;
+    uint32_t above = r < KH - 1 ? L[r + 1] : dn;
+    uint32_t t = __viaddmin_u16x2 (below, p1_pk, L[r]);
+    t = __viaddmin_u16x2 (above, p1_pk, t);
+    t = sgm_vmin2 (t, jump_pk);
+    /* each half: C + t - m with m <= t and the result < 2^16: the 32-bit
+     * arithmetic never carries or borrows between the halves */
+    out[r] = C[r] + t - m_pk;
+  }
+#pragma unroll
+  for (int r = 0; r < KH; r++)
+    L[r] = out[r];
+}
+
+/* ---- KH consecutive words of a lane: vector loads and stores -------------- */
+
+template < int KH > static __device__ __forceinline__ void
+sgm_words_store_cg (uint32_t * dst, const uint32_t (&v)[KH])
+{
+#pragma unroll
+  for (int r = 0; r < KH;) {
+    if constexpr (KH % 4 == 0) {
+      __stcg ((uint4 *) (dst + r), make_uint4 (v[r], v[r + 1], v[r + 2],
+              v[r + 3]));
+      r += 4;
+    } else if constexpr (KH % 2 == 0) {
+      __stcg ((uint2 *) (dst + r), make_uint2 (v[r], v[r + 1]));
+      r += 2;
+    } else {
+      __stcg ((unsigned int *) (dst + r), v[r]);
+      r += 1;
+    }
+  }
+}
+
+/* From shared memory. */
+template < int KH > static __device__ __forceinline__ void
+sgm_words_load_shared (uint32_t (&v)[KH], const uint32_t * src)
+{
+#pragma unroll
+  for (int r = 0; r < KH;) {
+    if constexpr (KH % 4 == 0) {
+      uint4 q = *(const uint4 *) (src + r);
+      v[r] = q.x;
+      v[r + 1] = q.y;
+      v[r + 2] = q.z;
+      v[r + 3] = q.w;
+      r += 4;
+    } else if constexpr (KH % 2 == 0) {
+      uint2 q = *(const uint2 *) (src + r);
+      v[r] = q.x;
+      v[r + 1] = q.y;
+      r += 2;
+    } else {
+      v[r] = src[r];
+      r += 1;
+    }
+  }
+}
+
+/* From global memory written by an earlier kernel (read-only path). */
+template < int KH > static __device__ __forceinline__ void
+sgm_words_load_ro (uint32_t (&v)[KH], const uint32_t * src)
+{
+#pragma unroll
+  for (int r = 0; r < KH;) {
+    if constexpr (KH % 4 == 0) {
+      uint4 q = __ldg ((const uint4 *) (src + r));
+      v[r] = q.x;
+      v[r + 1] = q.y;
+      v[r + 2] = q.z;
+      v[r + 3] = q.w;
+      r += 4;
+    } else if constexpr (KH % 2 == 0) {
+      uint2 q = __ldg ((const uint2 *) (src + r));
+      v[r] = q.x;
+      v[r + 1] = q.y;
+      r += 2;
+    } else {
+      v[r] = __ldg (src + r);
+      r += 1;
+    }
+  }
+}
+
+/* Copies a pixel's cells (@words 32-bit words, a multiple of 4, 16-byte
+ * aligned) from global to shared memory bypassing L1 (other SMs write
+ * them), the LPS lanes of a segment sharing the 16-byte units. */
+template < int LPS > static __device__ __forceinline__ void
+sgm_pixel_copy_async (uint32_t * dst, const uint32_t * src, int words, int sl)
+{
+  for (int u = sl; u < words / 4; u += LPS)
+    sgm_copy_async16_cg (dst + 4 * u, src + 4 * u);
+}
+
+#endif /* CV_SGM_PACKED_CUH */

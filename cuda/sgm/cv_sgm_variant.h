@@ -1,0 +1,75 @@
+/* gst-cudavision core, SGM: implementation variants of the CUDA path, for
+ * tests and benchmarks (private to cuda/sgm and its tests; not part of the
+ * public API of cv_sgm.h).  Every variant gives results bit-identical to
+ * cv_sgm_cpu.
+ *
+ *  - BASELINE: census; vertical and diagonal paths with costs from the
+ *    census (cv_sgm_paths.cu, 16-bit sums); horizontal paths fused with the
+ *    winner-takes-all (cv_sgm_horizontal.cu); left-right check and median.
+ *    Any parameters.
+ *  - PACKED: cells hold the matching cost and the sum of the paths so far
+ *    (cv_sgm_kernel_args.h): census; horizontal paths, the only kernel
+ *    computing costs; vertical and diagonal paths reading costs from the
+ *    cells; winner-takes-all; left-right check and median.  Applies when
+ *    paths * (largest cost + p2) < 2^(16 - cost bits) (sgm_packed_exact:
+ *    p2 <= 224 centre-symmetric or 65 full census with 8 paths, 480 / 193
+ *    with 4) and the rows fit in shared memory.
+ *  - PACKED4: PACKED with 4 lanes per chain instead of 8 in the vertical
+ *    and diagonal paths for D <= 128 (twice the disparities per lane: less
+ *    overhead per cell, half the warps); as PACKED above 128.
+ *  - AUTO (default): PACKED4 where it applies and the vertical kernel
+ *    still has at least SGM_FAST_LANES4_MIN_WARPS warps per SM, else
+ *    PACKED where it applies, else BASELINE.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CV_SGM_VARIANT_H
+#define CV_SGM_VARIANT_H
+
+#include "cv_sgm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  CV_SGM_VARIANT_AUTO = 0,
+  CV_SGM_VARIANT_BASELINE = 1,
+  CV_SGM_VARIANT_PACKED = 2,
+  CV_SGM_VARIANT_PACKED4 = 3,
+} CvSgmVariant;
+
+#define CV_SGM_N_VARIANTS 4
+
+/* "auto", "baseline", "packed", "packed4". */
+const char *cv_sgm_variant_name (CvSgmVariant variant);
+
+/* TRUE when @variant (not AUTO) computes @params exactly (the shared-memory
+ * limits of the device aside). */
+int cv_sgm_variant_exact (CvSgmVariant variant, const CvSgmParams * params);
+
+#ifdef CV_HAVE_CUDA
+typedef struct CvSgmCuda CvSgmCuda;
+
+/* The variant of the next cv_sgm_cuda_compute calls (default AUTO); a
+ * forced packed variant that does not apply to the parameters or the size
+ * falls back to BASELINE (PACKED4 to PACKED above D = 128). */
+void cv_sgm_cuda_set_variant (CvSgmCuda * plan, CvSgmVariant variant);
+
+/* The variant the last cv_sgm_cuda_compute used (never AUTO). */
+CvSgmVariant cv_sgm_cuda_get_variant (const CvSgmCuda * plan);
+
+/* After the caller synchronised the stream of cv_sgm_cuda_compute: CV_OK,
+ * or CV_ERROR_CUDA (cuda_code cudaErrorLaunchTimeout) with what happened
+ * when a path kernel of a frame computed since the last call gave up
+ * waiting for another group (cv_sgm_kernel_args.h: bounded waits; that
+ * frame's disparities are all invalid).  Clears the record.  The next
+ * cv_sgm_cuda_compute reports such a fault too. */
+CvStatus cv_sgm_cuda_take_fault (CvSgmCuda * plan, CvError * err);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CV_SGM_VARIANT_H */
