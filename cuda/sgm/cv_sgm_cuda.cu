@@ -590,24 +590,18 @@ fast_occupancy_cb (int k, int full, int ns, void *user)
   return *slot;
 }
 
-/* Lanes per chain of the packed vertical paths for @variant (PACKED,
- * PACKED4 or AUTO): 4 where allowed and, for AUTO, where the concurrent
- * groups keep SGM_FAST_LANES4_MIN_WARPS warps per SM. */
+/* Lanes per chain of the packed vertical paths for @variant: 4 only when
+ * PACKED4 is asked for (and D allows it).  AUTO takes the 8-lane PACKED
+ * layout: measured on the H200 it is faster in every benchmark row (e.g.
+ * 0.939 vs 1.124 ms at 1024x440, D 128, 8 paths): more warps in flight
+ * hide the row-to-row latency better than more work per lane. */
 static int
-fast_lanes (const CvSgmCuda * plan, const CvSgmParams * p, int width,
-    CvSgmVariant variant)
+fast_lanes (const CvSgmParams * p, CvSgmVariant variant)
 {
-  const int groups = p->paths == 8 ? 6 : 2;
-  const int slices4 = SGM_WARP / 4;
-  long warps4;
-  if (variant == CV_SGM_VARIANT_PACKED
-      || p->max_disparity > SGM_FAST_LANES4_MAX_D)
-    return SGM_FAST_LANES;
-  if (variant == CV_SGM_VARIANT_PACKED4)
+  if (variant == CV_SGM_VARIANT_PACKED4
+      && p->max_disparity <= SGM_FAST_LANES4_MAX_D)
     return 4;
-  warps4 = (long) groups * ((width + slices4 - 1) / slices4);
-  return warps4 >= (long) SGM_FAST_LANES4_MIN_WARPS * plan->n_sms
-      ? 4 : SGM_FAST_LANES;
+  return SGM_FAST_LANES;
 }
 
 /* TRUE when the packed variant computes @p exactly and its blocks fit. */
@@ -816,7 +810,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   }
 
   {
-    const int lanes = fast_lanes (plan, params, w, plan->variant);
+    const int lanes = fast_lanes (params, plan->variant);
     plan->last_variant = plan->variant != CV_SGM_VARIANT_BASELINE
         && packed_applies (plan, params, w, lanes)
         ? (lanes == 4 ? CV_SGM_VARIANT_PACKED4 : CV_SGM_VARIANT_PACKED)

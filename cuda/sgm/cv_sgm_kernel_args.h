@@ -150,11 +150,6 @@ typedef struct
 /* The "packed4" variant: 4 lanes per chain (twice the work per
  * instruction, half the warps) for D up to this. */
 #define SGM_FAST_LANES4_MAX_D 128
-/* AUTO takes 4 lanes per chain only if the concurrent vertical paths then
- * still have this many warps per SM (one per scheduler): with fewer, a
- * step's chain of dependent instructions is no longer overlapped and the
- * shorter steps of 8 lanes per chain win. */
-#define SGM_FAST_LANES4_MIN_WARPS 4
 /* Warps per block of the vertical-path and winner-takes-all kernels. */
 #define SGM_FAST_WARPS 8
 /* Pixels of the cost volume in flight per chain (asynchronous copies). */
