@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "rel_elements.h"
+
+#include <gst/check/gstcheck.h>
+#include <string.h>
+
+/* ---- property stress values ----------------------------------------------
+ * The first value of each is what the run settles on (the default, or a
+ * value that keeps the frame's result interesting); every combination of
+ * the values must be a valid configuration for the 64x48 stress frames. */
+
+static const RelStressProp stixels_stress[] = {
+  {"stixel-width", {"5", "3", "8", "1", NULL}},
+  {"row-step", {"1", "2", "3", NULL}},
+  {"max-disparity", {"0", "32", "64", "2047", NULL}},
+  {"height", {"1.65", "1.2", "2.5", NULL}},
+  {"pitch", {"0", "0.05", "-0.05", NULL}},
+  {"estimate-camera", {"false", "true", NULL}},
+  {"sigma-ground", {"1", "0.5", "2", NULL}},
+  {"sigma-object", {"1", "0.5", "2", NULL}},
+  {"sigma-sky", {"0.5", "0.2", "1", NULL}},
+  {"model-complexity", {"4", "1", "10", NULL}},
+  {"gravity-flying", {"2.302585", "0", "5", NULL}},
+  {"gravity-flying-slope", {"1", "0", "3", NULL}},
+  {"gravity-sinking", {"3.218876", "0", "5", NULL}},
+  {"gravity-sinking-slope", {"1", "0", "3", NULL}},
+  {"gravity-tolerance", {"3", "0", "10", NULL}},
+  {"ordering", {"1.609438", "0", "5", NULL}},
+  {"ordering-slope", {"1", "0", "3", NULL}},
+  {"gap-nearer", {"1", "0", "5", NULL}},
+  {"gap-nearer-slope", {"0", "1", NULL}},
+  {"gap-farther", {"1", "0", "5", NULL}},
+  {"gap-farther-slope", {"0", "1", NULL}},
+  {"gap-tolerance", {"3", "0", "10", NULL}},
+  {"height-sigma", {"0.05", "0", "0.5", NULL}},
+  {"pitch-sigma", {"0.00087266463", "0", "0.01", NULL}},
+  {"object-slope-sigma", {"0", "0.1", NULL}},
+  {"focal-length", {"0", "100", NULL}},
+  {"principal-x", {"-1", "10", NULL}},
+  {"principal-y", {"-1", "10", NULL}},
+  {"baseline", {"0", "0.5", NULL}},
+  {"overlay", {"true", "false", NULL}},
+  {"overlay-max-depth", {"40", "5", NULL}},
+  {"post-messages", {"false", "true", NULL}},
+  {NULL, {NULL}},
+};
+
+static const RelStressProp hough_stress[] = {
+  {"rho-step", {"1", "2", "0.5", NULL}},
+  {"theta-step", {"1", "2", "0.5", NULL}},
+  /* any min with any max: 0 < max - min <= 180 */
+  {"min-theta", {"0", "10", "20", NULL}},
+  {"max-theta", {"180", "150", "90", NULL}},
+  {"threshold", {"20", "100", "5", NULL}},
+  {"max-lines", {"16", "4", "64", NULL}},
+  {"nms-radius", {"3", "0", "8", NULL}},
+  /* the ROI starts inside the 64x48 frame; beyond it is clipped */
+  {"roi-x", {"0", "4", "8", NULL}},
+  {"roi-y", {"0", "4", "8", NULL}},
+  {"roi-width", {"0", "16", "32", NULL}},
+  {"roi-height", {"0", "16", "24", NULL}},
+  {"edge-threshold", {"200", "100", "400", NULL}},
+  {"overlay", {"true", "false", NULL}},
+  {"post-messages", {"false", "true", NULL}},
+  {NULL, {NULL}},
+};
+
+static const RelStressProp stereotestsrc_stress[] = {
+  {"attach-disparity", {"true", "false", NULL}},
+  {"speed", {"0.5", "0", "3", NULL}},
+  {NULL, {NULL}},
+};
+
+static const RelElement elements[] = {
+  {
+        "stereotestsrc", REL_INPUT_SOURCE, "attach-disparity=true",
+        {"RGBA", "NV12", "I420", "GRAY8", NULL},
+        {NULL},
+        "YUY2", REL_META_DISPARITY, stereotestsrc_stress,
+        NULL, NULL},
+  {
+        "cudastixels", REL_INPUT_DISPARITY, "",
+        /* GRAY8 / GRAY16_LE frames with a meta: the meta is the disparity */
+        {"RGBA", "NV12", "I420", "Y444", "BGRA", "RGBx", "BGRx", "GRAY8",
+            "GRAY16_LE", NULL},
+        {"RGBA", "NV12", "I420", "Y444", "BGRA", NULL},
+        "YUY2", REL_META_STIXELS, stixels_stress,
+        /* 4320 rows need a row-step: the column DP holds 2048 cells */
+        "more than 2048", "row-step=4 stixel-width=64"},
+  {
+        "cudahough", REL_INPUT_IMAGE, "threshold=20",
+        {"RGBA", "NV12", "I420", "Y444", "BGRA", "RGBx", "BGRx", "GRAY8", NULL},
+        {"RGBA", "NV12", "I420", "Y444", "BGRA", NULL},
+        "GRAY16_LE", REL_META_LINES, hough_stress,
+        NULL, ""},
+};
+
+const RelElement *const *
+rel_elements (guint * n_elements)
+{
+  static const RelElement *present[G_N_ELEMENTS (elements) + 1];
+  static gsize done = 0;
+  static guint n = 0;
+
+  if (g_once_init_enter (&done)) {
+    for (guint i = 0; i < G_N_ELEMENTS (elements); i++) {
+      GstElementFactory *f = gst_element_factory_find (elements[i].factory);
+      if (f != NULL) {
+        present[n++] = &elements[i];
+        gst_object_unref (f);
+      } else {
+        g_print ("%s is not built: its cases are skipped\n",
+            elements[i].factory);
+      }
+    }
+    g_once_init_leave (&done, 1);
+  }
+  *n_elements = n;
+  return present;
+}
+
+const RelElement *
+rel_element (const gchar * factory)
+{
+  guint n;
+  const RelElement *const *all = rel_elements (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (strcmp (all[i]->factory, factory) == 0)
+      return all[i];
+  return NULL;
+}
+
+gchar *
+rel_source (const RelElement * e, const gchar * format, gint width,
+    gint height, gint n_buffers, gboolean cuda, const gchar * src_props)
+{
+  const gchar *upload = cuda ? "cudaupload ! " : "";
+  gchar *num = n_buffers >= 0 ? g_strdup_printf ("num-buffers=%d", n_buffers)
+      : g_strdup ("");
+  gchar *desc;
+
+  if (e->input == REL_INPUT_SOURCE) {
+    /* the source renders @format itself; @src_props carry its properties */
+    desc = g_strdup_printf ("stereotestsrc name=el supersample=1 %s %s %s ! "
+        "capsfilter name=srccaps caps=\"video/x-raw,format=%s,width=%d,"
+        "height=%d,framerate=%d/1\" ! ", e->props, num,
+        src_props ? src_props : "", format, 2 * width, height, REL_FPS);
+  } else if (e->input == REL_INPUT_STEREO) {
+    /* both views as the source renders them, converted when the source
+     * does not render @format itself */
+    desc = g_strdup_printf ("stereotestsrc supersample=1 %s %s ! "
+        "capsfilter name=srccaps caps=\"video/x-raw,width=%d,height=%d,"
+        "framerate=%d/1\" ! videoconvert ! video/x-raw,format=%s ! %s", num,
+        src_props ? src_props : "", 2 * width, height, REL_FPS, format,
+        upload);
+  } else {
+    /* the left view, with its exact disparity when the element needs it
+     * (videocrop and videoconvert keep untagged metas) */
+    desc = g_strdup_printf ("stereotestsrc supersample=1 %s %s %s ! "
+        "capsfilter name=srccaps caps=\"video/x-raw,format=RGBA,width=%d,"
+        "height=%d,framerate=%d/1\" ! videocrop name=crop right=%d ! "
+        "videoconvert ! video/x-raw,format=%s ! %s",
+        e->input == REL_INPUT_DISPARITY ? "attach-disparity=true" : "", num,
+        src_props ? src_props : "", 2 * width, height, REL_FPS, width, format,
+        upload);
+  }
+  g_free (num);
+  return desc;
+}
+
+void
+rel_source_set_size (GstElement * pipeline, gint width, gint height)
+{
+  GstElement *capsfilter = gst_bin_get_by_name (GST_BIN (pipeline), "srccaps");
+  GstElement *crop = gst_bin_get_by_name (GST_BIN (pipeline), "crop");
+  GstCaps *caps;
+  GstStructure *s;
+
+  fail_unless (capsfilter != NULL);
+  g_object_get (capsfilter, "caps", &caps, NULL);
+  caps = gst_caps_make_writable (caps);
+  s = gst_caps_get_structure (caps, 0);
+  gst_structure_set (s, "width", G_TYPE_INT, 2 * width, "height", G_TYPE_INT,
+      height, NULL);
+  if (crop)
+    g_object_set (crop, "right", width, NULL);
+  g_object_set (capsfilter, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  gst_object_unref (capsfilter);
+  if (crop)
+    gst_object_unref (crop);
+}
+
+typedef struct
+{
+  GstElement *pipeline;
+  gint width, height;
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+} Resize;
+
+static GstPadProbeReturn
+resize_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Resize *r = user_data;
+
+  g_mutex_lock (&r->lock);
+  if (r->done) {
+    g_mutex_unlock (&r->lock);
+    return GST_PAD_PROBE_OK;
+  }
+  /* in the streaming thread, between two frames: nothing is in flight
+   * downstream; the source renegotiates before its next frame */
+  rel_source_set_size (r->pipeline, r->width, r->height);
+  r->done = TRUE;
+  g_cond_signal (&r->cond);
+  g_mutex_unlock (&r->lock);
+  return GST_PAD_PROBE_DROP;
+}
+
+void
+rel_source_resize_live (GstElement * pipeline, gint width, gint height)
+{
+  GstElement *capsfilter = gst_bin_get_by_name (GST_BIN (pipeline), "srccaps");
+  GstPad *pad;
+  Resize r = { pipeline, width, height };
+  gulong id;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  fail_unless (capsfilter != NULL);
+  pad = gst_element_get_static_pad (capsfilter, "sink");
+  g_mutex_init (&r.lock);
+  g_cond_init (&r.cond);
+  id = gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, resize_probe, &r,
+      NULL);
+  g_mutex_lock (&r.lock);
+  while (!r.done)
+    fail_unless (g_cond_wait_until (&r.cond, &r.lock, deadline) || r.done,
+        "no frame reached the source's capsfilter to resize at");
+  g_mutex_unlock (&r.lock);
+  gst_pad_remove_probe (pad, id);
+  g_mutex_clear (&r.lock);
+  g_cond_clear (&r.cond);
+  gst_object_unref (pad);
+  gst_object_unref (capsfilter);
+}
+
+gchar *
+rel_pipeline (const RelElement * e, const gchar * format, gint width,
+    gint height, gint n_buffers, gboolean cuda, const gchar * props)
+{
+  gchar *src, *desc;
+
+  if (e->input == REL_INPUT_SOURCE) {
+    src = rel_source (e, format, width, height, n_buffers, FALSE, props);
+    desc = g_strdup_printf ("%sfakesink name=sink sync=false", src);
+    g_free (src);
+    return desc;
+  }
+  src = rel_source (e, format, width, height, n_buffers, cuda, NULL);
+  desc = g_strdup_printf ("%s%s name=el %s %s ! %sfakesink name=sink "
+      "sync=false", src, e->factory, e->props, props ? props : "",
+      cuda ? "cudadownload ! " : "");
+
+  g_free (src);
+  return desc;
+}
+
+void
+rel_assert_result_metas (const RelElement * e, const RelRun * run,
+    gint from_index, const gchar * what)
+{
+  for (guint i = 0; i < run->frames->len; i++) {
+    const RelFrame *f = &g_array_index (run->frames, RelFrame, i);
+    if (rel_frame_index (f->pts) < from_index)
+      continue;
+    fail_unless ((f->metas & e->result) == e->result, "%s: output %u (frame "
+        "%d) lacks the %s result meta (metas 0x%x)", what, i,
+        rel_frame_index (f->pts), e->factory, f->metas);
+  }
+}
