@@ -184,6 +184,15 @@ typedef struct
   const float *means;           /* n_models * dims mean histograms, counts */
 } CvRoadResult;
 
+/* A patch grid on its own (host or device memory, as the function taking
+ * it says): what the overlay draws. */
+typedef struct
+{
+  const uint8_t *classes;       /* cols * rows CvRoadPatchClass, row-major */
+  int cols, rows;               /* patches per row, patch rows */
+  int patch_size;               /* n, px */
+} CvRoadGrid;
+
 /* Internal state of the last frame, for tests and debugging (not needed by
  * applications).  Arrays owned by the detector, valid as CvRoadResult's. */
 typedef struct
@@ -264,6 +273,18 @@ CvStatus cv_road_cuda_process (CvRoadCuda * detector, const CvImageU8 * rgba,
  * the caller synchronised the stream of that process call. */
 CvStatus cv_road_cuda_result (CvRoadCuda * detector, CvRoadResult * result,
     CvError * err);
+
+/* The DEVICE patch classes of the frame last enqueued by process, for work
+ * that follows on the same stream (e.g. cv_road_overlay_cuda), so nothing
+ * waits for the host copy.  Valid until the next process, set_params or
+ * free call.  Fails when no frame was enqueued (or its process failed). */
+CvStatus cv_road_cuda_device_grid (CvRoadCuda * detector, CvRoadGrid * grid,
+    CvError * err);
+
+/* Bytes process copies from the device into host memory per frame (the
+ * patch classes and the library summary), for transfer accounting; 0 before
+ * the first frame. */
+size_t cv_road_cuda_result_bytes (CvRoadCuda * detector);
 
 /* Downloads the internal state of the last frame into host memory owned by
  * the detector (tests, debugging; synchronises @stream, not for the

@@ -842,6 +842,28 @@ cv_road_cuda_result (CvRoadCuda * det, CvRoadResult * result, CvError * err)
   return CV_OK;
 }
 
+extern "C" CvStatus
+cv_road_cuda_device_grid (CvRoadCuda * det, CvRoadGrid * grid, CvError * err)
+{
+  if (!det->have_result)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "road: no enqueued frame (process failed or not called)");
+  grid->classes = (const uint8_t *) det->frame_arena.ptr + det->frame.classes;
+  grid->cols = det->cfg.cols;
+  grid->rows = det->cfg.rows;
+  grid->patch_size = det->cfg.n;
+  return CV_OK;
+}
+
+extern "C" size_t
+cv_road_cuda_result_bytes (CvRoadCuda * det)
+{
+  if (!det->model_ready || det->frame_patches == 0)
+    return 0;
+  /* the two copies at the end of cv_road_cuda_process */
+  return (size_t) det->cfg.patches + det->model.summary_bytes;
+}
+
 static CvStatus
 ensure_diagnostics (CvRoadCuda * det, CvError * err)
 {

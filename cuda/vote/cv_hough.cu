@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* CUDA Hough pipeline: edges (stage 1), votes (stage 2), peaks, lines. */
-#include <cstddef>
+/* CUDA Hough pipeline: the plan, the BASELINE kernels (stage 1 compaction,
+ * generic stage 2, peaks, one-block selection) and the dispatch between
+ * the variants (cv_hough_fast.h; the FAST kernels are in cv_hough_fast.cu). */
+#include <cstdlib>
+#include <cstring>
 #include <new>
 
+#include "cv_hough_plan.cuh"
 #include "cv_vote_kernels.cuh"
-#include "cv_vote_private.h"
 
 using namespace cv_vote;
 
@@ -21,53 +24,7 @@ constexpr int kRadixBits = 8;
 constexpr int kRadixBins = 1 << kRadixBits;
 static_assert (kSelectCapacity >= CV_HOUGH_MAX_LINES, "select capacity");
 
-struct HoughCounters
-{
-  uint32_t n_points;
-  uint32_t n_keys;
-};
-
-/* What is copied back to the host after each run. */
-struct HoughResult
-{
-  int32_t n_lines;
-  int32_t n_points;
-  int32_t reserved[2];
-  CvHoughLine lines[1];         /* max_lines in the buffer */
-};
-
-static size_t
-result_bytes (int max_lines)
-{
-  return offsetof (HoughResult, lines) + sizeof (CvHoughLine) * (size_t) max_lines;
-}
-
-struct CvHoughCuda
-{
-  CvVoteDevice device;
-  bool have_device;
-  CvVoteTuning tuning;
-  bool tuning_changed;
-
-  /* configuration of the current geometry */
-  bool configured;
-  int width, height;
-  CvHoughParams params;
-  CvHoughGeometry geom;
-  CvVoteLayout layout;
-
-  CvDeviceBuffer tables;        /* cos_q[n_theta], sin_q[n_theta] */
-  CvDeviceBuffer points;        /* uint32 per ROI pixel */
-  CvDeviceBuffer acc;           /* uint32 n_theta x n_rho */
-  CvDeviceBuffer keys;          /* uint64 per accumulator bin (peaks) */
-  CvDeviceBuffer counters;      /* HoughCounters */
-  CvDeviceBuffer result;        /* HoughResult */
-  CvHostBuffer host_result;     /* pinned copy of result */
-  bool ran;                     /* a complete run was enqueued */
-  size_t transfer_bytes;        /* host <-> device bytes since the last edges call */
-};
-
-/* ---- kernels ------------------------------------------------------------- */
+/* ---- BASELINE kernels ------------------------------------------------------ */
 
 struct SobelEdgeTest
 {
@@ -114,27 +71,6 @@ peaks_kernel (const uint32_t * __restrict__ acc, CvHoughGeometry g, int radius,
   }
 }
 
-/* Sorts @keys (a power-of-two count @n <= kSelectCapacity) descending. */
-__device__ void
-bitonic_sort_descending (uint64_t * keys, int n)
-{
-  for (int size = 2; size <= n; size <<= 1) {
-    for (int stride = size >> 1; stride > 0; stride >>= 1) {
-      for (int i = threadIdx.x; i < n / 2; i += blockDim.x) {
-        const int lo = 2 * i - (i & (stride - 1));
-        const int hi = lo + stride;
-        const uint64_t a = keys[lo], b = keys[hi];
-        const bool descending = (lo & size) == 0;
-        if ((a < b) == descending) {
-          keys[lo] = b;
-          keys[hi] = a;
-        }
-      }
-      __syncthreads ();
-    }
-  }
-}
-
 /* The @rank-th largest of @n unique keys (1-based), 8 bits per pass. */
 __device__ uint64_t
 radix_select (const uint64_t * __restrict__ keys, uint32_t n, uint32_t rank,
@@ -173,7 +109,7 @@ radix_select (const uint64_t * __restrict__ keys, uint32_t n, uint32_t rank,
 
 __global__ void __launch_bounds__ (kSelectThreads)
 select_kernel (const uint64_t * __restrict__ keys,
-    HoughCounters * counters, int max_lines,
+    HoughCounters * counters, const uint32_t * n_points, int max_lines,
     CvHoughGeometry g, HoughResult * __restrict__ result)
 {
   __shared__ uint64_t s_keys[kSelectCapacity];
@@ -209,13 +145,13 @@ select_kernel (const uint64_t * __restrict__ keys,
   int sort_n = 2;
   while (sort_n < (int) held)
     sort_n <<= 1;
-  bitonic_sort_descending (s_keys, sort_n);
+  hough_bitonic_sort_descending (s_keys, sort_n);
 
   for (uint32_t i = threadIdx.x; i < k; i += blockDim.x)
     cv_hough_make_line (&g, s_keys[i], &result->lines[i]);
   if (threadIdx.x == 0) {
     result->n_lines = (int32_t) k;
-    result->n_points = (int32_t) counters->n_points;
+    result->n_points = (int32_t) *n_points;
     /* every thread read n_keys before the sort's barriers: reset it, so that
      * peaks can run again on the same votes */
     counters->n_keys = 0;
@@ -228,8 +164,18 @@ extern "C" CvHoughCuda *
 cv_hough_cuda_new (void)
 {
   CvHoughCuda *plan = new (std::nothrow) CvHoughCuda ();
-  if (plan != nullptr)
-    cv_vote_tuning_init (&plan->tuning);
+  if (plan == nullptr)
+    return nullptr;
+  cv_vote_tuning_init (&plan->tuning);
+  cv_hough_fast_options_init (&plan->fast_options);
+  plan->variant = CV_HOUGH_CUDA_DEFAULT_VARIANT;
+  const char *env = std::getenv (CV_HOUGH_ENV_VARIANT);
+  if (env != nullptr) {
+    for (int v = 0; v < CV_HOUGH_CUDA_N_VARIANTS; v++)
+      if (std::strcmp (env, cv_hough_cuda_variant_name ((CvHoughCudaVariant) v))
+          == 0)
+        plan->variant = (CvHoughCudaVariant) v;
+  }
   return plan;
 }
 
@@ -238,6 +184,9 @@ cv_hough_cuda_free (CvHoughCuda * plan)
 {
   if (plan == nullptr)
     return;
+  hough_fast_graphs_destroy (plan);
+  if (plan->capture_stream != nullptr)
+    cudaStreamDestroy (plan->capture_stream);
   cv_device_buffer_free (&plan->tables);
   cv_device_buffer_free (&plan->points);
   cv_device_buffer_free (&plan->acc);
@@ -253,11 +202,76 @@ extern "C" void
 cv_hough_cuda_set_tuning (CvHoughCuda * plan, const CvVoteTuning * tuning)
 {
   plan->tuning = *tuning;
-  plan->tuning_changed = true;
+  plan->reconfigure = true;
 }
 
-/* (Re)computes the geometry, tables, buffers and layout when the frame size,
- * the parameters or the tuning changed. */
+extern "C" void
+cv_hough_cuda_set_variant (CvHoughCuda * plan, CvHoughCudaVariant variant)
+{
+  if ((int) variant >= 0 && variant < CV_HOUGH_CUDA_N_VARIANTS) {
+    plan->variant = variant;
+    plan->reconfigure = true;
+  }
+}
+
+extern "C" CvHoughCudaVariant
+cv_hough_cuda_get_variant (const CvHoughCuda * plan)
+{
+  return plan->variant;
+}
+
+extern "C" void
+cv_hough_cuda_set_fast_options (CvHoughCuda * plan,
+    const CvHoughFastOptions * options)
+{
+  plan->fast_options = *options;
+  plan->reconfigure = true;
+}
+
+extern "C" const CvHoughFastLayout *
+cv_hough_cuda_fast_layout (const CvHoughCuda * plan)
+{
+  return &plan->fast;
+}
+
+extern "C" CvHoughCudaLaunches
+cv_hough_cuda_launches (const CvHoughCuda * plan)
+{
+  return plan->launches;
+}
+
+static bool
+is_fast (const CvHoughCuda * plan)
+{
+  return plan->variant != CV_HOUGH_CUDA_BASELINE;
+}
+
+/* The device attributes the plan needs, once. */
+static CvStatus
+query_device (CvHoughCuda * plan, CvError * err)
+{
+  int dev, value;
+
+  if (plan->have_device)
+    return CV_OK;
+  CvStatus status = cv_vote_device_query (&plan->device, err);
+  if (status != CV_OK)
+    return status;
+  CV_CUDA_TRY (err, cudaGetDevice (&dev));
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
+          cudaDevAttrComputeCapabilityMajor, dev));
+  plan->cc_major = value;
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
+          cudaDevAttrUnifiedAddressing, dev));
+  plan->unified_addressing = value != 0;
+  plan->have_device = true;
+  return CV_OK;
+}
+
+/* (Re)computes the geometry, tables, buffers and layouts when the frame
+ * size, the parameters, the tuning or the variant changed.  Clears the
+ * counters and both accumulators once (the FAST kernels keep them cleared
+ * from then on). */
 static CvStatus
 configure (CvHoughCuda * plan, int width, int height,
     const CvHoughParams * params, cudaStream_t stream, CvError * err)
@@ -265,44 +279,58 @@ configure (CvHoughCuda * plan, int width, int height,
   CvHoughGeometry *g = &plan->geom;
   CvStatus status;
 
-  if (plan->configured && !plan->tuning_changed && plan->width == width
+  if (plan->configured && !plan->reconfigure && plan->width == width
       && plan->height == height && cv_hough_params_same (&plan->params, params))
     return CV_OK;
   plan->configured = false;
   plan->ran = false;
-  if (!plan->have_device) {
-    status = cv_vote_device_query (&plan->device, err);
-    if (status != CV_OK)
-      return status;
-    plan->have_device = true;
-  }
+  hough_fast_graphs_destroy (plan);
+  plan->fast.usable = 0;
+  status = query_device (plan, err);
+  if (status != CV_OK)
+    return status;
   status = cv_hough_geometry_init (g, width, height, params, err);
   if (status != CV_OK)
     return status;
 
   const size_t n_bins = (size_t) g->n_theta * g->n_rho;
-  const size_t n_pixels = (size_t) g->roi_w * g->roi_h;
+  /* whole quads: the FAST vote reads 4 locations per load */
+  const size_t n_pixels = ((size_t) g->roi_w * g->roi_h + 3) / 4 * 4;
   status = cv_device_buffer_ensure (&plan->tables,
       2 * sizeof (int32_t) * g->n_theta, err);
   if (status == CV_OK)
     status = cv_device_buffer_ensure (&plan->points, sizeof (uint32_t) * n_pixels, err);
   if (status == CV_OK)
-    status = cv_device_buffer_ensure (&plan->acc, sizeof (uint32_t) * n_bins, err);
+    status = cv_device_buffer_ensure (&plan->acc, 2 * sizeof (uint32_t) * n_bins, err);
   if (status == CV_OK)
     status = cv_device_buffer_ensure (&plan->keys, sizeof (uint64_t) * n_bins, err);
   if (status == CV_OK)
     status = cv_device_buffer_ensure (&plan->counters, sizeof (HoughCounters), err);
   if (status == CV_OK)
     status = cv_device_buffer_ensure (&plan->result,
-        result_bytes (params->max_lines), err);
+        hough_result_bytes (params->max_lines), err);
   if (status == CV_OK)
     status = cv_host_buffer_ensure (&plan->host_result,
-        result_bytes (params->max_lines), err);
+        hough_result_bytes (params->max_lines), err);
   if (status == CV_OK)
     status = cv_vote_layout_plan (&plan->device, &plan->tuning, g->n_theta,
-        g->n_rho, (int64_t) n_pixels, kHoughVoteThreads, &plan->layout, err);
+        g->n_rho, (int64_t) g->roi_w * g->roi_h, kHoughVoteThreads,
+        &plan->layout, err);
+  if (status == CV_OK && is_fast (plan))
+    status = hough_fast_configure (plan, err);
   if (status != CV_OK)
     return status;
+
+  /* the FAST peaks write the lines straight into the pinned buffer */
+  plan->host_result_dev = nullptr;
+  if (is_fast (plan) && plan->unified_addressing) {
+    void *dev_ptr = nullptr;
+    if (cudaHostGetDevicePointer (&dev_ptr, plan->host_result.ptr, 0)
+        == cudaSuccess)
+      plan->host_result_dev = (HoughResult *) dev_ptr;
+    else
+      cudaGetLastError ();      /* not mappable here: copied instead */
+  }
 
   /* the tables, once per geometry (pageable source: staged before return) */
   int32_t *tables = (int32_t *) plan->tables.ptr;
@@ -311,32 +339,57 @@ configure (CvHoughCuda * plan, int width, int height,
   CV_CUDA_TRY (err, cudaMemcpyAsync (tables + g->n_theta, g->sin_q,
           sizeof (int32_t) * g->n_theta, cudaMemcpyHostToDevice, stream));
   plan->transfer_bytes += 2 * sizeof (int32_t) * g->n_theta;
+  CV_CUDA_TRY (err, cudaMemsetAsync (plan->counters.ptr, 0,
+          sizeof (HoughCounters), stream));
+  CV_CUDA_TRY (err, cudaMemsetAsync (plan->acc.ptr, 0,
+          2 * sizeof (uint32_t) * n_bins, stream));
+  plan->edge_parity = 0;
+  plan->last_edges_fast = false;
+  plan->acc_cur = 0;
+  plan->acc_zero[0] = plan->acc_zero[1] = true;
 
   plan->width = width;
   plan->height = height;
   plan->params = *params;
-  plan->tuning_changed = false;
+  plan->reconfigure = false;
   plan->configured = true;
   return CV_OK;
 }
 
-extern "C" CvStatus
-cv_hough_cuda_edges (CvHoughCuda * plan, const CvImageU8 * image,
-    const CvHoughParams * params, CvStream stream, CvError * err)
+/* Validates the image and configures: the common start of a run. */
+static CvStatus
+start_run (CvHoughCuda * plan, const CvImageU8 * image,
+    const CvHoughParams * params, cudaStream_t stream, CvError * err)
 {
-  const cudaStream_t s = (cudaStream_t) stream;
-
   if (image == NULL || image->data == NULL || image->stride < (size_t) image->width)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "Hough (CUDA): no image, or its stride is smaller than its width");
   plan->transfer_bytes = 0;
-  CvStatus status = configure (plan, image->width, image->height, params, s, err);
+  plan->launches = CvHoughCudaLaunches { 0, 0, 0 };
+  CvStatus status = configure (plan, image->width, image->height, params,
+      stream, err);
   if (status != CV_OK)
     return status;
   plan->ran = false;
+  return CV_OK;
+}
 
+/* A failed enqueue may leave counters or accumulators dirty: start over. */
+static CvStatus
+failed (CvHoughCuda * plan, CvStatus status)
+{
+  plan->configured = false;
+  plan->ran = false;
+  return status;
+}
+
+static CvStatus
+baseline_edges (CvHoughCuda * plan, const CvImageU8 * image,
+    cudaStream_t s, CvError * err)
+{
   const CvHoughGeometry *g = &plan->geom;
-  HoughCounters *counters = (HoughCounters *) plan->counters.ptr;
+  const CvHoughParams *params = &plan->params;
+  HoughCounters *counters = hough_counters (plan);
   uint32_t *points = (uint32_t *) plan->points.ptr;
   CV_CUDA_TRY (err, cudaMemsetAsync (counters, 0, sizeof (HoughCounters), s));
   const dim3 grid = compact_grid (g->roi_w, g->roi_h);
@@ -351,7 +404,46 @@ cv_hough_cuda_edges (CvHoughCuda * plan, const CvImageU8 * image,
         g->roi_w, g->roi_h, points, nullptr, &counters->n_points);
   }
   CV_CUDA_CHECK_LAUNCH (err, "compact_kernel (Hough edges)");
+  plan->launches.kernels++;
+  plan->launches.transfers++;
   return CV_OK;
+}
+
+/* Stage 1 of the configured plan's variant. */
+static CvStatus
+enqueue_edges (CvHoughCuda * plan, const CvImageU8 * image, cudaStream_t s,
+    CvError * err)
+{
+  CvStatus status;
+  if (!is_fast (plan)) {
+    status = baseline_edges (plan, image, s, err);
+    plan->last_edges_fast = false;
+  } else {
+    const int parity = plan->edge_parity ^ 1;
+    status = hough_fast_enqueue_edges (plan, image, parity, s, err);
+    plan->edge_parity = parity;
+    plan->last_edges_fast = true;
+  }
+  return status == CV_OK ? CV_OK : failed (plan, status);
+}
+
+extern "C" CvStatus
+cv_hough_cuda_edges (CvHoughCuda * plan, const CvImageU8 * image,
+    const CvHoughParams * params, CvStream stream, CvError * err)
+{
+  const cudaStream_t s = (cudaStream_t) stream;
+  CvStatus status = start_run (plan, image, params, s, err);
+  if (status != CV_OK)
+    return status;
+  return enqueue_edges (plan, image, s, err);
+}
+
+/* The device count of edge locations the last edge run filled. */
+static const uint32_t *
+points_count (const CvHoughCuda * plan)
+{
+  HoughCounters *c = hough_counters (plan);
+  return plan->last_edges_fast ? &c->fast_points[plan->edge_parity] : &c->n_points;
 }
 
 extern "C" CvStatus
@@ -360,14 +452,37 @@ cv_hough_cuda_vote (CvHoughCuda * plan, CvStream stream, CvError * err)
   if (!plan->configured)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "Hough (CUDA): vote before edges");
+  const cudaStream_t s = (cudaStream_t) stream;
   const CvHoughGeometry *g = &plan->geom;
-  const int32_t *tables = (const int32_t *) plan->tables.ptr;
-  HoughCounters *counters = (HoughCounters *) plan->counters.ptr;
-  HoughPointsVote<false> fn {(const uint32_t *) plan->points.ptr, nullptr,
-    &counters->n_points, tables, tables + g->n_theta, g->origin_x, g->origin_y,
-    g->offset_q};
-  return launch_vote (fn, plan->layout, (uint32_t *) plan->acc.ptr,
-      (cudaStream_t) stream, err);
+  const int which = plan->acc_cur ^ 1;
+  CvStatus status;
+
+  if (is_fast (plan) && plan->fast.usable) {
+    /* the FAST vote adds split groups into a cleared accumulator and
+     * clears the other one for the next vote */
+    if (!plan->acc_zero[which]) {
+      CV_CUDA_TRY (err, cudaMemsetAsync (hough_acc (plan, which), 0,
+              sizeof (uint32_t) * g->n_theta * g->n_rho, s));
+      plan->launches.transfers++;
+    }
+    status = hough_fast_enqueue_vote (plan, points_count (plan), which, s, err);
+    if (status != CV_OK)
+      return failed (plan, status);
+    plan->acc_zero[which ^ 1] = true;
+  } else {
+    const int32_t *tables = (const int32_t *) plan->tables.ptr;
+    HoughPointsVote<false> fn {(const uint32_t *) plan->points.ptr, nullptr,
+      points_count (plan), tables, tables + g->n_theta, g->origin_x,
+      g->origin_y, g->offset_q};
+    status = launch_vote (fn, plan->layout, hough_acc (plan, which), s, err);
+    if (status != CV_OK)
+      return failed (plan, status);
+    plan->launches.kernels++;
+    plan->launches.transfers += plan->layout.n_parts > 1;
+  }
+  plan->acc_zero[which] = false;
+  plan->acc_cur = which;
+  return CV_OK;
 }
 
 extern "C" CvStatus
@@ -379,18 +494,28 @@ cv_hough_cuda_peaks (CvHoughCuda * plan, CvStream stream, CvError * err)
   const cudaStream_t s = (cudaStream_t) stream;
   const CvHoughGeometry *g = &plan->geom;
   const uint32_t n_bins = (uint32_t) g->n_theta * (uint32_t) g->n_rho;
-  HoughCounters *counters = (HoughCounters *) plan->counters.ptr;
+  HoughCounters *counters = hough_counters (plan);
 
-  peaks_kernel<<<cv_div_up ((int) n_bins, kPeakThreads), kPeakThreads, 0, s>>> (
-      (const uint32_t *) plan->acc.ptr, *g, plan->params.nms_radius,
-      (uint32_t) plan->params.threshold, (uint64_t *) plan->keys.ptr, counters);
-  CV_CUDA_CHECK_LAUNCH (err, "peaks_kernel");
-  select_kernel<<<1, kSelectThreads, 0, s>>> ((const uint64_t *) plan->keys.ptr,
-      counters, plan->params.max_lines, *g, (HoughResult *) plan->result.ptr);
-  CV_CUDA_CHECK_LAUNCH (err, "select_kernel");
-  CV_CUDA_TRY (err, cudaMemcpyAsync (plan->host_result.ptr, plan->result.ptr,
-          result_bytes (plan->params.max_lines), cudaMemcpyDeviceToHost, s));
-  plan->transfer_bytes += result_bytes (plan->params.max_lines);
+  if (is_fast (plan)) {
+    CvStatus status = hough_fast_enqueue_peaks (plan, points_count (plan),
+        plan->acc_cur, s, err);
+    if (status != CV_OK)
+      return failed (plan, status);
+  } else {
+    peaks_kernel<<<cv_div_up ((int) n_bins, kPeakThreads), kPeakThreads, 0, s>>> (
+        hough_acc (plan, plan->acc_cur), *g, plan->params.nms_radius,
+        (uint32_t) plan->params.threshold, (uint64_t *) plan->keys.ptr, counters);
+    CV_CUDA_CHECK_LAUNCH (err, "peaks_kernel");
+    select_kernel<<<1, kSelectThreads, 0, s>>> ((const uint64_t *) plan->keys.ptr,
+        counters, points_count (plan), plan->params.max_lines, *g,
+        (HoughResult *) plan->result.ptr);
+    CV_CUDA_CHECK_LAUNCH (err, "select_kernel");
+    CV_CUDA_TRY (err, cudaMemcpyAsync (plan->host_result.ptr, plan->result.ptr,
+            hough_result_bytes (plan->params.max_lines), cudaMemcpyDeviceToHost, s));
+    plan->launches.kernels += 2;
+    plan->launches.transfers++;
+  }
+  plan->transfer_bytes += hough_result_bytes (plan->params.max_lines);
   plan->ran = true;
   return CV_OK;
 }
@@ -399,7 +524,34 @@ extern "C" CvStatus
 cv_hough_cuda (CvHoughCuda * plan, const CvImageU8 * image,
     const CvHoughParams * params, CvStream stream, CvError * err)
 {
-  CvStatus status = cv_hough_cuda_edges (plan, image, params, stream, err);
+  const cudaStream_t s = (cudaStream_t) stream;
+  CvStatus status = start_run (plan, image, params, s, err);
+  if (status != CV_OK)
+    return status;
+
+  if (plan->variant == CV_HOUGH_CUDA_FAST_GRAPH && plan->fast.usable) {
+    const int parity = plan->edge_parity ^ 1;
+    const int which = plan->acc_cur ^ 1;
+    bool launched = false;
+    if (plan->acc_zero[which]) {
+      status = hough_fast_graph_run (plan, image, parity, which, s, &launched,
+          err);
+      if (status != CV_OK)
+        return failed (plan, status);
+    }
+    if (launched) {
+      plan->edge_parity = parity;
+      plan->last_edges_fast = true;
+      plan->acc_zero[which ^ 1] = true;
+      plan->acc_zero[which] = false;
+      plan->acc_cur = which;
+      plan->transfer_bytes += hough_result_bytes (plan->params.max_lines);
+      plan->ran = true;
+      return CV_OK;
+    }
+    /* no graph here: the same kernels, launched one by one */
+  }
+  status = enqueue_edges (plan, image, s, err);
   if (status == CV_OK)
     status = cv_hough_cuda_vote (plan, stream, err);
   if (status == CV_OK)
@@ -429,7 +581,7 @@ cv_hough_cuda_accumulator (const CvHoughCuda * plan, int *n_theta, int *n_rho)
 {
   *n_theta = plan->configured ? plan->geom.n_theta : 0;
   *n_rho = plan->configured ? plan->geom.n_rho : 0;
-  return plan->configured ? (const uint32_t *) plan->acc.ptr : nullptr;
+  return plan->configured ? hough_acc (plan, plan->acc_cur) : nullptr;
 }
 
 extern "C" const uint32_t *

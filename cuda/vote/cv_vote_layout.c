@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Stage-2 launch layout: passes, parts and bin stretching (eq. 3, 5, 8). */
 #include "cv_vote.h"
+#include "cv_vote_private.h"
 
 /* Bytes per bin in shared memory (uint32 counters). */
 #define BIN_BYTES 4
@@ -19,8 +20,8 @@ cv_vote_tuning_init (CvVoteTuning * tuning)
   tuning->smem_budget = 0;
 }
 
-static int
-odd_stretch (int s)
+int
+cv_vote_odd_stretch (int s)
 {
   if (s < ODD_STRETCH_FROM)
     return s;
@@ -106,7 +107,7 @@ cv_vote_layout_plan (const CvVoteDevice * device, const CvVoteTuning * tuning,
   layout->bins_per_pass = bins_per_pass;
   layout->n_passes = n_passes;
   layout->stretch_s = s;
-  layout->stretch = odd_stretch (s);
+  layout->stretch = cv_vote_odd_stretch (s);
   layout->n_parts = n_parts;
   layout->smem_bytes = (size_t) bins_per_pass * layout->stretch * BIN_BYTES;
   return CV_OK;

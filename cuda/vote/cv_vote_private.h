@@ -24,6 +24,9 @@ CvStatus cv_vote_check_hist2d (const CvImageU8 * image,
 CvStatus cv_vote_check_vdisp (const CvImageS16 * disparity,
     const CvVDispParams * params, CvError * err);
 
+/* S' of eq. 5: S below 64, else the largest odd number <= S. */
+int cv_vote_odd_stretch (int s);
+
 /* 1 when two parameter sets give the same geometry and results. */
 int cv_hough_params_same (const CvHoughParams * a, const CvHoughParams * b);
 

@@ -79,7 +79,8 @@ struct _GstCvFilter
  * @set_info: called when caps are set; check what the caps cannot tell
  *   (return %FALSE with a GST_ELEMENT_ERROR saying why) and size state
  * @process_cpu: processes one frame in system memory; @outbuf == @inbuf for
- *   in-place elements
+ *   in-place elements.  A mapped GstVideoFrame holds a reference to its
+ *   buffer (making it read-only for metadata): unmap before adding metas
  * @process_cuda: processes one frame in CUDA memory, with the element's
  *   CUDA context pushed; enqueue work on @filter->stream: the base class
  *   synchronises it (and reports asynchronous CUDA faults) afterwards
@@ -138,8 +139,8 @@ GstFlowReturn gst_cv_filter_core_error (GstCvFilter * filter,
 gboolean gst_cv_filter_wants_summary (GstCvFilter * filter);
 
 /* Posts @summary (taken) as an element message, adding the buffer's
- * "timestamp" and "stream-time" (GstClockTime) fields; see
- * docs/messages.md for each element's structure. */
+ * "timestamp" and "stream-time" (GstClockTime) fields; each element's docs
+ * page (docs/elements/) describes its structure. */
 void gst_cv_filter_post_summary (GstCvFilter * filter, GstBuffer * buffer,
     GstStructure * summary);
 

@@ -1,19 +1,27 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Benchmark of the voting core on the GPU: the Hough pipeline at several
- * frame sizes (target: 1920x1080, ~5 % edges, 180 angles, 1 px -> <= 0.08
- * ms for edges + votes + peaks), voting alone on the binary edge image, the
- * sweep of rho bins per angle with and without bin stretching (the flat
- * curve of the GPU-vote paper's Fig. 2a / 3), histograms, v-disparity and
- * the ground estimate.  GPU time with CUDA events, median of 200 runs after
- * 20 warm-up runs.  The NPP comparison is npp_hough_compare.cu. */
+ * frame sizes under every variant of the CUDA pipeline (cv_hough_fast.h;
+ * target: 1920x1080, ~5 % edges, 180 angles, 1 px -> <= 0.08 ms for edges
+ * + votes + peaks), the FAST vote's layouts, the configuration of the NPP
+ * comparison (binary input, 64 lines), voting alone on the binary edge
+ * image, the sweep of rho bins per angle with and without bin stretching
+ * (the flat curve of the GPU-vote paper's Fig. 2a / 3), histograms,
+ * v-disparity and the ground estimate.  GPU time with CUDA events, median
+ * of 200 runs after 20 warm-up runs; every Hough row is checked against the
+ * CPU reference (edge count, every accumulator bin, every line's bin and
+ * votes) on the very inputs it timed.  The NPP comparison is
+ * npp_hough_compare.cu.  Exits 1 when a check fails. */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench_vote_data.h"
+#include "bench_vote_launch.h"
 #include "vote/cv_ground.h"
 #include "vote/cv_hough.h"
+#include "vote/cv_hough_fast.h"
 #include "vote/cv_vote.h"
 
 #define WARMUP 20
@@ -21,8 +29,12 @@
 #define PIPELINE_TARGET_MS 0.08
 /* Scene bars giving ~5 % Sobel edge pixels at the default threshold. */
 #define SCENE_BARS 40
+/* Empty kernels chained to measure the launch gap. */
+#define LAUNCH_CHAIN 64
 
 static int n_sms, clock_khz;
+static int n_failed;
+static double gap_stream_us, gap_graph_us;
 
 static void
 check (CvStatus st, const CvError * err)
@@ -75,6 +87,74 @@ work_edges_and_vote (void *ctx, CvStream s, CvError * err)
   return st == CV_OK ? work_vote (ctx, s, err) : st;
 }
 
+/* Median host time (us) of enqueueing @fn, the stream drained between calls. */
+static double
+host_enqueue_us (BvWork fn, void *ctx, CvStream stream)
+{
+  enum { N = 101 };
+  double t[N];
+  CvError err = { 0 };
+  for (int i = 0; i < N; i++) {
+    struct timespec a, b;
+    clock_gettime (CLOCK_MONOTONIC, &a);
+    check (fn (ctx, stream, &err), &err);
+    clock_gettime (CLOCK_MONOTONIC, &b);
+    cudaStreamSynchronize ((cudaStream_t) stream);
+    t[i] = (b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) * 1e-3;
+  }
+  for (int i = 1; i < N; i++)   /* insertion sort: N is small */
+    for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+      const double x = t[j];
+      t[j] = t[j - 1];
+      t[j - 1] = x;
+    }
+  return t[N / 2];
+}
+
+/* Checks the last (synchronised) run of @plan against @cpu; prints "ok" or
+ * the first difference; counts failures. */
+static void
+check_against_cpu (CvHoughCuda * plan, CvHoughCpu * cpu)
+{
+  const CvHoughLine *gl, *cl;
+  int g_lines, g_points, c_lines, c_points, nt, nr, gt, gr;
+  CvError err = { 0 };
+
+  check (cv_hough_cuda_result (plan, &gl, &g_lines, &g_points, &err), &err);
+  cl = cv_hough_cpu_lines (cpu, &c_lines);
+  cv_hough_cpu_points (cpu, &c_points);
+  const uint32_t *cacc = cv_hough_cpu_accumulator (cpu, &nt, &nr);
+  const uint32_t *dacc = cv_hough_cuda_accumulator (plan, &gt, &gr);
+  if (g_points != c_points || g_lines != c_lines || gt != nt || gr != nr) {
+    printf ("  MISMATCH: %d edge px / %d lines / %dx%d bins, CPU %d / %d / %dx%d",
+        g_points, g_lines, gt, gr, c_points, c_lines, nt, nr);
+    n_failed++;
+    return;
+  }
+  for (int i = 0; i < c_lines; i++)
+    if (gl[i].votes != cl[i].votes || gl[i].theta_index != cl[i].theta_index
+        || gl[i].rho_index != cl[i].rho_index) {
+      printf ("  MISMATCH: line %d bin (%d, %d) %u votes, CPU (%d, %d) %u", i,
+          gl[i].theta_index, gl[i].rho_index, gl[i].votes, cl[i].theta_index,
+          cl[i].rho_index, cl[i].votes);
+      n_failed++;
+      return;
+    }
+  const size_t n = (size_t) nt * nr;
+  uint32_t *h = malloc (n * sizeof (uint32_t));
+  cudaMemcpy (h, dacc, n * sizeof (uint32_t), cudaMemcpyDeviceToHost);
+  for (size_t i = 0; i < n; i++)
+    if (h[i] != cacc[i]) {
+      printf ("  MISMATCH: bin %zu (%zu, %zu) %u votes, CPU %u", i, i / nr,
+          i % nr, h[i], cacc[i]);
+      n_failed++;
+      free (h);
+      return;
+    }
+  free (h);
+  printf ("  ok");
+}
+
 /* Floors of one Hough run: DRAM traffic (image read, edge list written and
  * read, accumulator written and read) and shared-memory atomics (one
  * conflict-free warp-wide atomic per SM per clock, an optimistic bound). */
@@ -89,55 +169,173 @@ hough_floors (const CvHoughGeometry * g, int n_points, double *mem_ms,
   *atomic_ms = votes / ((double) n_sms * 32.0 * clock_khz * 1e3) * 1e3;
 }
 
+static const char *
+layout_text (CvHoughCuda * plan, char *buf, size_t size)
+{
+  const CvHoughFastLayout *f = cv_hough_cuda_fast_layout (plan);
+  const CvVoteLayout *l = cv_hough_cuda_layout (plan);
+  const CvHoughCudaLaunches n = cv_hough_cuda_launches (plan);
+  if (cv_hough_cuda_get_variant (plan) != CV_HOUGH_CUDA_BASELINE && f->usable)
+    snprintf (buf, size, "A %d S' %d, %d blk | %dk+%dt%s", f->angles, f->stretch,
+        f->blocks, n.kernels, n.transfers, n.graph ? " G" : "");
+  else
+    snprintf (buf, size, "S' %d/%dp/%dpt | %dk+%dt%s", l->stretch, l->n_passes,
+        l->n_parts, n.kernels, n.transfers, n.graph ? " G" : "");
+  return buf;
+}
+
+/* One row: the stages and the whole pipeline of @work's plan (variant and
+ * options already set), then the check of the last pipeline run.  Returns
+ * the pipeline's median. */
+static double
+hough_row (const char *label, HoughWork * work, CvHoughCpu * cpu,
+    CvStream stream, int is_default)
+{
+  const CvHoughLine *lines;
+  int n_lines, n_points;
+  double mem_ms, atomic_ms;
+  char text[96];
+  CvError err = { 0 };
+
+  const double t_edges = bv_time_ms (work_edges, work, stream, WARMUP, RUNS);
+  const double t_vote = bv_time_ms (work_vote, work, stream, WARMUP, RUNS);
+  const double t_peaks = bv_time_ms (work_peaks, work, stream, WARMUP, RUNS);
+  const double t_all = bv_time_ms (work_pipeline, work, stream, WARMUP, RUNS);
+  const double host = host_enqueue_us (work_pipeline, work, stream);
+  cudaStreamSynchronize ((cudaStream_t) stream);
+  check (cv_hough_cuda_result (work->plan, &lines, &n_lines, &n_points, &err),
+      &err);
+  const CvHoughGeometry *g = cv_hough_cuda_geometry (work->plan);
+  hough_floors (g, n_points, &mem_ms, &atomic_ms);
+  printf ("  %-16s %9.4f %9.4f %9.4f %9.4f %7.1f %8.1f %8.4f %8.4f  %-30s",
+      label, t_edges, t_vote, t_peaks, t_all, host,
+      (double) n_points * g->n_theta / (t_vote * 1e6), mem_ms, atomic_ms,
+      layout_text (work->plan, text, sizeof text));
+  check_against_cpu (work->plan, cpu);
+  printf ("%s\n", is_default ? "  <- default" : "");
+  return t_all;
+}
+
+static const char *
+variant_label (CvHoughCudaVariant v)
+{
+  return cv_hough_cuda_variant_name (v);
+}
+
+static void
+hough_header (void)
+{
+  printf ("  %-16s %9s %9s %9s %9s %7s %8s %8s %8s  %-30s %s\n", "variant",
+      "edges", "votes", "peaks", "TOTAL", "host us", "Gvote/s", "flr DRAM",
+      "flr atom", "layout | launches", "check");
+}
+
 static void
 hough_sizes (CvStream stream)
 {
   static const int sizes[][2] = { {1280, 720}, {1920, 1080}, {3840, 2160} };
   printf ("\n== Hough pipeline: luma Sobel edges (threshold 200) + votes + peaks,"
-      " 180 angles (1 deg), rho 1 px, NMS 3, 16 lines ==\n");
-  printf ("%-10s %7s %9s %9s %9s %9s %9s %9s %10s %10s %s\n", "size", "edges",
-      "stage1", "stage2", "peaks", "total", "Gvotes/s", "Mpx/s", "floor DRAM",
-      "floor atom", "layout (S'/passes/parts)");
+      " 180 angles (1 deg), rho 1 px, NMS 3, 16 lines; stages timed alone, "
+      "TOTAL = cv_hough_cuda (ms) ==\n");
+  printf ("launch gap of dependent empty kernels on this host: %.2f us on a "
+      "stream, %.2f us in a graph\n", gap_stream_us, gap_graph_us);
   for (size_t k = 0; k < sizeof (sizes) / sizeof (sizes[0]); k++) {
     const int w = sizes[k][0], h = sizes[k][1];
     CvImageU8 luma = bv_image_new (w, h, 1);
     HoughWork work = { 0 };
     CvError err = { 0 };
-    const CvHoughLine *lines;
-    int n_lines, n_points;
-    double mem_ms, atomic_ms;
+    CvHoughCpu *cpu = cv_hough_cpu_new ();
+    int n_points;
+    double best = 1e30, dflt = 0;
+    CvHoughCudaVariant best_v = CV_HOUGH_CUDA_BASELINE;
 
     bv_scene_luma (&luma, SCENE_BARS * (w + h) / 3000, 1234);
     work.plan = cv_hough_cuda_new ();
     work.image = luma;
     work.image.data = bv_upload (luma.data, luma.stride * h);
     cv_hough_params_init (&work.params);
-    const double t_edges = bv_time_ms (work_edges, &work, stream, WARMUP, RUNS);
-    const double t_vote = bv_time_ms (work_vote, &work, stream, WARMUP, RUNS);
-    const double t_peaks = bv_time_ms (work_peaks, &work, stream, WARMUP, RUNS);
-    const double t_all = bv_time_ms (work_pipeline, &work, stream, WARMUP, RUNS);
-    cudaStreamSynchronize ((cudaStream_t) stream);
-    check (cv_hough_cuda_result (work.plan, &lines, &n_lines, &n_points, &err), &err);
-    const CvHoughGeometry *g = cv_hough_cuda_geometry (work.plan);
-    const CvVoteLayout *l = cv_hough_cuda_layout (work.plan);
-    hough_floors (g, n_points, &mem_ms, &atomic_ms);
-    printf ("%4dx%-5d %6.2f%% %9.4f %9.4f %9.4f %9.4f %9.1f %9.0f %10.4f %10.4f "
-        "%d/%d/%d (%d bins)", w, h, 100.0 * n_points / ((double) w * h), t_edges,
-        t_vote, t_peaks, t_all, (double) n_points * g->n_theta / (t_vote * 1e6),
-        (double) w * h / (t_all * 1e3), mem_ms, atomic_ms, l->stretch,
-        l->n_passes, l->n_parts, g->n_rho);
+    check (cv_hough_cpu (cpu, &luma, &work.params, &err), &err);
+    cv_hough_cpu_points (cpu, &n_points);
+    printf ("%dx%d, %.2f %% edge pixels (%d), %d x %d bins:\n", w, h,
+        100.0 * n_points / ((double) w * h), n_points,
+        cv_hough_cpu_geometry (cpu)->n_theta, cv_hough_cpu_geometry (cpu)->n_rho);
+    hough_header ();
+    for (int v = 0; v < CV_HOUGH_CUDA_N_VARIANTS; v++) {
+      cv_hough_cuda_set_variant (work.plan, (CvHoughCudaVariant) v);
+      const double t = hough_row (variant_label ((CvHoughCudaVariant) v), &work,
+          cpu, stream, v == CV_HOUGH_CUDA_DEFAULT_VARIANT);
+      if (t < best) {
+        best = t;
+        best_v = (CvHoughCudaVariant) v;
+      }
+      if (v == CV_HOUGH_CUDA_DEFAULT_VARIANT)
+        dflt = t;
+    }
     if (w == 1920)
-      printf ("  target <= %.3f ms: %s", PIPELINE_TARGET_MS,
-          t_all <= PIPELINE_TARGET_MS ? "PASS" : "FAIL");
-    printf ("\n");
+      printf ("  target <= %.3f ms (TOTAL): default %s %.4f ms %s; fastest %s "
+          "%.4f ms %s\n", PIPELINE_TARGET_MS,
+          variant_label (CV_HOUGH_CUDA_DEFAULT_VARIANT), dflt,
+          dflt <= PIPELINE_TARGET_MS ? "PASS" : "FAIL", variant_label (best_v),
+          best, best <= PIPELINE_TARGET_MS ? "PASS" : "FAIL");
+    else
+      printf ("  fastest %s %.4f ms\n", variant_label (best_v), best);
     bv_device_free (work.image.data);
     cv_hough_cuda_free (work.plan);
+    cv_hough_cpu_free (cpu);
     bv_image_free (luma.data);
   }
 }
 
-/* Voting alone on the binary edge image of the 1080p scene; and the sweep
- * of rho bins per angle with / without stretching. */
+/* The FAST vote's layouts at 1080p: angles per pass and copies per bin. */
+static void
+hough_fast_layouts (CvStream stream)
+{
+  const int w = 1920, h = 1080;
+  static const struct
+  {
+    int angles;
+    CvHoughStretchRule rule;
+    int stretching;
+  } layouts[] = {
+    {1, CV_HOUGH_STRETCH_AUTO, 1}, {1, CV_HOUGH_STRETCH_PAPER, 1},
+    {2, CV_HOUGH_STRETCH_AUTO, 1}, {2, CV_HOUGH_STRETCH_PAPER, 1},
+    {4, CV_HOUGH_STRETCH_AUTO, 1}, {4, CV_HOUGH_STRETCH_PAPER, 1},
+  };
+  CvImageU8 luma = bv_image_new (w, h, 1);
+  HoughWork work = { 0 };
+  CvHoughCpu *cpu = cv_hough_cpu_new ();
+  CvError err = { 0 };
+
+  bv_scene_luma (&luma, SCENE_BARS, 1234);
+  work.plan = cv_hough_cuda_new ();
+  work.image = luma;
+  work.image.data = bv_upload (luma.data, luma.stride * h);
+  cv_hough_params_init (&work.params);
+  check (cv_hough_cpu (cpu, &luma, &work.params, &err), &err);
+  printf ("\n== FAST vote layouts, 1920x1080 luma (as above), fast-graph: "
+      "angles per pass over the edge list x copies per bin ==\n");
+  hough_header ();
+  cv_hough_cuda_set_variant (work.plan, CV_HOUGH_CUDA_FAST_GRAPH);
+  for (size_t k = 0; k < sizeof (layouts) / sizeof (layouts[0]); k++) {
+    CvHoughFastOptions o;
+    char label[32];
+    cv_hough_fast_options_init (&o);
+    o.angles = layouts[k].angles;
+    o.stretch_rule = layouts[k].rule;
+    cv_hough_cuda_set_fast_options (work.plan, &o);
+    snprintf (label, sizeof label, "A %d, %s", layouts[k].angles,
+        layouts[k].rule == CV_HOUGH_STRETCH_PAPER ? "eq. 3 S" : "auto S");
+    hough_row (label, &work, cpu, stream, 0);
+  }
+  bv_device_free (work.image.data);
+  cv_hough_cuda_free (work.plan);
+  cv_hough_cpu_free (cpu);
+  bv_image_free (luma.data);
+}
+
+/* Voting alone on the binary edge image of the 1080p scene; the NPP
+ * comparison's configuration (threshold 100, 16 and 64 lines) under every
+ * variant; and the sweep of rho bins per angle with / without stretching. */
 static void
 hough_votes_and_sweep (CvStream stream)
 {
@@ -145,8 +343,7 @@ hough_votes_and_sweep (CvStream stream)
   CvImageU8 luma = bv_image_new (w, h, 1), binary = bv_image_new (w, h, 1);
   HoughWork work = { 0 };
   CvError err = { 0 };
-  int n_lines, n_points;
-  const CvHoughLine *lines;
+  int n_points = 0;
 
   bv_scene_luma (&luma, SCENE_BARS, 1234);
   const double fraction = bv_binary_edges (&luma, 200, &binary);
@@ -156,15 +353,37 @@ hough_votes_and_sweep (CvStream stream)
   cv_hough_params_init (&work.params);
   work.params.input = CV_HOUGH_INPUT_BINARY;
 
+  printf ("\n== NPP comparison's configuration: binary edge image 1920x1080, "
+      "%.2f %% edges, 180 angles, 1 px, threshold 100, 16 and 64 lines ==\n",
+      100 * fraction);
+  hough_header ();
+  for (int lines = 16; lines <= 64; lines *= 4) {
+    CvHoughCpu *cpu = cv_hough_cpu_new ();
+    work.params.max_lines = lines;
+    check (cv_hough_cpu (cpu, &binary, &work.params, &err), &err);
+    for (int v = 0; v < CV_HOUGH_CUDA_N_VARIANTS; v++) {
+      char label[32];
+      cv_hough_cuda_set_variant (work.plan, (CvHoughCudaVariant) v);
+      snprintf (label, sizeof label, "%s, %d lines",
+          variant_label ((CvHoughCudaVariant) v), lines);
+      hough_row (label, &work, cpu, stream, 0);
+    }
+    cv_hough_cpu_free (cpu);
+  }
+  work.params.max_lines = 16;
+
   printf ("\n== Voting alone (stage 1 compaction + stage 2 votes) on the binary "
-      "edge image, 1920x1080, %.2f %% edges, 180 angles, 1 px ==\n", 100 * fraction);
-  const double t_votes = bv_time_ms (work_edges_and_vote, &work, stream, WARMUP, RUNS);
-  const double t_all = bv_time_ms (work_pipeline, &work, stream, WARMUP, RUNS);
-  cudaStreamSynchronize ((cudaStream_t) stream);
-  check (cv_hough_cuda_result (work.plan, &lines, &n_lines, &n_points, &err), &err);
-  printf ("votes %.4f ms, votes + peaks %.4f ms, %d edge px, %d lines "
-      "(compare with NPP: tests/bench/vote/npp-compare.sh)\n", t_votes, t_all,
-      n_points, n_lines);
+      "edge image (compare with NPP: tests/bench/vote/npp-compare.sh) ==\n");
+  for (int v = 0; v < CV_HOUGH_CUDA_N_VARIANTS; v++) {
+    cv_hough_cuda_set_variant (work.plan, (CvHoughCudaVariant) v);
+    const double t_votes = bv_time_ms (work_edges_and_vote, &work, stream,
+        WARMUP, RUNS);
+    const double t_all = bv_time_ms (work_pipeline, &work, stream, WARMUP, RUNS);
+    cudaStreamSynchronize ((cudaStream_t) stream);
+    check (cv_hough_cuda_result (work.plan, NULL, NULL, &n_points, &err), &err);
+    printf ("  %-10s votes %.4f ms, votes + peaks %.4f ms, %d edge px\n",
+        variant_label ((CvHoughCudaVariant) v), t_votes, t_all, n_points);
+  }
 
   /* sweep: n_rho = diagonal / rho_step + 1 */
   static const int targets[] = { 500, 1000, 2000, 3000, 4000, 6000, 8000,
@@ -172,11 +391,14 @@ hough_votes_and_sweep (CvStream stream)
   };
   const double diagonal = 2202.9;       /* sqrt(1919^2 + 1079^2) */
   printf ("\n== Stage-2 votes vs rho bins per angle (1920x1080 binary, %d edge px,"
-      " 180 angles): the flat curve of GPU-vote Fig. 2a / 3 ==\n", n_points);
-  printf ("%8s %7s | %-22s | %-22s | %-22s\n", "bins", "rho px",
-      "stretching (auto smem)", "no stretching", "stretching, 48 KiB");
-  printf ("%8s %7s | %9s %12s | %9s %12s | %9s %12s\n", "", "", "ms",
-      "S/S'/passes", "ms", "S/S'/passes", "ms", "S/S'/passes");
+      " 180 angles): the flat curve of GPU-vote Fig. 2a / 3; baseline = one "
+      "block per angle (generic stage 2), fast = the FAST vote ==\n", n_points);
+  printf ("%8s %7s | %-21s | %-21s | %-21s | %-22s | %-22s\n", "bins", "rho px",
+      "baseline, stretching", "baseline, none", "baseline, 48 KiB",
+      "fast, auto (S' 1)", "fast, eq. 3 S");
+  printf ("%8s %7s | %9s %11s | %9s %11s | %9s %11s | %9s %12s | %9s %12s\n",
+      "", "", "ms", "S/S'/passes", "ms", "S/S'/passes", "ms", "S/S'/passes",
+      "ms", "A/S'/blocks", "ms", "A/S'/blocks");
   for (size_t k = 0; k < sizeof (targets) / sizeof (targets[0]); k++) {
     const CvVoteTuning variants[3] = {
       {.stretching = 1,.smem_budget = 0},
@@ -184,10 +406,12 @@ hough_votes_and_sweep (CvStream stream)
       {.stretching = 1,.smem_budget = 48 * 1024},
     };
     CvHoughGeometry g = { 0 };
+    CvHoughFastOptions o;
     work.params.rho_step = (float) (diagonal / (targets[k] - 1));
     check (cv_hough_geometry_init (&g, w, h, &work.params, &err), &err);
     printf ("%8d %7.3f |", g.n_rho, work.params.rho_step);
     cv_hough_geometry_clear (&g);
+    cv_hough_cuda_set_variant (work.plan, CV_HOUGH_CUDA_BASELINE);
     for (int v = 0; v < 3; v++) {
       cv_hough_cuda_set_tuning (work.plan, &variants[v]);
       check (cv_hough_cuda_edges (work.plan, &work.image, &work.params, stream,
@@ -196,6 +420,23 @@ hough_votes_and_sweep (CvStream stream)
       const CvVoteLayout *l = cv_hough_cuda_layout (work.plan);
       printf (" %9.4f %4d/%3d/%-3d |", t, l->stretch_s, l->stretch, l->n_passes);
     }
+    cv_hough_cuda_set_tuning (work.plan, &variants[0]);
+    cv_hough_cuda_set_variant (work.plan, CV_HOUGH_CUDA_FAST);
+    for (int rule = 0; rule < 2; rule++) {
+      cv_hough_fast_options_init (&o);
+      o.stretch_rule = rule ? CV_HOUGH_STRETCH_PAPER : CV_HOUGH_STRETCH_AUTO;
+      cv_hough_cuda_set_fast_options (work.plan, &o);
+      check (cv_hough_cuda_edges (work.plan, &work.image, &work.params, stream,
+              &err), &err);
+      const double t = bv_time_ms (work_vote, &work, stream, WARMUP, RUNS);
+      const CvHoughFastLayout *f = cv_hough_cuda_fast_layout (work.plan);
+      if (f->usable)
+        printf (" %9.4f %2d/%3d/%-5d |", t, f->angles, f->stretch, f->blocks);
+      else
+        printf (" %9.4f %-12s |", t, "(generic)");
+    }
+    cv_hough_fast_options_init (&o);
+    cv_hough_cuda_set_fast_options (work.plan, &o);
     printf ("\n");
   }
   bv_device_free (work.image.data);
@@ -386,12 +627,22 @@ main (void)
   }
   cudaStreamCreate (&stream);
   bv_device_info (name, sizeof name, &n_sms, &clock_khz);
+  gap_stream_us = bv_launch_gap_us (LAUNCH_CHAIN, 0);
+  gap_graph_us = bv_launch_gap_us (LAUNCH_CHAIN, 1);
   printf ("voting benchmark on %s (%d SMs, %.2f GHz), median of %d runs after "
-      "%d warm-up runs, GPU time by CUDA events\n", name, n_sms,
-      clock_khz / 1e6, RUNS, WARMUP);
+      "%d warm-up runs, GPU time by CUDA events; host us = median host time of "
+      "one cv_hough_cuda call; launches: k kernels + t memsets/copies, G = one "
+      "graph\n", name, n_sms, clock_khz / 1e6, RUNS, WARMUP);
   hough_sizes ((CvStream) stream);
+  hough_fast_layouts ((CvStream) stream);
   hough_votes_and_sweep ((CvStream) stream);
   histograms ((CvStream) stream);
   cudaStreamDestroy (stream);
+  if (n_failed) {
+    printf ("\nbench-vote: %d Hough rows DIFFER from the CPU reference\n",
+        n_failed);
+    return 1;
+  }
+  printf ("\nbench-vote: every Hough row matches the CPU reference\n");
   return 0;
 }

@@ -11,6 +11,8 @@
  * then it measures our side only. */
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -25,6 +27,7 @@
 
 #include "bench_vote_data.h"
 #include "vote/cv_hough.h"
+#include "vote/cv_hough_fast.h"
 #include "vote/cv_vote.h"
 
 constexpr int kWarmup = 20;
@@ -67,6 +70,74 @@ ours_pipeline (void *ctx, CvStream s, CvError * err)
 {
   HoughWork *w = (HoughWork *) ctx;
   return cv_hough_cuda (w->plan, &w->image, &w->params, s, err);
+}
+
+static CvStatus
+ours_edges (void *ctx, CvStream s, CvError * err)
+{
+  HoughWork *w = (HoughWork *) ctx;
+  return cv_hough_cuda_edges (w->plan, &w->image, &w->params, s, err);
+}
+
+static CvStatus
+ours_vote (void *ctx, CvStream s, CvError * err)
+{
+  return cv_hough_cuda_vote (((HoughWork *) ctx)->plan, s, err);
+}
+
+static CvStatus
+ours_peaks (void *ctx, CvStream s, CvError * err)
+{
+  return cv_hough_cuda_peaks (((HoughWork *) ctx)->plan, s, err);
+}
+
+/* Median host time (us) of enqueueing one whole run (stream drained
+ * between runs): a slow host call shows here, not in the GPU times. */
+static double
+ours_host_us (HoughWork * w, cudaStream_t stream)
+{
+  std::vector<double> t;
+  CvError err = {};
+  for (int i = 0; i < kRuns; i++) {
+    const auto a = std::chrono::steady_clock::now ();
+    check (ours_pipeline (w, (CvStream) stream, &err), err);
+    const auto b = std::chrono::steady_clock::now ();
+    cudaStreamSynchronize (stream);
+    t.push_back (std::chrono::duration<double, std::micro> (b - a).count ());
+  }
+  std::sort (t.begin (), t.end ());
+  return t[t.size () / 2];
+}
+
+/* Every variant of our pipeline with 16 and with 64 lines, stage by stage
+ * (diagnosis of a whole-pipeline time far above the sum of its stages). */
+static void
+ours_variants (HoughWork * w, cudaStream_t stream)
+{
+  const int saved_lines = w->params.max_lines;
+  const CvStream s = (CvStream) stream;
+  std::printf ("ours by variant (ms; host: median us to enqueue one run):\n");
+  std::printf ("  %-12s %5s %9s %9s %9s %9s %8s %s\n", "variant", "lines", "edges",
+      "votes", "peaks", "whole", "host", "lines found");
+  for (int v = 0; v < CV_HOUGH_CUDA_N_VARIANTS; v++) {
+    cv_hough_cuda_set_variant (w->plan, (CvHoughCudaVariant) v);
+    for (int lines = 16; lines <= kMaxLines; lines *= 4) {
+      CvError err = {};
+      int n_lines = 0;
+      w->params.max_lines = lines;
+      const double te = bv_time_ms (ours_edges, w, s, kWarmup, kRuns);
+      const double tv = bv_time_ms (ours_vote, w, s, kWarmup, kRuns);
+      const double tp = bv_time_ms (ours_peaks, w, s, kWarmup, kRuns);
+      const double ta = bv_time_ms (ours_pipeline, w, s, kWarmup, kRuns);
+      const double host = ours_host_us (w, stream);
+      check (cv_hough_cuda_result (w->plan, nullptr, &n_lines, nullptr, &err), err);
+      std::printf ("  %-12s %5d %9.4f %9.4f %9.4f %9.4f %8.1f %d\n",
+          cv_hough_cuda_variant_name ((CvHoughCudaVariant) v), lines, te, tv, tp,
+          ta, host, n_lines);
+    }
+  }
+  w->params.max_lines = saved_lines;
+  cv_hough_cuda_set_variant (w->plan, CV_HOUGH_CUDA_DEFAULT_VARIANT);
 }
 
 struct HistWork
@@ -303,6 +374,8 @@ compare_hough (cudaStream_t stream)
   std::printf ("\n== Hough voting: binary edge image %dx%d, %.2f %% edges (%d px),"
       " 180 angles (1 deg), rho 1 px, threshold %d, max %d lines ==\n", kWidth,
       kHeight, 100 * fraction, n_points, kLineThreshold, kMaxLines);
+  std::printf ("ours: the default variant, %s\n",
+      cv_hough_cuda_variant_name (CV_HOUGH_CUDA_DEFAULT_VARIANT));
   std::printf ("%-46s %10s %10s\n", "implementation", "ms", "vs NPP");
 #ifdef CV_HAVE_NPP
   NppHoughWork npp {};
@@ -359,6 +432,7 @@ compare_hough (cudaStream_t stream)
   std::printf ("%-46s %10.4f   (%d lines)\n",
       "ours: votes + peaks + lines (whole pipeline)", t_all, n_lines);
 #endif
+  ours_variants (&ours, stream);
   bv_device_free (ours.image.data);
   cv_hough_cuda_free (ours.plan);
   bv_image_free (luma.data);

@@ -3,7 +3,14 @@
  * pipelines end to end, CUDA against the CPU reference on the same inputs:
  * identical integer counts, identical peaks and decisions, floats within
  * stated tolerances.  Layout variants (no stretching, small shared-memory
- * budgets forcing passes, few spaces forcing parts) are covered too.
+ * budgets forcing passes, few spaces forcing parts) are covered too, and
+ * every Hough case runs under every variant of the CUDA pipeline
+ * (cv_hough_fast.h: baseline, fast, fast-graph, and the FAST vote with one
+ * angle per pass and the paper's copies, or two angles), three times on
+ * the same plan; the stages called one by one (some twice) and a graph
+ * whose frames move and change are checked as well.
+ * --quick: the same cases on small frames (320x240 instead of 1920x1080;
+ * for compute-sanitizer runs).
  * Skips (77) without a GPU. */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -12,6 +19,7 @@
 #include <string.h>
 
 #include "vote_test_util.h"
+#include "vote/cv_hough_fast.h"
 
 /* Line parameters and end points: float from the same double formula on
  * both sides; cos/sin of the two maths libraries differ by an ulp or so. */
@@ -191,39 +199,69 @@ compare_u32 (const void *a, const void *b)
   return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-static void
-hough_case (const char *name, CvHoughCuda * plan, const CvImageU8 * img,
-    const CvHoughParams * p, CvVoteTuning tuning)
+/* The implementations every Hough case runs: the variants, and the FAST
+ * vote with other layouts (one angle per pass with the paper's copies, two
+ * angles). */
+typedef struct
 {
-  CvHoughCpu *ctx = cv_hough_cpu_new ();
+  const char *name;
+  CvHoughCudaVariant variant;
+  int angles;
+  CvHoughStretchRule rule;
+} HoughImpl;
+
+static const HoughImpl hough_impls[] = {
+  {"baseline", CV_HOUGH_CUDA_BASELINE, 0, CV_HOUGH_STRETCH_AUTO},
+  {"fast", CV_HOUGH_CUDA_FAST, 0, CV_HOUGH_STRETCH_AUTO},
+  {"fast-graph", CV_HOUGH_CUDA_FAST_GRAPH, 0, CV_HOUGH_STRETCH_AUTO},
+  {"fast A1 paper", CV_HOUGH_CUDA_FAST, 1, CV_HOUGH_STRETCH_PAPER},
+  {"fast-graph A2", CV_HOUGH_CUDA_FAST_GRAPH, 2, CV_HOUGH_STRETCH_AUTO},
+};
+
+static void
+set_impl (CvHoughCuda * plan, const HoughImpl * impl, CvVoteTuning tuning)
+{
+  CvHoughFastOptions o;
+  cv_hough_fast_options_init (&o);
+  o.angles = impl->angles;
+  o.stretch_rule = impl->rule;
+  cv_hough_cuda_set_variant (plan, impl->variant);
+  cv_hough_cuda_set_fast_options (plan, &o);
+  cv_hough_cuda_set_tuning (plan, &tuning);
+}
+
+static void
+print_fast_layout (const CvHoughCuda * plan)
+{
+  const CvHoughFastLayout *f = cv_hough_cuda_fast_layout (plan);
+  const CvHoughCudaLaunches l = cv_hough_cuda_launches (plan);
+  if (f->usable)
+    printf ("      fast vote: %d angles per pass, %d groups, S %d S' %d, %d blocks "
+        "x %d threads, %zu B shared\n", f->angles, f->n_groups, f->stretch_s,
+        f->stretch, f->blocks, f->threads, f->smem_bytes);
+  printf ("      launches: %d kernels, %d memsets/copies%s\n", l.kernels,
+      l.transfers, l.graph ? ", one graph" : "");
+}
+
+/* The GPU results of the last run against the CPU reference @ctx. */
+static void
+compare_hough (const char *name, CvHoughCuda * plan, const CvImageU8 * img,
+    const CvHoughParams * p, CvHoughCpu * ctx)
+{
   CvError err = { 0 };
   int n_theta, n_rho, n_points, n_lines, g_theta, g_rho, g_lines, g_points;
-
-  VT_OK (cv_hough_cpu (ctx, img, p, &err), &err);
   const uint32_t *acc = cv_hough_cpu_accumulator (ctx, &n_theta, &n_rho);
   const uint32_t *points = cv_hough_cpu_points (ctx, &n_points);
   const CvHoughLine *lines = cv_hough_cpu_lines (ctx, &n_lines);
-
-  CvImageU8 dimg = *img;
-  dimg.data = upload (img->data, img->stride * img->height);
-  cv_hough_cuda_set_tuning (plan, &tuning);
-  /* twice: the second run reuses the plan (counters must be reset) */
-  for (int run = 0; run < 2; run++) {
-    VT_OK (cv_hough_cuda (plan, &dimg, p, (CvStream) stream, &err), &err);
-    CUDA_OK (cudaStreamSynchronize (stream));
-  }
-  /* the second run reused the tables: only the line list came back */
-  VT_CHECK (cv_hough_cuda_transfer_bytes (plan) == 16 + sizeof (CvHoughLine)
-      * (size_t) p->max_lines, "%s: %zu transfer bytes, expected %zu", name,
-      cv_hough_cuda_transfer_bytes (plan), 16 + sizeof (CvHoughLine)
-      * (size_t) p->max_lines);
   const CvHoughLine *glines;
+
   VT_OK (cv_hough_cuda_result (plan, &glines, &g_lines, &g_points, &err), &err);
   const uint32_t *dacc = cv_hough_cuda_accumulator (plan, &g_theta, &g_rho);
   printf ("    Hough %s: %dx%d, %d angles x %d bins, %d edge px, %d lines "
       "(GPU %d px, %d lines)\n", name, img->width, img->height, n_theta, n_rho,
       n_points, n_lines, g_points, g_lines);
   print_layout (cv_hough_cuda_layout (plan));
+  print_fast_layout (plan);
   VT_CHECK (g_theta == n_theta && g_rho == n_rho, "%s: accumulator %dx%d vs %dx%d",
       name, g_theta, g_rho, n_theta, n_rho);
   VT_CHECK (g_points == n_points, "%s: %d edge pixels on the GPU, %d on the CPU",
@@ -239,16 +277,9 @@ hough_case (const char *name, CvHoughCuda * plan, const CvImageU8 * img,
       "%s: edge sets", name);
 
   uint32_t *gacc = g_new (uint32_t, (size_t) n_theta * n_rho);
-  uint32_t *naive = g_new (uint32_t, (size_t) n_theta * n_rho);
   download (gacc, dacc, sizeof (uint32_t) * (size_t) n_theta * n_rho);
   VT_CHECK (vt_compare_u32 ("Hough votes GPU vs CPU", acc, gacc,
           (size_t) n_theta * n_rho), "%s: votes", name);
-  /* and directly against the naive every-pixel-every-angle loop */
-  VT_CHECK (vt_hough_naive (img, p, cv_hough_cuda_geometry (plan), naive)
-      == n_points, "%s: naive reference", name);
-  VT_CHECK (vt_compare_u32 ("Hough votes GPU vs naive loop", naive, gacc,
-          (size_t) n_theta * n_rho), "%s: votes vs naive", name);
-  g_free (naive);
 
   VT_CHECK (g_lines == n_lines, "%s: %d lines on the GPU, %d on the CPU", name,
       g_lines, n_lines);
@@ -276,8 +307,135 @@ hough_case (const char *name, CvHoughCuda * plan, const CvImageU8 * img,
   g_free (gacc);
   g_free (gp);
   g_free (cp);
+}
+
+static void
+hough_case (const char *name, CvHoughCuda * plan, const CvImageU8 * img,
+    const CvHoughParams * p, CvVoteTuning tuning)
+{
+  CvHoughCpu *ctx = cv_hough_cpu_new ();
+  CvError err = { 0 };
+  int n_theta, n_rho, n_points;
+
+  VT_OK (cv_hough_cpu (ctx, img, p, &err), &err);
+  /* the CPU votes directly against the naive every-pixel-every-angle loop
+   * (the GPU's are compared with the CPU's below) */
+  const uint32_t *acc = cv_hough_cpu_accumulator (ctx, &n_theta, &n_rho);
+  cv_hough_cpu_points (ctx, &n_points);
+  uint32_t *naive = g_new (uint32_t, (size_t) n_theta * n_rho);
+  VT_CHECK (vt_hough_naive (img, p, cv_hough_cpu_geometry (ctx), naive)
+      == n_points, "%s: naive reference", name);
+  VT_CHECK (vt_compare_u32 ("Hough votes CPU vs naive loop", naive, acc,
+          (size_t) n_theta * n_rho), "%s: votes vs naive", name);
+  g_free (naive);
+
+  CvImageU8 dimg = *img;
+  dimg.data = upload (img->data, img->stride * img->height);
+  for (size_t v = 0; v < G_N_ELEMENTS (hough_impls); v++) {
+    char what[160];
+    snprintf (what, sizeof what, "%s [%s]", name, hough_impls[v].name);
+    set_impl (plan, &hough_impls[v], tuning);
+    /* three times: the later runs reuse the plan (counters, accumulators
+     * and graphs used in turn must be left right) */
+    for (int run = 0; run < 3; run++) {
+      VT_OK (cv_hough_cuda (plan, &dimg, p, (CvStream) stream, &err), &err);
+      CUDA_OK (cudaStreamSynchronize (stream));
+    }
+    /* the later runs reused the tables: only the line list came back */
+    VT_CHECK (cv_hough_cuda_transfer_bytes (plan) == 16 + sizeof (CvHoughLine)
+        * (size_t) p->max_lines, "%s: %zu transfer bytes, expected %zu", what,
+        cv_hough_cuda_transfer_bytes (plan), 16 + sizeof (CvHoughLine)
+        * (size_t) p->max_lines);
+    const CvHoughCudaLaunches l = cv_hough_cuda_launches (plan);
+    if (hough_impls[v].variant != CV_HOUGH_CUDA_BASELINE
+        && cv_hough_cuda_fast_layout (plan)->usable)
+      VT_CHECK (l.kernels == 3 && l.transfers <= 1 && l.graph ==
+          (hough_impls[v].variant == CV_HOUGH_CUDA_FAST_GRAPH), "%s: launches "
+          "%d kernels, %d transfers, graph %d", what, l.kernels, l.transfers,
+          l.graph);
+    compare_hough (what, plan, img, p, ctx);
+  }
   cudaFree (dimg.data);
   cv_hough_cpu_free (ctx);
+}
+
+/* The stages called one by one, some twice (the benchmarks time them so):
+ * every variant must leave the same votes and lines. */
+static void
+hough_stages_case (CvHoughCuda * plan, const CvImageU8 * img,
+    const CvHoughParams * p)
+{
+  CvHoughCpu *ctx = cv_hough_cpu_new ();
+  CvError err = { 0 };
+  CvImageU8 dimg = *img;
+  const CvVoteTuning dflt = tuning_of (1, 0);
+
+  VT_OK (cv_hough_cpu (ctx, img, p, &err), &err);
+  dimg.data = upload (img->data, img->stride * img->height);
+  for (size_t v = 0; v < 3; v++) {
+    char what[160];
+    const CvStream s = (CvStream) stream;
+    snprintf (what, sizeof what, "stages edges x2, vote x3, peaks x2 [%s]",
+        hough_impls[v].name);
+    set_impl (plan, &hough_impls[v], dflt);
+    VT_OK (cv_hough_cuda_edges (plan, &dimg, p, s, &err), &err);
+    VT_OK (cv_hough_cuda_edges (plan, &dimg, p, s, &err), &err);
+    for (int k = 0; k < 3; k++)
+      VT_OK (cv_hough_cuda_vote (plan, s, &err), &err);
+    VT_OK (cv_hough_cuda_peaks (plan, s, &err), &err);
+    VT_OK (cv_hough_cuda_peaks (plan, s, &err), &err);
+    CUDA_OK (cudaStreamSynchronize (stream));
+    compare_hough (what, plan, img, p, ctx);
+    /* then a whole run on the same plan */
+    VT_OK (cv_hough_cuda (plan, &dimg, p, s, &err), &err);
+    CUDA_OK (cudaStreamSynchronize (stream));
+    snprintf (what, sizeof what, "stages, then a whole run [%s]",
+        hough_impls[v].name);
+    compare_hough (what, plan, img, p, ctx);
+  }
+  cudaFree (dimg.data);
+  cv_hough_cpu_free (ctx);
+}
+
+/* FAST_GRAPH with frames that move (a buffer pool) and change: the graph's
+ * edge node must follow the image, never replay a stale one. */
+static void
+hough_moving_frames_case (CvHoughCuda * plan, CvImageU8 * a, CvImageU8 * b,
+    const CvHoughParams * p)
+{
+  CvHoughCpu *ca = cv_hough_cpu_new (), *cb = cv_hough_cpu_new ();
+  CvError err = { 0 };
+  CvImageU8 da = *a, db = *b, db2 = *b;
+
+  VT_OK (cv_hough_cpu (ca, a, p, &err), &err);
+  VT_OK (cv_hough_cpu (cb, b, p, &err), &err);
+  da.data = upload (a->data, a->stride * a->height);
+  db.data = upload (b->data, b->stride * b->height);
+  /* b again, with a wider stride */
+  db2.stride = b->stride + 64;
+  {
+    uint8_t *wide = g_malloc0 (db2.stride * b->height);
+    for (int y = 0; y < b->height; y++)
+      memcpy (wide + y * db2.stride, CV_ROW (b, y), b->width);
+    db2.data = upload (wide, db2.stride * b->height);
+    g_free (wide);
+  }
+  set_impl (plan, &hough_impls[2], tuning_of (1, 0));
+  const CvImageU8 *frames[] = { &da, &db, &da, &db2, &db, &da, &db2 };
+  for (size_t k = 0; k < G_N_ELEMENTS (frames); k++) {
+    char what[96];
+    const int is_a = frames[k] == &da;
+    snprintf (what, sizeof what, "moving frames, frame %zu (%s) [fast-graph]",
+        k, is_a ? "a" : (frames[k] == &db ? "b" : "b, wider stride"));
+    VT_OK (cv_hough_cuda (plan, frames[k], p, (CvStream) stream, &err), &err);
+    CUDA_OK (cudaStreamSynchronize (stream));
+    compare_hough (what, plan, is_a ? a : b, p, is_a ? ca : cb);
+  }
+  cudaFree (da.data);
+  cudaFree (db.data);
+  cudaFree (db2.data);
+  cv_hough_cpu_free (ca);
+  cv_hough_cpu_free (cb);
 }
 
 static void
@@ -395,10 +553,13 @@ ground_case (const char *name, CvGroundCuda * plan, int w, int h,
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
   guint32 seed = 2024;
   const CvVoteTuning dflt = tuning_of (1, 0), flat = tuning_of (0, 0);
+  const gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
+  /* the "1080p" frames (small ones under --quick) */
+  const int hd_w = quick ? 320 : 1920, hd_h = quick ? 240 : 1080;
 
   cv_test_require_gpu ();
   CUDA_OK (cudaSetDevice (0));
@@ -407,9 +568,9 @@ main (void)
   printf ("histograms:\n");
   {
     CvVoteCuda *plan = cv_vote_cuda_new ();
-    hist1d_case (plan, 1920, 1080, 1, 0, 256, dflt, &seed);
-    hist1d_case (plan, 1920, 1080, 1, 0, 256, flat, &seed);
-    hist1d_case (plan, 1920, 1080, 1, 0, 256, tuning_of (1, 4096), &seed);
+    hist1d_case (plan, hd_w, hd_h, 1, 0, 256, dflt, &seed);
+    hist1d_case (plan, hd_w, hd_h, 1, 0, 256, flat, &seed);
+    hist1d_case (plan, hd_w, hd_h, 1, 0, 256, tuning_of (1, 4096), &seed);
     hist1d_case (plan, 37, 13, 3, 2, 100, dflt, &seed);
     hist1d_case (plan, 1, 1, 1, 0, 256, dflt, &seed);
     hist1d_case (plan, 640, 480, 4, 3, 7, dflt, &seed);
@@ -419,7 +580,7 @@ main (void)
     hist2d_case (plan, 200, 100, 3, 1, 2, 256, 256, tuning_of (1, 16384), &seed);
     hist2d_case (plan, 91, 45, 2, 0, 1, 5, 180, flat, &seed);
     vdisp_case (plan, 1242, 375, 128, 1, dflt, &seed);
-    vdisp_case (plan, 1920, 1080, 256, 2, dflt, &seed);
+    vdisp_case (plan, hd_w, hd_h, 256, 2, dflt, &seed);
     vdisp_case (plan, 100, 50, 7, 2, dflt, &seed);
     vdisp_case (plan, 33, 2000, 64, 0, flat, &seed);
     vdisp_case (plan, 5000, 3, 512, 4, dflt, &seed);
@@ -430,7 +591,7 @@ main (void)
   {
     CvHoughCuda *plan = cv_hough_cuda_new ();
     CvHoughParams p;
-    CvImageU8 *hd = cv_test_image_new (1920, 1080, 1, 0);
+    CvImageU8 *hd = cv_test_image_new (hd_w, hd_h, 1, 0);
     CvImageU8 *small = cv_test_image_new (240, 180, 1, 7);
 
     draw_scene (hd, 40, &seed);
@@ -444,10 +605,10 @@ main (void)
     p.theta_step = 0.25f;
     hough_case ("1080p scene, 720 angles", plan, hd, &p, dflt);
     cv_hough_params_init (&p);
-    p.roi_x = 100;
-    p.roi_y = 540;
-    p.roi_w = 1700;
-    p.roi_h = 540;
+    p.roi_x = hd_w / 19;
+    p.roi_y = hd_h / 2;
+    p.roi_w = hd_w * 17 / 19;
+    p.roi_h = hd_h / 2;
     p.min_theta = -30;
     p.max_theta = 30;
     p.theta_step = 0.7f;
@@ -455,24 +616,45 @@ main (void)
     p.threshold = 60;
     hough_case ("ROI, 86 angles (parts)", plan, hd, &p, dflt);
 
+    /* stage calls and moving frames on two 1080p scenes */
+    {
+      CvImageU8 *other = cv_test_image_new (hd_w, hd_h, 1, 3);
+      draw_scene (other, 25, &seed);
+      draw_scene (hd, 40, &seed);
+      cv_hough_params_init (&p);
+      p.max_lines = 32;
+      hough_stages_case (plan, hd, &p);
+      hough_moving_frames_case (plan, hd, other, &p);
+      cv_test_image_free (other);
+    }
+
     /* binary input: lines at the border (wrap-around peaks) and noise */
     vt_fill (hd, 1, 0);
     vt_draw_line (hd, 3, 0, 0.5, 255);
-    vt_draw_line (hd, 1916, 0, 0.5, 255);
+    vt_draw_line (hd, hd_w - 4, 0, 0.5, 255);
     vt_draw_line (hd, 1, 90, 0.5, 255);
-    vt_draw_line (hd, 700, 33, 0.5, 255);
-    vt_draw_line (hd, -300, 150, 0.5, 255);
+    vt_draw_line (hd, hd_w * 0.36, 33, 0.5, 255);
+    vt_draw_line (hd, -hd_w * 0.16, 150, 0.5, 255);
     vt_scatter (hd, 0.05, 255, &seed);
     cv_hough_params_init (&p);
     p.input = CV_HOUGH_INPUT_BINARY;
     p.threshold = 200;
     p.max_lines = 10;
     hough_case ("1080p binary, border lines, 5 % noise", plan, hd, &p, dflt);
-    p.rho_step = 0.5f;
-    p.nms_radius = 0;
-    p.threshold = 120;
+    /* more peaks than the selecting block sorts directly (2048): ~6600
+     * peaks (the FAST select keeps them in registers), ~29000 (re-read);
+     * rho step 0.5 for the lines above */
+    p.nms_radius = 1;
+    p.threshold = 100;
     p.max_lines = CV_HOUGH_MAX_LINES;
-    hough_case ("1080p binary, nms 0 (radix select)", plan, hd, &p, dflt);
+    hough_case ("1080p binary, nms 1 (radix select, ~6600 peaks)", plan, hd, &p,
+        dflt);
+    p.nms_radius = 0;
+    hough_case ("1080p binary, nms 0 (radix select, ~29000 peaks)", plan, hd,
+        &p, dflt);
+    p.rho_step = 0.5f;
+    p.threshold = 120;
+    hough_case ("1080p binary, rho 0.5 px, nms 0", plan, hd, &p, dflt);
 
     /* worst case: all edges */
     vt_fill (small, 1, 255);
@@ -518,7 +700,7 @@ main (void)
         5, 0.05, 1, FALSE, &seed);
     ground_case ("VGA, looking up", plan, 640, 480, (CvCameraPose) {1.2f, -0.05f},
         8, 0.10, 2, FALSE, &seed);
-    ground_case ("1080p", plan, 1920, 1080, (CvCameraPose) {2.2f, 0.1f}, 3, 0.02,
+    ground_case ("1080p", plan, hd_w, hd_h, (CvCameraPose) {2.2f, 0.1f}, 3, 0.02,
         1, FALSE, &seed);
     ground_case ("noise only (prior)", plan, 640, 480, (CvCameraPose) {1, 0}, 0,
         0, 1, TRUE, &seed);
