@@ -35,6 +35,21 @@
 #define FUZZ_MAX_W 80
 #define FUZZ_MAX_H 60
 
+/* REL_QUICK=1 (compute-sanitizer runs, 10-100 times slower): every case
+ * with fewer formats, frames and iterations. */
+static gboolean
+quick (void)
+{
+  return g_strcmp0 (g_getenv ("REL_QUICK"), "1") == 0;
+}
+
+/* @n, or @quick_n under REL_QUICK. */
+static guint
+scaled (guint n, guint quick_n)
+{
+  return quick ()? quick_n : n;
+}
+
 static gchar *
 what_of (const RelElement * e, gboolean cuda, const gchar * name)
 {
@@ -267,13 +282,16 @@ rel_case_odd_sizes (const RelElement * e, gboolean cuda)
       RelRun run;
 
       /* every format at the odd size, two formats at the tiny ones */
-      if (s > 0 && f > 1)
+      if ((s > 0 && f > 1) || (quick () && (f > 0 || s > 1)))
         continue;
       desc = rel_pipeline (e, formats[f], w, h, 2, cuda, overlay_on (e));
       what = g_strdup_printf ("%s %s %dx%d: %s", e->factory, formats[f], w, h,
           desc);
       rel_run (desc, 60, REL_RUN_PIXELS, NULL, NULL, &run);
-      if (e->input == REL_INPUT_SOURCE && (2 * w) % 4 != 0
+      if (w < e->min_size || h < e->min_size) {
+        rel_assert_error (&run, what, e->too_small_error);
+        fail_unless_equals_string (run.error_source, "el");
+      } else if (e->input == REL_INPUT_SOURCE && (2 * w) % 4 != 0
           && (g_str_equal (formats[f], "NV12")
               || g_str_equal (formats[f], "I420"))) {
         /* the views of a pair must start on a chroma sample */
@@ -344,7 +362,7 @@ rel_case_large_frames (const RelElement * e, gboolean cuda)
   g_free (what);
 
   /* the properties meant for large frames: it works, in every format */
-  for (guint f = 0; formats[f] != NULL && f < 2; f++) {
+  for (guint f = 0; formats[f] != NULL && f < scaled (2, 1); f++) {
     what = g_strdup_printf ("%s%s: 8K %s frame with %s", e->factory,
         cuda ? " (CUDA)" : "", formats[f], e->large_props);
     run_large (e, cuda, formats[f], e->large_props, &run);
@@ -422,7 +440,7 @@ rel_case_invalid_disparity (const RelElement * e, gboolean cuda)
   if (e->input != REL_INPUT_DISPARITY)
     return;
   for (guint p = 0; p < G_N_ELEMENTS (disp_patterns); p++) {
-    for (guint f = 0; f < 2; f++) {
+    for (guint f = 0; f < scaled (2, 1); f++) {
       const gchar *format = formats_of (e, cuda)[f];
       GPtrArray *samples = new_samples ();
       gchar *middle = element_desc (e, cuda, overlay_on (e));
@@ -598,7 +616,7 @@ rel_case_extreme_properties (const RelElement * e, gboolean cuda)
     if (skip_property (specs[i])
         || !numeric_range (specs[i], &range[0], &range[1]))
       continue;
-    for (guint k = 0; k < 2; k++) {
+    for (guint k = 0; k < scaled (2, 1); k++) {
       gchar *value = value_string (specs[i], range[k]);
       gchar *props = g_strdup_printf ("%s %s=%s", overlay_on (e),
           specs[i]->name, value);
@@ -635,6 +653,99 @@ append_frames (RelRun * dst, const RelRun * src)
   }
 }
 
+/* Runs @description from frame @first to frame @end (excluded): PAUSED,
+ * a flushing seek, PLAYING until the segment's EOS. */
+static void
+run_from (const gchar * description, gint first, gint end, RelRun * run)
+{
+  RelLive live;
+
+  rel_live_prepare (&live, description, REL_RUN_PIXELS, description);
+  rel_live_set_state (&live, GST_STATE_PAUSED);
+  fail_unless (gst_element_seek (live.pipeline, 1.0, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, GST_SEEK_TYPE_SET,
+          gst_util_uint64_scale (first, GST_SECOND, REL_FPS),
+          GST_SEEK_TYPE_SET, gst_util_uint64_scale (end, GST_SECOND,
+              REL_FPS)));
+  rel_live_set_state (&live, GST_STATE_PLAYING);
+  rel_live_wait_eos (&live, 120);
+  rel_live_stop (&live);
+  rel_assert_eos (&live.run, description);
+  *run = live.run;
+  g_free (live.what);
+}
+
+typedef struct
+{
+  gint width, height, history_start, last;
+} RefGroup;
+
+/* What fresh pipelines give for the frames of @run: per size the frames
+ * from 0 on; for a stateful element per size and history (the frames since
+ * it last started over) a fresh pipeline started at that frame. */
+static void
+make_reference (const RelElement * e, const RelRun * run,
+    const gchar * format, gboolean cuda, const gchar * props,
+    RelRun * reference)
+{
+  GHashTable *groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      g_free);
+  GHashTableIter iter;
+  RefGroup *g;
+  gboolean first = TRUE;
+
+  for (guint i = 0; i < run->frames->len; i++) {
+    const RelFrame *f = &g_array_index (run->frames, RelFrame, i);
+    gint history = e->stateful ? f->history_start : 0;
+    gchar *key = g_strdup_printf ("%dx%d/%d", f->width, f->height, history);
+
+    g = g_hash_table_lookup (groups, key);
+    if (g == NULL) {
+      g = g_new0 (RefGroup, 1);
+      /* the size of a view: the source's frames hold two side by side */
+      g->width = e->input == REL_INPUT_SOURCE ? f->width / 2 : f->width;
+      g->height = f->height;
+      g->history_start = history;
+      g_hash_table_insert (groups, key, g);
+    } else {
+      g_free (key);
+    }
+    g->last = MAX (g->last, rel_frame_index (f->pts));
+  }
+
+  memset (reference, 0, sizeof (*reference));
+  g_hash_table_iter_init (&iter, groups);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) & g)) {
+    RelRun part;
+    gchar *desc;
+
+    if (!e->stateful) {
+      desc = rel_pipeline (e, format, g->width, g->height, g->last + 1, cuda,
+          props);
+      rel_run (desc, 120, REL_RUN_PIXELS, NULL, NULL, &part);
+      rel_assert_eos (&part, desc);
+    } else {
+      desc = rel_pipeline (e, format, g->width, g->height, -1, cuda, props);
+      run_from (desc, g->history_start, g->last + 1, &part);
+    }
+    if (first)
+      *reference = part;
+    else {
+      append_frames (reference, &part);
+      rel_run_clear (&part);
+    }
+    first = FALSE;
+    g_free (desc);
+  }
+  g_hash_table_unref (groups);
+}
+
+static RelMatchFlags
+match_flags (const RelElement * e)
+{
+  return e->stateful ? REL_MATCH_HISTORY : REL_MATCH_DEFAULT;
+}
+
 void
 rel_case_renegotiation (const RelElement * e, gboolean cuda)
 {
@@ -645,13 +756,16 @@ rel_case_renegotiation (const RelElement * e, gboolean cuda)
   } steps[] = {
     {64, 48, 0}, {96, 72, 0}, {32, 24, 1}, {17, 9, 0}, {64, 48, 0},
   };
+  static const gint sizes[][2] = { {64, 48}, {96, 72}, {48, 36}, {64, 48} };
   const gchar *const *formats = formats_of (e, cuda);
   RelDisparityFn fn = e->input == REL_INPUT_DISPARITY ? disp_road : NULL;
   gchar *middle = element_desc (e, cuda, overlay_on (e));
   gchar *what = what_of (e, cuda, "renegotiation (appsrc)");
   GPtrArray *samples;
   RelRun run, reference;
-  guint index = 0;
+  RelLive live;
+  gchar *desc;
+  guint index = 0, seen = 0;
 
   if (e->input == REL_INPUT_SOURCE)
     goto source;
@@ -668,7 +782,8 @@ rel_case_renegotiation (const RelElement * e, gboolean cuda)
   fail_unless_equals_int (run.frames->len, index);
   rel_assert_result_metas (e, &run, 0, what);
 
-  /* each size by a fresh element */
+  /* each size by a fresh element (which is where a stateful element starts
+   * over too: at a caps change) */
   memset (&reference, 0, sizeof (reference));
   index = 0;
   for (guint s = 0; s < G_N_ELEMENTS (steps); s++) {
@@ -689,62 +804,37 @@ rel_case_renegotiation (const RelElement * e, gboolean cuda)
       rel_run_clear (&part);
     }
   }
-  rel_assert_frames_match (&run, &reference, 0, what);
+  rel_assert_frames_match_full (&run, &reference, 0, match_flags (e), what);
   rel_run_clear (&reference);
   rel_run_clear (&run);
 
   /* the source renegotiates while PLAYING (capsfilter change) */
 source:
   g_free (what);
-  {
-    static const gint sizes[][2] = { {64, 48}, {96, 72}, {48, 36}, {64, 48} };
-    gchar *desc = rel_pipeline (e, formats[0], sizes[0][0], sizes[0][1], -1,
-        cuda, overlay_on (e));
-    RelLive live;
-    guint seen = 0;
-
-    what = what_of (e, cuda, "renegotiation (source)");
-    rel_live_start (&live, desc, REL_RUN_PIXELS, what);
-    for (guint s = 1; s < G_N_ELEMENTS (sizes); s++) {
-      seen += 5;
-      fail_unless (rel_live_wait_frames (&live, seen, 60));
-      rel_source_resize_live (live.pipeline, sizes[s][0], sizes[s][1]);
-    }
-    fail_unless (rel_live_wait_frames (&live, seen + 5, 60));
-    gst_element_send_event (live.pipeline, gst_event_new_eos ());
-    rel_live_wait_eos (&live, 60);
-    rel_live_stop (&live);
-    fail_unless (live.run.first_problem == NULL, "%s: %s", what,
-        live.run.first_problem);
-    rel_assert_result_metas (e, &live.run, 0, what);
-    {
-      /* every frame of every size by a fresh pipeline */
-      gint n = rel_frame_index (g_array_index (live.run.frames, RelFrame,
-              live.run.frames->len - 1).pts) + 1;
-      memset (&reference, 0, sizeof (reference));
-      for (guint s = 0; s < G_N_ELEMENTS (sizes) - 1; s++) {
-        gchar *ref_desc = rel_pipeline (e, formats[0], sizes[s][0],
-            sizes[s][1], n, cuda, overlay_on (e));
-        RelRun part;
-        rel_run (ref_desc, 120, REL_RUN_PIXELS, NULL, NULL, &part);
-        rel_assert_eos (&part, ref_desc);
-        if (s == 0)
-          reference = part;
-        else {
-          append_frames (&reference, &part);
-          rel_run_clear (&part);
-        }
-        g_free (ref_desc);
-      }
-      /* while the capsfilter and the crop change, frames of a transition
-       * size pass too: consistent (checked above), not compared */
-      rel_assert_frames_match_full (&live.run, &reference, 0, TRUE, what);
-      rel_run_clear (&reference);
-    }
-    rel_live_clear (&live);
-    g_free (desc);
-    g_free (what);
+  what = what_of (e, cuda, "renegotiation (source)");
+  desc = rel_pipeline (e, formats[0], sizes[0][0], sizes[0][1], -1, cuda,
+      overlay_on (e));
+  rel_live_start (&live, desc, REL_RUN_PIXELS, what);
+  for (guint s = 1; s < G_N_ELEMENTS (sizes); s++) {
+    seen += 5;
+    fail_unless (rel_live_wait_frames (&live, seen, 60));
+    rel_source_resize_live (live.pipeline, sizes[s][0], sizes[s][1]);
   }
+  fail_unless (rel_live_wait_frames (&live, seen + 5, 60));
+  gst_element_send_event (live.pipeline, gst_event_new_eos ());
+  rel_live_wait_eos (&live, 60);
+  rel_live_stop (&live);
+  fail_unless (live.run.first_problem == NULL, "%s: %s", what,
+      live.run.first_problem);
+  rel_assert_result_metas (e, &live.run, 0, what);
+  make_reference (e, &live.run, formats[0], cuda, overlay_on (e),
+      &reference);
+  rel_assert_frames_match_full (&live.run, &reference, 0, match_flags (e),
+      what);
+  rel_run_clear (&reference);
+  rel_live_clear (&live);
+  g_free (desc);
+  g_free (what);
   g_free (middle);
 }
 
@@ -762,7 +852,7 @@ rel_case_property_stress (const RelElement * e, gboolean cuda)
   gint64 t0;
   guint64 n_sets;
   guint n;
-  gint settled_from, last;
+  gint settled_from;
 
   rel_live_start (&live, desc, REL_RUN_PIXELS, what);
   el = gst_bin_get_by_name (GST_BIN (live.pipeline), "el");
@@ -772,7 +862,8 @@ rel_case_property_stress (const RelElement * e, gboolean cuda)
   rel_stress_start (&stress, el, e->stress, 0x5eed);
   t0 = g_get_monotonic_time ();
   n = rel_run_n_frames (&live.run);
-  while (n < STRESS_MIN_FRAMES || g_get_monotonic_time () - t0 < STRESS_MIN_US) {
+  while (n < scaled (STRESS_MIN_FRAMES, 30)
+      || g_get_monotonic_time () - t0 < STRESS_MIN_US) {
     fail_unless (rel_live_wait_frames (&live, n + 10, 60));
     n = rel_run_n_frames (&live.run);
   }
@@ -781,8 +872,18 @@ rel_case_property_stress (const RelElement * e, gboolean cuda)
   /* settle, then the frames after it must be exactly a fresh run's */
   rel_stress_settle (el, e->stress);
   settled_from = rel_live_max_index (&live) + STRESS_IN_FLIGHT;
+  if (e->stateful) {
+    /* what it learned under the stress stays: compare after it started
+     * over (a flush), beyond every frame so far */
+    settled_from += 10;
+    fail_unless (gst_element_seek (live.pipeline, 1.0, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, GST_SEEK_TYPE_SET,
+            gst_util_uint64_scale (settled_from, GST_SECOND, REL_FPS),
+            GST_SEEK_TYPE_NONE, GST_CLOCK_TIME_NONE));
+  }
   n = rel_run_n_frames (&live.run);
-  fail_unless (rel_live_wait_frames (&live, n + STRESS_SETTLED_FRAMES, 60));
+  fail_unless (rel_live_wait_frames (&live, n + scaled (STRESS_SETTLED_FRAMES,
+              8), 60));
   gst_element_send_event (live.pipeline, gst_event_new_eos ());
   rel_live_wait_eos (&live, 60);
   rel_live_stop (&live);
@@ -796,17 +897,23 @@ rel_case_property_stress (const RelElement * e, gboolean cuda)
       what, n_sets, live.run.frames->len);
   fail_unless (n_sets > 0);
 
-  last = rel_live_max_index (&live);
   {
-    gchar *props = g_strdup_printf ("%s", settled);
-    gchar *ref_desc = rel_pipeline (e, format, CASE_W, CASE_H, last + 1, cuda,
-        props);
-    rel_run (ref_desc, 300, REL_RUN_PIXELS, NULL, NULL, &reference);
-    rel_assert_eos (&reference, ref_desc);
-    g_free (ref_desc);
-    g_free (props);
+    /* the reference of the settled frames only */
+    RelRun settled_run = live.run;
+    GArray *all = live.run.frames;
+
+    settled_run.frames = g_array_new (FALSE, TRUE, sizeof (RelFrame));
+    for (guint i = 0; i < all->len; i++)
+      if (rel_frame_index (g_array_index (all, RelFrame, i).pts) >=
+          settled_from)
+        g_array_append_val (settled_run.frames, g_array_index (all, RelFrame,
+                i));
+    fail_unless (settled_run.frames->len > 0);
+    make_reference (e, &settled_run, format, cuda, settled, &reference);
+    g_array_unref (settled_run.frames);
   }
-  rel_assert_frames_match (&live.run, &reference, settled_from, what);
+  rel_assert_frames_match_full (&live.run, &reference, settled_from,
+      match_flags (e), what);
   rel_run_clear (&reference);
   rel_live_clear (&live);
   g_free (settled);
@@ -827,9 +934,11 @@ rel_case_flushing_seeks (const RelElement * e, gboolean cuda)
 
   rel_live_start (&live, desc, REL_RUN_PIXELS, what);
   fail_unless (rel_live_wait_frames (&live, 3, 60));
-  for (guint i = 0; i <= SEEK_COUNT; i++) {
+  guint n_seeks = scaled (SEEK_COUNT, 4);
+
+  for (guint i = 0; i <= n_seeks; i++) {
     /* the last one plays a known segment to its end */
-    gint start = i == SEEK_COUNT ? 10 : g_rand_int_range (rand, 0,
+    gint start = i == n_seeks ? 10 : g_rand_int_range (rand, 0,
         SEEK_MAX_START + 1);
     GstClockTime t = gst_util_uint64_scale (start, GST_SECOND, REL_FPS);
     GstClockTime stop = gst_util_uint64_scale (start + SEEK_SEGMENT,
@@ -840,7 +949,7 @@ rel_case_flushing_seeks (const RelElement * e, gboolean cuda)
             GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, GST_SEEK_TYPE_SET, t,
             GST_SEEK_TYPE_SET, stop), "%s: seek %u to frame %d refused", what,
         i, start);
-    if (i == SEEK_COUNT)
+    if (i == n_seeks)
       rel_live_wait_eos (&live, 60);
     else
       /* some frames of the segment, or all of it */
@@ -862,14 +971,9 @@ rel_case_flushing_seeks (const RelElement * e, gboolean cuda)
     fail_unless (tail == SEEK_SEGMENT, "%s: the last segment ended after %u "
         "frames, expected %d", what, tail, SEEK_SEGMENT);
   }
-  {
-    gchar *ref_desc = rel_pipeline (e, format, CASE_W, CASE_H,
-        SEEK_MAX_START + SEEK_SEGMENT + 1, cuda, overlay_on (e));
-    rel_run (ref_desc, 120, REL_RUN_PIXELS, NULL, NULL, &reference);
-    rel_assert_eos (&reference, ref_desc);
-    g_free (ref_desc);
-  }
-  rel_assert_frames_match (&live.run, &reference, 0, what);
+  make_reference (e, &live.run, format, cuda, overlay_on (e), &reference);
+  rel_assert_frames_match_full (&live.run, &reference, 0, match_flags (e),
+      what);
   rel_run_clear (&reference);
   rel_live_clear (&live);
   g_free (what);
@@ -937,12 +1041,12 @@ rel_case_state_cycles (const RelElement * e, gboolean cuda)
   gchar *desc = rel_pipeline (e, format, CASE_W, CASE_H, -1, cuda,
       overlay_on (e));
   gchar *what = what_of (e, cuda, "state cycles");
-  gint size = 0, max_index = 0;
+  gint size = 0;
   RelLive live;
   RelRun reference;
 
   rel_live_start (&live, desc, REL_RUN_PIXELS, what);
-  for (guint i = 0; i < STATE_CYCLES; i++) {
+  for (guint i = 0; i < scaled (STATE_CYCLES, 6); i++) {
     GstState target = targets[i % G_N_ELEMENTS (targets)];
 
     fail_unless (rel_live_wait_frames (&live,
@@ -960,25 +1064,9 @@ rel_case_state_cycles (const RelElement * e, gboolean cuda)
   fail_unless (live.run.first_problem == NULL, "%s: %s", what,
       live.run.first_problem);
   rel_assert_result_metas (e, &live.run, 0, what);
-
-  max_index = rel_live_max_index (&live);
-  memset (&reference, 0, sizeof (reference));
-  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
-    gchar *ref_desc = rel_pipeline (e, format, sizes[s][0], sizes[s][1],
-        max_index + 1, cuda, overlay_on (e));
-    RelRun part;
-
-    rel_run (ref_desc, 120, REL_RUN_PIXELS, NULL, NULL, &part);
-    rel_assert_eos (&part, ref_desc);
-    if (s == 0)
-      reference = part;
-    else {
-      append_frames (&reference, &part);
-      rel_run_clear (&part);
-    }
-    g_free (ref_desc);
-  }
-  rel_assert_frames_match (&live.run, &reference, 0, what);
+  make_reference (e, &live.run, format, cuda, overlay_on (e), &reference);
+  rel_assert_frames_match_full (&live.run, &reference, 0, match_flags (e),
+      what);
   rel_run_clear (&reference);
   rel_live_clear (&live);
   g_free (what);
@@ -1058,7 +1146,7 @@ rel_case_fuzz (const RelElement * e, gboolean cuda)
   guint32 seed = env_seed ? (guint32) g_ascii_strtoull (env_seed, NULL, 0) :
       0xc0ffee;
   guint n_iter = env_n ? (guint) g_ascii_strtoull (env_n, NULL, 0) :
-      FUZZ_ITERATIONS;
+      scaled (FUZZ_ITERATIONS, 5);
   const gchar *const *formats = formats_of (e, cuda);
   guint n_formats = 0, n_specs, n_errors = 0;
   GParamSpec **specs;

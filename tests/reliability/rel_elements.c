@@ -71,28 +71,64 @@ static const RelStressProp stereotestsrc_stress[] = {
   {NULL, {NULL}},
 };
 
+/* every combination valid: initial/new models <= max-models <= ...,
+ * min-samples >= both; patches fit the 64x48 frames */
+static const RelStressProp roaddetect_stress[] = {
+  {"equalize", {"true", "false", NULL}},
+  {"patch-size", {"5", "4", "8", NULL}},
+  {"bins", {"8", "4", "16", NULL}},
+  {"max-range", {"10", "5", "50", NULL}},
+  {"min-point-fraction", {"0.5", "0.2", "0.9", NULL}},
+  {"roughness", {"0.00001", "0.001", "0", NULL}},
+  {"max-models", {"10", "4", "16", NULL}},
+  {"initial-models", {"1", "2", "3", NULL}},
+  {"new-models", {"1", "2", "3", NULL}},
+  {"min-samples", {"20", "10", "40", NULL}},
+  {"update-threshold", {"1", "0.5", "5", NULL}},
+  {"classify-threshold", {"5", "1", "20", NULL}},
+  {"horizon-gate", {"true", "false", NULL}},
+  {"variance-floor", {"1", "0.1", "10", NULL}},
+  {"em-max-iterations", {"100", "5", "300", NULL}},
+  {"em-tolerance", {"0.0001", "0.01", "0", NULL}},
+  {"height", {"1.65", "1.2", "2.5", NULL}},
+  {"pitch", {"0", "0.05", "-0.05", NULL}},
+  {"estimate-camera", {"false", "true", NULL}},
+  {"overlay", {"true", "false", NULL}},
+  {"post-messages", {"false", "true", NULL}},
+  {NULL, {NULL}},
+};
+
 static const RelElement elements[] = {
   {
         "stereotestsrc", REL_INPUT_SOURCE, "attach-disparity=true",
         {"RGBA", "NV12", "I420", "GRAY8", NULL},
         {NULL},
-        "YUY2", REL_META_DISPARITY, stereotestsrc_stress,
-        NULL, NULL},
+        "YUY2", REL_META_DISPARITY, FALSE, stereotestsrc_stress,
+        0, NULL, NULL, NULL},
   {
         "cudastixels", REL_INPUT_DISPARITY, "",
         /* GRAY8 / GRAY16_LE frames with a meta: the meta is the disparity */
         {"RGBA", "NV12", "I420", "Y444", "BGRA", "RGBx", "BGRx", "GRAY8",
             "GRAY16_LE", NULL},
         {"RGBA", "NV12", "I420", "Y444", "BGRA", NULL},
-        "YUY2", REL_META_STIXELS, stixels_stress,
+        "YUY2", REL_META_STIXELS, FALSE, stixels_stress,
+        0, NULL,
         /* 4320 rows need a row-step: the column DP holds 2048 cells */
         "more than 2048", "row-step=4 stixel-width=64"},
   {
         "cudahough", REL_INPUT_IMAGE, "threshold=20",
         {"RGBA", "NV12", "I420", "Y444", "BGRA", "RGBx", "BGRx", "GRAY8", NULL},
         {"RGBA", "NV12", "I420", "Y444", "BGRA", NULL},
-        "GRAY16_LE", REL_META_LINES, hough_stress,
-        NULL, ""},
+        "GRAY16_LE", REL_META_LINES, FALSE, hough_stress,
+        0, NULL, NULL, ""},
+  {
+        "cudaroaddetect", REL_INPUT_DISPARITY, "",
+        {"RGBA", "NV12", "I420", "BGRA", "RGBx", "BGRx", NULL},
+        {"RGBA", "NV12", "I420", "BGRA", NULL},
+        "Y444", REL_META_ROAD, TRUE, roaddetect_stress,
+        /* one patch of the default patch-size */
+        5, "smaller than one",
+        NULL, "patch-size=15"},
 };
 
 const RelElement *const *

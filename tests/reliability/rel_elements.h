@@ -37,8 +37,15 @@ typedef struct
   const gchar *refused_format;
   /* the RelMetaKind it adds to every frame */
   guint result;
+  /* its output depends on earlier frames (it starts over on a flush, a
+   * caps change and a new stream) */
+  gboolean stateful;
   /* every GST_PARAM_MUTABLE_PLAYING property with values to cycle through */
   const RelStressProp *stress;
+  /* frames smaller than this (either side, px) are refused at negotiation
+   * with an error containing @too_small_error (0: any size works) */
+  gint min_size;
+  const gchar *too_small_error;
   /* an 8K frame: the error its default properties give (NULL: none), and
    * properties that make it work in bounded time */
   const gchar *large_default_error;

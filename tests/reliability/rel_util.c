@@ -622,9 +622,35 @@ record_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     g_string_free (problems, TRUE);
   }
   g_mutex_lock (&run->lock);
+  if (run->reset_pending) {
+    run->history_start = rel_frame_index (frame.pts);
+    run->reset_pending = FALSE;
+  }
+  frame.history_start = run->history_start;
   g_array_append_val (run->frames, frame);
   g_mutex_unlock (&run->lock);
   gst_caps_unref (caps);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Notes the events after which a stateful element starts over. */
+static GstPadProbeReturn
+history_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  RelRun *run = user_data;
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_STREAM_START:
+    case GST_EVENT_CAPS:
+    case GST_EVENT_FLUSH_STOP:
+      g_mutex_lock (&run->lock);
+      run->reset_pending = TRUE;
+      g_mutex_unlock (&run->lock);
+      break;
+    default:
+      break;
+  }
   return GST_PAD_PROBE_OK;
 }
 
@@ -649,6 +675,8 @@ rel_run_attach (RelRun * run, GstElement * pipeline, RelRunFlags flags)
     GstPad *pad = gst_element_get_static_pad (sink, "sink");
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, record_probe, run,
         NULL);
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM |
+        GST_PAD_PROBE_TYPE_EVENT_FLUSH, history_probe, run, NULL);
     gst_object_unref (pad);
     gst_object_unref (sink);
   }
@@ -945,8 +973,11 @@ rel_frame_index (GstClockTime pts)
 }
 
 static gchar *
-frame_key (const RelFrame * f)
+frame_key (const RelFrame * f, gboolean history)
 {
+  if (history)
+    return g_strdup_printf ("%dx%d/%s/%d (history from %d)", f->width,
+        f->height, f->format, rel_frame_index (f->pts), f->history_start);
   return g_strdup_printf ("%dx%d/%s/%d", f->width, f->height, f->format,
       rel_frame_index (f->pts));
 }
@@ -955,13 +986,16 @@ void
 rel_assert_frames_match (const RelRun * run, const RelRun * reference,
     gint from_index, const gchar * what)
 {
-  rel_assert_frames_match_full (run, reference, from_index, FALSE, what);
+  rel_assert_frames_match_full (run, reference, from_index,
+      REL_MATCH_DEFAULT, what);
 }
 
 void
 rel_assert_frames_match_full (const RelRun * run, const RelRun * reference,
-    gint from_index, gboolean known_sizes_only, const gchar * what)
+    gint from_index, RelMatchFlags flags, const gchar * what)
 {
+  gboolean known_sizes_only = (flags & REL_MATCH_KNOWN_SIZES) != 0;
+  gboolean history = (flags & REL_MATCH_HISTORY) != 0;
   GHashTable *ref = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       NULL);
   GHashTable *sizes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -970,7 +1004,7 @@ rel_assert_frames_match_full (const RelRun * run, const RelRun * reference,
 
   for (guint i = 0; i < reference->frames->len; i++) {
     RelFrame *f = &g_array_index (reference->frames, RelFrame, i);
-    g_hash_table_insert (ref, frame_key (f), f->digest);
+    g_hash_table_insert (ref, frame_key (f, history), f->digest);
     g_hash_table_add (sizes, g_strdup_printf ("%dx%d/%s", f->width,
             f->height, f->format));
   }
@@ -991,7 +1025,7 @@ rel_assert_frames_match_full (const RelRun * run, const RelRun * reference,
         continue;
       }
     }
-    key = frame_key (f);
+    key = frame_key (f, history);
     expected = g_hash_table_lookup (ref, key);
     fail_unless (expected != NULL, "%s: output %u (%s) has no reference "
         "frame", what, i, key);

@@ -78,6 +78,9 @@ typedef struct
   gchar *format;
   gchar *digest;
   guint metas;                  /* RelMetaKind bits */
+  /* index of the first frame after the last event that makes a stateful
+   * element start over (stream start, caps, flush) */
+  gint history_start;
 } RelFrame;
 
 typedef struct
@@ -93,6 +96,8 @@ typedef struct
   GMutex lock;
   gboolean pixels;
   gboolean check_disparity;
+  gboolean reset_pending;
+  gint history_start;
 } RelRun;
 
 /* Called with the pipeline still PLAYING (or in error) once the run ended,
@@ -178,10 +183,19 @@ gint rel_frame_index (GstClockTime pts);
  * digest the frame of the same index (and size) has in @reference. */
 void rel_assert_frames_match (const RelRun * run, const RelRun * reference,
     gint from_index, const gchar * what);
-/* With @known_sizes_only, frames of a size the reference does not have are
- * left out (e.g. the transition frames of a renegotiation). */
+typedef enum
+{
+  REL_MATCH_DEFAULT = 0,
+  /* frames of a size the reference does not have are left out (e.g. the
+   * transition frames of a renegotiation) */
+  REL_MATCH_KNOWN_SIZES = 1 << 0,
+  /* frames match only frames with the same history (stateful elements:
+   * the output depends on the frames since the last start-over) */
+  REL_MATCH_HISTORY = 1 << 1,
+} RelMatchFlags;
+
 void rel_assert_frames_match_full (const RelRun * run,
-    const RelRun * reference, gint from_index, gboolean known_sizes_only,
+    const RelRun * reference, gint from_index, RelMatchFlags flags,
     const gchar * what);
 
 /* ---- buffers with hand-made disparity ---------------------------------- */
