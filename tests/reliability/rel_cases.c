@@ -35,12 +35,13 @@
 #define FUZZ_MAX_W 80
 #define FUZZ_MAX_H 60
 
-/* REL_QUICK=1 (compute-sanitizer runs, 10-100 times slower): every case
- * with fewer formats, frames and iterations. */
+/* REL_QUICK=1, or running under compute-sanitizer (10-100 times slower):
+ * every case with fewer formats, frames and iterations. */
 static gboolean
 quick (void)
 {
-  return g_strcmp0 (g_getenv ("REL_QUICK"), "1") == 0;
+  return g_strcmp0 (g_getenv ("REL_QUICK"), "1") == 0
+      || rel_under_cuda_tool ();
 }
 
 /* @n, or @quick_n under REL_QUICK. */
@@ -323,6 +324,7 @@ run_large (const RelElement * e, gboolean cuda, const gchar * format,
     const gchar * props, RelRun * run)
 {
   gchar *element = element_desc (e, cuda, props);
+  gint64 t0 = g_get_monotonic_time ();
 
   if (e->input == REL_INPUT_DISPARITY) {
     GPtrArray *samples = new_samples ();
@@ -339,6 +341,8 @@ run_large (const RelElement * e, gboolean cuda, const gchar * format,
     rel_run (desc, 300, REL_RUN_DEFAULT, NULL, NULL, run);
     g_free (desc);
   }
+  g_print ("  8K %s %s: %.1f s, %s\n", format, props,
+      (g_get_monotonic_time () - t0) / 1e6, run->error ? run->error : "EOS");
   g_free (element);
 }
 

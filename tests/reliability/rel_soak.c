@@ -46,6 +46,8 @@
 #define DEFAULT_RSS_MARGIN_KIB 1024
 #define DEFAULT_GPU_MARGIN_MIB 8
 #define TREND_SAMPLES 10
+/* Frames under compute-sanitizer (the tools are what is checked then). */
+#define SANITIZER_FRAMES 600
 
 typedef struct
 {
@@ -210,6 +212,13 @@ main (int argc, char **argv)
   g_option_context_free (ctx);
   if (env_frames)
     frames = (gint) g_ascii_strtoll (env_frames, NULL, 10);
+  if (rel_under_cuda_tool () && frames > SANITIZER_FRAMES) {
+    /* compute-sanitizer: the GPU work is 10-100 times slower */
+    g_print ("under a CUDA tool: %d frames instead of %d\n",
+        SANITIZER_FRAMES, frames);
+    frames = SANITIZER_FRAMES;
+    warmup = MIN (warmup, SANITIZER_FRAMES / 3);
+  }
   if (frames <= warmup) {
     g_printerr ("--frames must exceed --warmup (%d)\n", warmup);
     return 2;

@@ -8,15 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Valgrind runs the code 20-50 times slower: every time limit grows. */
+/* Valgrind runs the code 20-50 times slower, compute-sanitizer the GPU
+ * work 10-100 times: every time limit grows. */
 #define VALGRIND_TIME_SCALE 40
+#define CUDA_TOOL_TIME_SCALE 20
+
+gboolean
+rel_under_cuda_tool (void)
+{
+  /* compute-sanitizer (and the profilers) inject themselves this way */
+  return g_getenv ("CUDA_INJECTION64_PATH") != NULL;
+}
 
 static guint
 time_scale (void)
 {
   const gchar *preload = g_getenv ("LD_PRELOAD");
 
-  return preload && strstr (preload, "vgpreload") ? VALGRIND_TIME_SCALE : 1;
+  if (preload && strstr (preload, "vgpreload"))
+    return VALGRIND_TIME_SCALE;
+  return rel_under_cuda_tool ()? CUDA_TOOL_TIME_SCALE : 1;
 }
 
 /* ---- watchdog ------------------------------------------------------------ */

@@ -18,6 +18,10 @@ G_BEGIN_DECLS
 /* Frame rate of every test stream: frame n has PTS n / REL_FPS s. */
 #define REL_FPS 30
 
+/* TRUE under compute-sanitizer (or another CUDA tool that injects itself):
+ * the cases then run their quick variant (see REL_QUICK) and wait longer. */
+gboolean rel_under_cuda_tool (void);
+
 /* ---- hang detection ---------------------------------------------------- */
 
 /* Aborts the process with "HANG: @what" when rel_watchdog_disarm() is not

@@ -155,6 +155,12 @@ GST_START_TEST (test_kernel_launch_failure)
     "CUDA_MODULE_LOADING=LAZY", NULL
   };
 
+  if (rel_under_cuda_tool ()) {
+    /* every launch fails on purpose: the sanitizer would count them */
+    g_print ("launch failures are not provoked under a CUDA tool "
+        "(compute-sanitizer): run this test without it\n");
+    return;
+  }
   for (guint i = 0; i < n; i++) {
     gint status;
 
@@ -162,8 +168,9 @@ GST_START_TEST (test_kernel_launch_failure)
       continue;
     status = run_child ("--child-launch", all[i], extra);
     if (status == CV_TEST_EXIT_SKIP)
-      g_print ("%s: the driver loaded the kernels anyway: no launch failure "
-          "provoked\n", all[i]->factory);
+      g_print ("%s: no launch failure provoked (the driver loaded the "
+          "kernels anyway, or no GPU in the child: see its log)\n",
+          all[i]->factory);
     else
       fail_unless_equals_int (status, 0);
   }
