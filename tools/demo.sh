@@ -23,21 +23,23 @@ if have cudaupload && command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/nu
   gpu=1
 fi
 
-# the chain, element by element as they exist in this build
-chain=""
-have cudasgm && chain+=" ! cudasgm max-disparity=64"
-have cudaroaddetect && chain+=" ! cudaroaddetect overlay=true"
-have cudastixels && chain+=" ! cudastixels overlay=true"
-have cudardp && chain+=" ! cudardp overlay=true"
-have cudahough && chain+=" ! cudahough overlay=true"
+# The synthetic rig: two 640x480 views, focal length 0.58 x 640 px,
+# principal point at the view centre, 0.54 m baseline (stereotestsrc docs).
+calib="focal-length=371.2 principal-x=319.5 principal-y=239.5 baseline=0.54"
 
-# cudasgm takes the side-by-side pair and outputs the left view; without
-# it the other elements run on the left half with ground-truth disparity
-source="stereotestsrc num-buffers=$frames attach-disparity=true"
+# the chain, element by element as they exist in this build; cudahough comes
+# first so it votes on the camera image, not on the other overlays
+chain=""
+have cudasgm && chain+=" ! cudasgm max-disparity=96 $calib"
+have cudahough && chain+=" ! cudahough overlay=true min-theta=-75 max-theta=75 roi-y=240 edge-threshold=400 max-lines=6"
+have cudaroaddetect && chain+=" ! cudaroaddetect overlay=true estimate-camera=true"
+have cudastixels && chain+=" ! cudastixels overlay=true estimate-camera=true pitch=0.02"
+have cudardp && chain+=" ! cudardp overlay=true column-step=8"
+
+# cudasgm takes the side-by-side pair and outputs the left view (the near
+# road reaches 81 px of disparity: max-disparity 96)
+source="stereotestsrc num-buffers=$frames"
 caps="video/x-raw,format=NV12,width=1280,height=480,framerate=10/1"
-if ! have cudasgm; then
-  caps="video/x-raw,format=RGBA,width=1280,height=480,framerate=10/1"
-fi
 if [ $gpu = 1 ]; then
   chain=" ! cudaupload$chain ! cudadownload"
 fi

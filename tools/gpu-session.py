@@ -89,6 +89,8 @@ def main():
                     help="compute-sanitizer tools for --sanitize")
     ap.add_argument("--sanitize-timeout", type=float, default=240,
                     help="seconds one sanitizer run may take")
+    ap.add_argument("--test-timeout", type=float, default=150,
+                    help="seconds one test may take (a hang must not eat the run)")
     ap.add_argument("--budget", type=float, default=0)
     args = ap.parse_args()
 
@@ -106,7 +108,8 @@ def main():
                     summary.append(f"test  {t['name']}: not run (budget)")
                     continue
                 rc, out = run(t["cmd"], test_env(env, t), log,
-                              (t.get("timeout") or 30) * 3, t.get("workdir"))
+                              min((t.get("timeout") or 30) * 3, args.test_timeout),
+                              t.get("workdir"))
                 status = {0: "PASS", 77: "SKIP"}.get(rc, "FAIL")
                 summary.append(f"test  {status} {t['name']}")
                 if status == "FAIL":
@@ -148,7 +151,7 @@ def main():
                 if over_budget(args):
                     summary.append(f"bench {name}: not run (budget)")
                     continue
-                rc, out = run([b], test_env(env, {}), log, 300)
+                rc, out = run([b], test_env(env, {}), log, args.test_timeout)
                 summary.append(f"bench {name}: exit {rc}")
 
     text = "\n".join(summary) + f"\n[{time.time() - START:.0f}s]\n"

@@ -27,6 +27,9 @@ tests = json.load(open(".gpu/tests.json"))
 keep = [t for t in tests if t["name"].endswith("-gpu") or t["name"].startswith("elements-")]
 keep_cmds = {t["cmd"][0] for t in keep}
 for t in tests:
+    # only the bundle's own copies (a test may run /usr/bin/bash or python3)
+    if not t["cmd"][0].startswith("@BUNDLE@/build/"):
+        continue
     exe = t["cmd"][0].replace("@BUNDLE@", ".gpu")
     if t["cmd"][0] not in keep_cmds and os.path.exists(exe):
         os.remove(exe)

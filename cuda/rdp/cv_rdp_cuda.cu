@@ -55,6 +55,36 @@ host_layout (const RdpDeviceSlots * slots, int n_columns)
   return l;
 }
 
+/* The address through which kernels write the pinned buffer @host.
+ * cudaHostGetDevicePointer needs a context that supports mapped pinned
+ * memory: the runtime's primary context always does, but a context made
+ * with cuCtxCreate without CU_CTX_MAP_HOST (GStreamer's GstCudaContext) may
+ * refuse the query.  With unified addressing (every 64-bit platform) pinned
+ * host memory is accessible from every context at its host address
+ * whatever the flags (CUDA driver API, "Unified Addressing"), so that is
+ * the fallback. */
+static CvStatus
+rdp_host_device_address (void *host, void **device_address, CvError * err)
+{
+  int device = 0, unified = 0;
+  const cudaError_t r = cudaHostGetDevicePointer (device_address, host, 0);
+
+  if (r == cudaSuccess)
+    return CV_OK;
+  /* the refusal is not sticky, but cudaGetLastError would report it at
+   * the next launch check: clear it */
+  (void) cudaGetLastError ();
+  CV_CUDA_TRY (err, cudaGetDevice (&device));
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&unified,
+          cudaDevAttrUnifiedAddressing, device));
+  if (!unified)
+    return cv_cuda_error (err, (int) r,
+        "cudaHostGetDevicePointer (pinned result buffer, no unified "
+        "addressing to fall back on)");
+  *device_address = host;
+  return CV_OK;
+}
+
 extern "C" CvRdpCuda *
 cv_rdp_cuda_new (void)
 {
@@ -172,9 +202,9 @@ cv_rdp_cuda_gather (CvRdpCuda * plan, CvStream stream, CvError * err)
   if (status != CV_OK)
     return status;
   if (plan->host_mapped_for != plan->host.ptr) {
-    /* with unified addressing this is host.ptr itself */
-    CV_CUDA_TRY (err, cudaHostGetDevicePointer (&plan->host_mapped,
-            plan->host.ptr, 0));
+    status = rdp_host_device_address (plan->host.ptr, &plan->host_mapped, err);
+    if (status != CV_OK)
+      return status;
     plan->host_mapped_for = plan->host.ptr;
   }
 

@@ -848,7 +848,11 @@ cv_road_cuda_device_grid (CvRoadCuda * det, CvRoadGrid * grid, CvError * err)
   if (!det->have_result)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "road: no enqueued frame (process failed or not called)");
-  grid->classes = (const uint8_t *) det->frame_arena.ptr + det->frame.classes;
+  /* where the frame's final classes are (set_pointers): the fast variants
+   * keep them next to the summary for the single result copy */
+  grid->classes = (const uint8_t *) det->frame_arena.ptr +
+      (det->variant == CV_ROAD_CUDA_BASELINE ? det->frame.classes :
+      det->frame.result + det->frame.result_classes);
   grid->cols = det->cfg.cols;
   grid->rows = det->cfg.rows;
   grid->patch_size = det->cfg.n;

@@ -62,8 +62,8 @@ list_reserve_stixels (CvStixelList * list, int n_stixels, CvError * err)
 
 /* ---- input checks --------------------------------------------------------- */
 
-static CvStatus
-check_inputs (const CvStixelParams * params, const CvImageS16 * disparity,
+CvStatus
+cv_stx_check_inputs (const CvStixelParams * params, const CvImageS16 * disparity,
     const CvImageU8 * confidence, CvError * err)
 {
   if (disparity == NULL || disparity->data == NULL)
@@ -96,8 +96,8 @@ check_inputs (const CvStixelParams * params, const CvImageS16 * disparity,
 /* ---- downsampling + transpose --------------------------------------------- */
 
 /* Cells of every column, bottom-up: cells[u * n_rows + k]. */
-static CvStatus
-compute_cells (const CvStxModel * m, const CvImageS16 * disparity,
+CvStatus
+cv_stx_compute_cells (const CvStxModel * m, const CvImageS16 * disparity,
     const CvImageU8 * confidence, CvStxCell ** out, CvError * err)
 {
   CvStxCell *cells = malloc (sizeof (CvStxCell) * (size_t) m->n_columns *
@@ -321,6 +321,51 @@ n_workers (int n_columns)
 }
 
 CvStatus
+cv_stx_assemble_list (const CvStxModel * model,
+    const CvStixel * column_stixels, const int *column_count,
+    CvStixelList * out, CvError * err)
+{
+  CvStatus st;
+  int u, total = 0;
+
+  for (u = 0; u < model->n_columns; u++) {
+    if (column_count[u] < 0)
+      return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+          "stixels: column %d has no admissible segmentation (the "
+          "transition priors forbid every class sequence)", u);
+    total += column_count[u];
+  }
+  st = list_reserve_stixels (out, total, err);
+  if (st != CV_OK)
+    return st;
+
+  out->width = model->width;
+  out->height = model->height;
+  out->stixel_width = model->stixel_width;
+  out->row_step = model->row_step;
+  out->n_columns = model->n_columns;
+  out->n_rows = model->n_rows;
+  out->pose = model->pose;
+  out->n_stixels = 0;
+  for (u = 0; u < model->n_columns; u++) {
+    out->column_start[u] = out->n_stixels;
+    memcpy (out->stixels + out->n_stixels,
+        column_stixels + (size_t) u * model->n_rows,
+        sizeof (CvStixel) * (size_t) column_count[u]);
+    out->n_stixels += column_count[u];
+  }
+  out->column_start[model->n_columns] = out->n_stixels;
+  return CV_OK;
+}
+
+CvStatus
+cv_stx_list_reserve_columns (CvStixelList * list, int n_columns,
+    CvError * err)
+{
+  return list_reserve_columns (list, n_columns, err);
+}
+
+CvStatus
 cv_stixels_cpu (const CvStixelParams * params, const CvImageS16 * disparity,
     const CvImageU8 * confidence, CvStixelList * out, CvError * err)
 {
@@ -332,12 +377,12 @@ cv_stixels_cpu (const CvStixelParams * params, const CvImageS16 * disparity,
   pthread_t threads[MAX_WORKERS];
   int started[MAX_WORKERS] = { 0 };
   CvStatus st;
-  int u, i, n_threads, total;
+  int i, n_threads;
 
   if (out == NULL)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "stixels: no output list given (out is NULL)");
-  st = check_inputs (params, disparity, confidence, err);
+  st = cv_stx_check_inputs (params, disparity, confidence, err);
   if (st != CV_OK)
     return st;
   st = cv_stixels_model_init (&model, params, disparity->width,
@@ -348,7 +393,7 @@ cv_stixels_cpu (const CvStixelParams * params, const CvImageS16 * disparity,
   if (st != CV_OK)
     return st;
 
-  st = compute_cells (&model, disparity, confidence, &cells, err);
+  st = cv_stx_compute_cells (&model, disparity, confidence, &cells, err);
   if (st != CV_OK)
     return st;
   column_stixels = malloc (sizeof (CvStixel) * (size_t) model.n_columns *
@@ -385,36 +430,7 @@ cv_stixels_cpu (const CvStixelParams * params, const CvImageS16 * disparity,
       goto done;
     }
 
-  total = 0;
-  for (u = 0; u < model.n_columns; u++) {
-    if (column_count[u] < 0) {
-      st = cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-          "stixels: column %d has no admissible segmentation (the "
-          "transition priors forbid every class sequence)", u);
-      goto done;
-    }
-    total += column_count[u];
-  }
-  st = list_reserve_stixels (out, total, err);
-  if (st != CV_OK)
-    goto done;
-
-  out->width = model.width;
-  out->height = model.height;
-  out->stixel_width = model.stixel_width;
-  out->row_step = model.row_step;
-  out->n_columns = model.n_columns;
-  out->n_rows = model.n_rows;
-  out->pose = model.pose;
-  out->n_stixels = 0;
-  for (u = 0; u < model.n_columns; u++) {
-    out->column_start[u] = out->n_stixels;
-    memcpy (out->stixels + out->n_stixels,
-        column_stixels + (size_t) u * model.n_rows,
-        sizeof (CvStixel) * (size_t) column_count[u]);
-    out->n_stixels += column_count[u];
-  }
-  out->column_start[model.n_columns] = out->n_stixels;
+  st = cv_stx_assemble_list (&model, column_stixels, column_count, out, err);
 
 done:
   free (column_count);
@@ -444,7 +460,7 @@ cv_stixels_column_energy_cpu (const CvStixelParams * params,
   int have_below = 0, i, expect_bottom = 0;
   double total = 0.0;
 
-  st = check_inputs (params, disparity, confidence, err);
+  st = cv_stx_check_inputs (params, disparity, confidence, err);
   if (st != CV_OK)
     return st;
   st = cv_stixels_model_init (&model, params, disparity->width,
@@ -455,7 +471,7 @@ cv_stixels_column_energy_cpu (const CvStixelParams * params,
       || list->n_columns != model.n_columns)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "stixels: column %d not in the list", column);
-  st = compute_cells (&model, disparity, confidence, &cells, err);
+  st = cv_stx_compute_cells (&model, disparity, confidence, &cells, err);
   if (st != CV_OK)
     return st;
 

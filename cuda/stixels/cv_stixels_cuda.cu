@@ -20,7 +20,9 @@
 #include "cv_cuda.cuh"
 #include "cv_stixels_cuda_internal.h"
 #include "cv_stixels_model.h"
+#include "cv_stixels_tiled.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
@@ -726,6 +728,10 @@ compact_kernel (const CvStixel * __restrict__ column_stixels,
 
 struct CvStixelsCuda
 {
+  CvStixelsVariant variant;     /* requested (AUTO by default) */
+  CvStixelsVariant used;        /* the kernel the last column stage ran */
+  int n_sms;                    /* of the current device, 0 until queried */
+  size_t smem_optin;            /* shared memory a block may opt in to */
   CvDeviceBuffer cells;         /* n_columns * n_rows CvStxCell */
   CvDeviceBuffer column_stixels;        /* n_columns * n_rows CvStixel */
   CvDeviceBuffer column_info;   /* ColumnInfoLayout */
@@ -738,11 +744,81 @@ struct CvStixelsCuda
   CvStixelList view;
 };
 
+static const char *const variant_names[CV_STIXELS_N_VARIANTS] = {
+  "auto", "baseline", "tiled8", "tiled8-iso", "tiled8-split", "tiled16",
+  "tiled16-iso", "tiled16-iso1", "tiled16-split",
+};
+
+extern "C" const char *
+cv_stixels_variant_name (CvStixelsVariant variant)
+{
+  if ((int) variant < 0 || variant >= CV_STIXELS_N_VARIANTS)
+    return "invalid";
+  return variant_names[variant];
+}
+
 extern "C" CvStixelsCuda *
 cv_stixels_cuda_new (void)
 {
   CvStixelsCuda *plan = new (std::nothrow) CvStixelsCuda ();
+  const char *env = std::getenv (CV_ENV_STIXELS_VARIANT);
+  if (plan == nullptr)
+    return nullptr;
+  plan->variant = CV_STIXELS_VARIANT_AUTO;
+  plan->used = CV_STIXELS_VARIANT_BASELINE;
+  if (env != nullptr)
+    for (int v = 0; v < CV_STIXELS_N_VARIANTS; v++)
+      if (std::strcmp (env, variant_names[v]) == 0)
+        plan->variant = (CvStixelsVariant) v;
   return plan;
+}
+
+extern "C" int
+cv_stixels_cuda_set_variant (CvStixelsCuda * plan, CvStixelsVariant variant)
+{
+  if (plan == nullptr || (int) variant < 0
+      || variant >= CV_STIXELS_N_VARIANTS)
+    return 0;
+  plan->variant = variant;
+  return 1;
+}
+
+extern "C" CvStixelsVariant
+cv_stixels_cuda_variant_used (const CvStixelsCuda * plan)
+{
+  return plan != nullptr ? plan->used : CV_STIXELS_VARIANT_BASELINE;
+}
+
+/* The kernel for this frame: the requested variant, AUTO resolved, and
+ * BASELINE where the tiled kernel does not apply. */
+static CvStatus
+resolve_variant (CvStixelsCuda * plan, bool device_pose, CvError * err)
+{
+  const CvStxModel & m = plan->model;
+  CvStixelsVariant v = plan->variant;
+
+  if (plan->n_sms == 0) {
+    int dev = 0, n_sms = 0, optin = 0;
+    CV_CUDA_TRY (err, cudaGetDevice (&dev));
+    CV_CUDA_TRY (err, cudaDeviceGetAttribute (&n_sms,
+            cudaDevAttrMultiProcessorCount, dev));
+    CV_CUDA_TRY (err, cudaDeviceGetAttribute (&optin,
+            cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    plan->n_sms = n_sms;
+    plan->smem_optin = (size_t) optin;
+  }
+  if (v == CV_STIXELS_VARIANT_BASELINE
+      || !cv_stx_tiled_supports (&m, device_pose ? 1 : 0)
+      || cv_stixels_tiled_smem (m.n_rows,
+          m.plane[CV_STX_O].mode_b == CV_STX_GAUSS) > plan->smem_optin) {
+    plan->used = CV_STIXELS_VARIANT_BASELINE;
+    return CV_OK;
+  }
+  if (v == CV_STIXELS_VARIANT_AUTO)
+    v = m.n_columns <= plan->n_sms ? CV_STIXELS_VARIANT_TILED16_SPLIT :
+        CV_STIXELS_VARIANT_TILED8_SPLIT;
+  plan->used = v;
+  return CV_OK;
 }
 
 extern "C" void
@@ -863,6 +939,12 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
 
   switch (stage) {
     case CV_STIXELS_STAGE_DOWNSAMPLE:{
+      /* the tiled column kernels downsample themselves */
+      CvStatus st = resolve_variant (plan, pose_dev != nullptr, err);
+      if (st != CV_OK)
+        return st;
+      if (plan->used != CV_STIXELS_VARIANT_BASELINE)
+        return CV_OK;
       const dim3 block (kDownColumns, kDownRows);
       const dim3 grid = cv_grid_2d (m.n_columns, m.n_rows, block);
       downsample_transpose_kernel <<<grid, block, 0, stream>>> (
@@ -878,6 +960,52 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
     case CV_STIXELS_STAGE_COLUMNS:{
       const int stop = stage == CV_STIXELS_STAGE_COLUMNS_SAT ? kStopAfterSat :
           stage == CV_STIXELS_STAGE_COLUMNS_DP ? kStopAfterDp : kRunAll;
+      CvStatus st = resolve_variant (plan, pose_dev != nullptr, err);
+      if (st != CV_OK)
+        return st;
+      if (plan->used != CV_STIXELS_VARIANT_BASELINE) {
+        const ColumnInfoLayout info = column_info_layout (m.n_columns);
+        unsigned char *info_base =
+            static_cast<unsigned char *>(plan->column_info.ptr);
+        /* warps, helpers on the D warp's sub-partition, block split */
+        int warps = 8, d_share = 1, split = 1;
+        switch (plan->used) {
+          case CV_STIXELS_VARIANT_TILED8_ISO:
+            d_share = 0;
+            break;
+          case CV_STIXELS_VARIANT_TILED8_SPLIT:
+            split = 2;
+            break;
+          case CV_STIXELS_VARIANT_TILED16:
+            warps = 16;
+            d_share = 3;
+            break;
+          case CV_STIXELS_VARIANT_TILED16_ISO:
+            warps = 16;
+            d_share = 0;
+            break;
+          case CV_STIXELS_VARIANT_TILED16_ISO1:
+            warps = 16;
+            d_share = 1;
+            break;
+          case CV_STIXELS_VARIANT_TILED16_SPLIT:
+            warps = 16;
+            d_share = 3;
+            split = 2;
+            break;
+          default:
+            break;
+        }
+        return cv_stixels_tiled_launch (&m, disparity, confidence, pose_dev,
+            static_cast<CvStixel *>(plan->column_stixels.ptr),
+            reinterpret_cast<int32_t *>(info_base + info.count),
+            reinterpret_cast<float *>(info_base + info.energy),
+            reinterpret_cast<CvCameraPose *>(info_base + info.pose), warps,
+            d_share, split, stop == kStopAfterSat ?
+            CV_STIXELS_TILED_STOP_PROLOGUE :
+            stop == kStopAfterDp ? CV_STIXELS_TILED_STOP_DP :
+            CV_STIXELS_TILED_RUN_ALL, stream, err);
+      }
       int threads, rows_per_thread;
       column_geometry (m.n_rows, &threads, &rows_per_thread);
       const bool fast = model_has_default_modes (m, pose_dev != nullptr);

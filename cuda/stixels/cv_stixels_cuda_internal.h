@@ -1,11 +1,15 @@
-/* gst-cudavision core: stixels, CUDA stages one by one (internal header,
- * for the benchmark that times every stage).
+/* gst-cudavision core: stixels, CUDA internals (internal header, for the
+ * tests and the benchmark): the stages one by one, and the choice of the
+ * column kernel.
  *
  * cv_stixels_cuda_compute() is cv_stixels_cuda_prepare() followed by the
  * stages DOWNSAMPLE, COLUMNS (all of it) and COMPACT.  The column kernel
  * fuses SAT, DP and backtracking; the COLUMNS_SAT / COLUMNS_DP variants run
  * the same kernel stopping after that phase (writing a digest so nothing is
  * optimised away), so the time of a phase is the difference of two runs.
+ * (The tiled kernels downsample themselves -- DOWNSAMPLE enqueues nothing
+ * for them -- and their "SAT" phase is their prologue: cells, moment
+ * tables and the first diagonal fits.)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -28,6 +32,47 @@ typedef enum
   CV_STIXELS_STAGE_COMPACT,             /* compaction into the host list */
 } CvStixelsStage;
 
+/* Column kernels.  BASELINE is the double-precision kernel with one block
+ * barrier per row (thesis scheme B); the TILED ones are the single-precision
+ * tiled DP (cv_stixels_tiled.h, cv_stixels_cuda_tiled.cu) with 8 or 16
+ * warps per column: "ISO" keeps the helper warps off the D warp's SM
+ * sub-partition, "ISO1" all but one (otherwise every warp helps); "SPLIT"
+ * gives the helpers half blocks (16 rows, two lanes per row) instead of
+ * whole ones.  AUTO (the default) takes TILED16_SPLIT when the frame has no
+ * more columns than the GPU has SMs (one block per SM), else TILED8_SPLIT
+ * (two per SM), and BASELINE where the tiled kernel does not apply (plane
+ * priors it does not cover, columns too tall for its shared memory).
+ * The environment variable CUDAVISION_STIXELS_VARIANT (a name below) sets
+ * the variant of new plans. */
+typedef enum
+{
+  CV_STIXELS_VARIANT_AUTO = 0,
+  CV_STIXELS_VARIANT_BASELINE,
+  CV_STIXELS_VARIANT_TILED8,
+  CV_STIXELS_VARIANT_TILED8_ISO,
+  CV_STIXELS_VARIANT_TILED8_SPLIT,
+  CV_STIXELS_VARIANT_TILED16,
+  CV_STIXELS_VARIANT_TILED16_ISO,
+  CV_STIXELS_VARIANT_TILED16_ISO1,
+  CV_STIXELS_VARIANT_TILED16_SPLIT,
+  CV_STIXELS_N_VARIANTS
+} CvStixelsVariant;
+
+#define CV_ENV_STIXELS_VARIANT "CUDAVISION_STIXELS_VARIANT"
+
+/* "auto", "baseline", "tiled8", "tiled8-iso", "tiled8-split", "tiled16",
+ * "tiled16-iso", "tiled16-iso1", "tiled16-split". */
+const char *cv_stixels_variant_name (CvStixelsVariant variant);
+
+/* The variant of the next computes (AUTO or a forced one); returns FALSE
+ * for an out-of-range value. */
+int cv_stixels_cuda_set_variant (CvStixelsCuda * plan,
+    CvStixelsVariant variant);
+
+/* The kernel the frame last prepared runs: never AUTO; BASELINE when the
+ * requested tiled variant does not apply to the frame. */
+CvStixelsVariant cv_stixels_cuda_variant_used (const CvStixelsCuda * plan);
+
 /* Validates the inputs, derives the model and grows the plan's buffers for
  * this frame size (the only place that allocates). */
 CvStatus cv_stixels_cuda_prepare (CvStixelsCuda * plan,
@@ -40,10 +85,21 @@ CvStatus cv_stixels_cuda_run_stage (CvStixelsCuda * plan,
     const CvCameraPose * pose_dev, CvStream stream, CvStixelsStage stage,
     CvError * err);
 
-/* Launch geometry of the column kernel for @n_rows cells per column:
- * threads per block and rows per thread (for the benchmark's report). */
+/* Launch geometry of the baseline column kernel for @n_rows cells per
+ * column: threads per block and rows per thread (for the benchmark's
+ * report). */
 void cv_stixels_cuda_column_geometry (int n_rows, int *threads,
     int *rows_per_thread, size_t *shared_bytes);
+
+/* ---- the tiled kernel (cv_stixels_cuda_tiled.cu), for reports */
+
+/* Shared memory of a block for @n_rows cells per column (@obj_slope: the
+ * object slope has a Gaussian prior). */
+size_t cv_stixels_tiled_smem (int n_rows, int obj_slope);
+
+/* Helper warps of a tiled block of @warps warps, @d_share of them on the D
+ * warp's SM sub-partition. */
+int cv_stixels_tiled_helpers (int warps, int d_share);
 #endif
 
 #ifdef __cplusplus

@@ -19,7 +19,10 @@
  * Why double precision: the fit needs centred moments (e.g. sum w x^2 -
  * (sum w x)^2 / sum w) of row intervals taken as differences of prefix sums
  * whose magnitude grows as h^3; in float the cancellation destroys short
- * intervals.  H100/H200-class GPUs run FP64 at half the FP32 rate.
+ * intervals.  H100/H200-class GPUs run FP64 at half the FP32 rate, embedded
+ * and consumer GPUs at 1/32 - 1/64: the CUDA plan's default kernel uses the
+ * single-precision formulation of cv_stixels_tiled.h instead (centred
+ * moments grown cell by cell, never differences of large sums).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -638,6 +641,23 @@ CvStatus cv_stixels_model_init (CvStxModel * model,
 size_t cv_stx_sat_scratch_size (int n_rows);
 void cv_stx_build_sat (const CvStxModel * model, const CvStxCell * cells,
     CvStxSums * sat, CvStxSums * scratch);
+
+/* Pieces of the CPU reference shared with the tiled emulation
+ * (cv_stixels_cpu.c): the input checks, the cells of every column
+ * (cells[u * n_rows + k], malloc'ed), and the list of n_rows-slot
+ * per-column results packed into @out (whose column arrays have room,
+ * see cv_stx_list_reserve_columns). */
+CvStatus cv_stx_check_inputs (const CvStixelParams * params,
+    const CvImageS16 * disparity, const CvImageU8 * confidence,
+    CvError * err);
+CvStatus cv_stx_compute_cells (const CvStxModel * m,
+    const CvImageS16 * disparity, const CvImageU8 * confidence,
+    CvStxCell ** out, CvError * err);
+CvStatus cv_stx_list_reserve_columns (CvStixelList * list, int n_columns,
+    CvError * err);
+CvStatus cv_stx_assemble_list (const CvStxModel * model,
+    const CvStixel * column_stixels, const int *column_count,
+    CvStixelList * out, CvError * err);
 #ifdef __cplusplus
 }
 #endif

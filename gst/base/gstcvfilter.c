@@ -596,12 +596,21 @@ gst_cv_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
       query);
 }
 
+/* The stream time of @buffer; none when the segment is not in time (e.g. an
+ * appsrc left in bytes format). */
+static GstClockTime
+buffer_stream_time (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return GST_CLOCK_TIME_NONE;
+  return gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buffer));
+}
+
 static void
 gst_cv_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 {
-  GstClockTime ts = GST_BUFFER_TIMESTAMP (buffer);
-  GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, ts);
+  GstClockTime stream_time = buffer_stream_time (trans, buffer);
 
   /* controlled properties follow the stream */
   if (GST_CLOCK_TIME_IS_VALID (stream_time))
@@ -736,13 +745,10 @@ void
 gst_cv_filter_post_summary (GstCvFilter * filter, GstBuffer * buffer,
     GstStructure * summary)
 {
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
-  GstClockTime ts = GST_BUFFER_PTS (buffer);
-
   gst_structure_set (summary,
-      "timestamp", G_TYPE_UINT64, ts,
-      "stream-time", G_TYPE_UINT64, gst_segment_to_stream_time (&trans->segment,
-          GST_FORMAT_TIME, ts), NULL);
+      "timestamp", G_TYPE_UINT64, GST_BUFFER_PTS (buffer),
+      "stream-time", G_TYPE_UINT64,
+      buffer_stream_time (GST_BASE_TRANSFORM (filter), buffer), NULL);
   gst_element_post_message (GST_ELEMENT_CAST (filter),
       gst_message_new_element (GST_OBJECT_CAST (filter), summary));
 }

@@ -22,6 +22,9 @@
 
 #include <string.h>
 
+/* the header spells the scale as a literal for g-ir-scanner */
+G_STATIC_ASSERT (GST_CV_DISPARITY_SCALE == (1 << GST_CV_DISPARITY_FRAC_BITS));
+
 /* Rows start on this many bytes: coalesced device access, and the same
  * layout on host and device so a download is a single copy. */
 #define STORAGE_ROW_ALIGN 256
@@ -256,4 +259,88 @@ gst_cv_disparity_meta_get_pixel (GstCvDisparityMeta * meta, guint x, guint y,
   gst_cv_disparity_meta_unmap (meta, &m);
   *disparity = (gdouble) raw / GST_CV_DISPARITY_SCALE;
   return raw >= 0;
+}
+
+typedef struct
+{
+  GstBuffer *storage;           /* keeps the meta's data alive */
+  GstCvDisparityMapping mapping;
+} HostView;
+
+static void
+host_view_free (gpointer data)
+{
+  HostView *view = data;
+
+  gst_buffer_unmap (view->storage, &view->mapping.info);
+  gst_buffer_unref (view->storage);
+  g_free (view);
+}
+
+static GBytes *
+host_view_bytes (GstCvDisparityMeta * meta, gboolean confidence,
+    gsize * stride)
+{
+  HostView *view;
+  gpointer data;
+  gsize row;
+
+  view = g_new0 (HostView, 1);
+  if (!gst_cv_disparity_meta_map (meta, GST_MAP_READ, &view->mapping)) {
+    g_free (view);
+    return NULL;
+  }
+  view->storage = gst_buffer_ref (meta->storage);
+  data = confidence ? view->mapping.confidence : view->mapping.disparity;
+  row = confidence ? view->mapping.confidence_stride :
+      view->mapping.disparity_stride;
+  if (stride)
+    *stride = row;
+  return g_bytes_new_with_free_func (data, row * meta->height,
+      host_view_free, view);
+}
+
+/**
+ * gst_cv_disparity_meta_get_disparity_bytes:
+ * @meta: a #GstCvDisparityMeta
+ * @stride: (out) (optional): bytes between rows
+ *
+ * The disparity in host memory without a copy (data on the GPU is
+ * downloaded once per buffer, as by gst_cv_disparity_meta_map()): @height
+ * rows of @stride bytes, each starting with @width native-endian int16
+ * values, 4 fractional bits, negative = invalid.  For language bindings
+ * (Python: `bytes, stride = meta.get_disparity_bytes()`, then
+ * `numpy.frombuffer (bytes.get_data (), numpy.int16)`); the data stays
+ * mapped while the #GBytes lives.
+ *
+ * Returns: (transfer full) (nullable): the data, or %NULL when it cannot be
+ * mapped
+ */
+GBytes *
+gst_cv_disparity_meta_get_disparity_bytes (GstCvDisparityMeta * meta,
+    gsize * stride)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+  return host_view_bytes (meta, FALSE, stride);
+}
+
+/**
+ * gst_cv_disparity_meta_get_confidence_bytes:
+ * @meta: a #GstCvDisparityMeta
+ * @stride: (out) (optional): bytes between rows
+ *
+ * The uint8 confidence map (0 = none, 255 = best) in host memory, like
+ * gst_cv_disparity_meta_get_disparity_bytes().
+ *
+ * Returns: (transfer full) (nullable): the data, or %NULL when the meta has
+ * no confidence map or it cannot be mapped
+ */
+GBytes *
+gst_cv_disparity_meta_get_confidence_bytes (GstCvDisparityMeta * meta,
+    gsize * stride)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+  if (!meta->has_confidence)
+    return NULL;
+  return host_view_bytes (meta, TRUE, stride);
 }

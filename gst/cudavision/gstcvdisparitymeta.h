@@ -22,7 +22,8 @@ G_BEGIN_DECLS
  *
  * 1 << GST_CV_DISPARITY_FRAC_BITS: divide a raw value by this to get pixels.
  */
-#define GST_CV_DISPARITY_SCALE (1 << GST_CV_DISPARITY_FRAC_BITS)
+/* a literal: g-ir-scanner evaluates (1 << GST_CV_DISPARITY_FRAC_BITS) to 1 */
+#define GST_CV_DISPARITY_SCALE 16
 
 /**
  * GST_CV_MAP_DEVICE:
@@ -147,6 +148,14 @@ void gst_cv_disparity_meta_unmap (GstCvDisparityMeta * meta,
 GST_CUDA_VISION_API
 gboolean gst_cv_disparity_meta_get_pixel (GstCvDisparityMeta * meta,
     guint x, guint y, gdouble * disparity);
+
+GST_CUDA_VISION_API
+GBytes *gst_cv_disparity_meta_get_disparity_bytes (GstCvDisparityMeta * meta,
+    gsize * stride);
+
+GST_CUDA_VISION_API
+GBytes *gst_cv_disparity_meta_get_confidence_bytes (GstCvDisparityMeta * meta,
+    gsize * stride);
 
 G_END_DECLS
 #endif /* __GST_CV_DISPARITY_META_H__ */

@@ -81,3 +81,21 @@ gst_buffer_get_cv_lines_meta (GstBuffer * buffer)
   return (GstCvLinesMeta *) gst_buffer_get_meta (buffer,
       GST_CV_LINES_META_API_TYPE);
 }
+
+/**
+ * gst_cv_lines_meta_get_line:
+ * @meta: a #GstCvLinesMeta
+ * @index: 0 .. n_lines - 1
+ *
+ * One line of the list; for language bindings, which cannot read the
+ * @lines array field (C code indexes the array directly).
+ *
+ * Returns: (transfer none) (nullable): the line, valid as long as the meta,
+ * or %NULL when @index is out of range
+ */
+const GstCvLine *
+gst_cv_lines_meta_get_line (GstCvLinesMeta * meta, guint index)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+  return index < meta->n_lines ? &meta->lines[index] : NULL;
+}

@@ -61,5 +61,9 @@ GstCvLinesMeta *gst_buffer_add_cv_lines_meta (GstBuffer * buffer,
 GST_CUDA_VISION_API
 GstCvLinesMeta *gst_buffer_get_cv_lines_meta (GstBuffer * buffer);
 
+GST_CUDA_VISION_API
+const GstCvLine *gst_cv_lines_meta_get_line (GstCvLinesMeta * meta,
+    guint index);
+
 G_END_DECLS
 #endif /* __GST_CV_LINES_META_H__ */

@@ -122,3 +122,39 @@ gst_cv_road_meta_is_road (GstCvRoadMeta * meta, guint x, guint y)
     return FALSE;
   return (meta->patches[r * meta->grid_cols + c] & GST_CV_ROAD_PATCH_ROAD) != 0;
 }
+
+/**
+ * gst_cv_road_meta_get_patches:
+ * @meta: a #GstCvRoadMeta
+ * @n_patches: (out): grid_cols * grid_rows
+ *
+ * The patch grid; for language bindings, which cannot read the @patches
+ * field (C code reads it directly).
+ *
+ * Returns: (array length=n_patches) (transfer none): the #GstCvRoadPatchFlags
+ * of every patch, row major, valid as long as the meta
+ */
+const guint8 *
+gst_cv_road_meta_get_patches (GstCvRoadMeta * meta, guint * n_patches)
+{
+  g_return_val_if_fail (meta != NULL && n_patches != NULL, NULL);
+  *n_patches = meta->grid_cols * meta->grid_rows;
+  return meta->patches;
+}
+
+/**
+ * gst_cv_road_meta_get_model:
+ * @meta: a #GstCvRoadMeta
+ * @index: 0 .. n_models - 1
+ *
+ * One model of the library summary; for language bindings.
+ *
+ * Returns: (transfer none) (nullable): the model, or %NULL when @index is
+ * out of range
+ */
+const GstCvRoadModel *
+gst_cv_road_meta_get_model (GstCvRoadMeta * meta, guint index)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+  return index < meta->n_models ? &meta->models[index] : NULL;
+}

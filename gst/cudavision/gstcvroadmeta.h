@@ -44,7 +44,7 @@ typedef struct
  * @patch_size: patch side, px
  * @grid_cols: patches per row (frame width / patch_size)
  * @grid_rows: patch rows (frame height / patch_size)
- * @patches: (array): grid_cols * grid_rows #GstCvRoadPatchFlags, row major;
+ * @patches: (type gpointer): grid_cols * grid_rows #GstCvRoadPatchFlags, row major;
  *   patch (c, r) covers columns c * patch_size .. and rows r * patch_size ..
  * @n_models: models in the library
  * @models: (array length=n_models): the model-library summary
@@ -80,6 +80,14 @@ GstCvRoadMeta *gst_buffer_get_cv_road_meta (GstBuffer * buffer);
 
 GST_CUDA_VISION_API
 gboolean gst_cv_road_meta_is_road (GstCvRoadMeta * meta, guint x, guint y);
+
+GST_CUDA_VISION_API
+const guint8 *gst_cv_road_meta_get_patches (GstCvRoadMeta * meta,
+    guint * n_patches);
+
+GST_CUDA_VISION_API
+const GstCvRoadModel *gst_cv_road_meta_get_model (GstCvRoadMeta * meta,
+    guint index);
 
 G_END_DECLS
 #endif /* __GST_CV_ROAD_META_H__ */

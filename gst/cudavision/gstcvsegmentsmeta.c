@@ -131,3 +131,91 @@ gst_buffer_get_cv_segments_meta (GstBuffer * buffer)
   return (GstCvSegmentsMeta *) gst_buffer_get_meta (buffer,
       GST_CV_SEGMENTS_META_API_TYPE);
 }
+
+/* The entries offsets[index] .. offsets[index + 1] - 1 of @array. */
+static gconstpointer
+column_slice (const GstCvSegmentsMeta * meta, const guint * offsets,
+    gconstpointer array, gsize element_size, guint index, guint * n)
+{
+  *n = 0;
+  if (index >= meta->n_columns)
+    return NULL;
+  *n = offsets[index + 1] - offsets[index];
+  return (const guint8 *) array + offsets[index] * element_size;
+}
+
+/**
+ * gst_cv_segments_meta_get_cut_rows:
+ * @meta: a #GstCvSegmentsMeta
+ * @index: segmented column, 0 .. n_columns - 1 (its image column is
+ *   columns[@index])
+ * @n_cuts: (out): number of cuts of that column (0 when @index is out of
+ *   range)
+ *
+ * For language bindings, which cannot read the flattened arrays.
+ *
+ * Returns: (array length=n_cuts) (transfer none): the rows of the column's
+ * cuts, ascending, px
+ */
+const guint16 *
+gst_cv_segments_meta_get_cut_rows (GstCvSegmentsMeta * meta, guint index,
+    guint * n_cuts)
+{
+  g_return_val_if_fail (meta != NULL && n_cuts != NULL, NULL);
+  return column_slice (meta, meta->cut_offsets, meta->cut_rows,
+      sizeof (guint16), index, n_cuts);
+}
+
+/**
+ * gst_cv_segments_meta_get_cut_values:
+ * @meta: a #GstCvSegmentsMeta
+ * @index: segmented column, 0 .. n_columns - 1
+ * @n_cuts: (out): number of cuts of that column
+ *
+ * Returns: (array length=n_cuts) (transfer none): the signal value at each
+ * cut of the column
+ */
+const gfloat *
+gst_cv_segments_meta_get_cut_values (GstCvSegmentsMeta * meta, guint index,
+    guint * n_cuts)
+{
+  g_return_val_if_fail (meta != NULL && n_cuts != NULL, NULL);
+  return column_slice (meta, meta->cut_offsets, meta->cut_values,
+      sizeof (gfloat), index, n_cuts);
+}
+
+/**
+ * gst_cv_segments_meta_get_gap_starts:
+ * @meta: a #GstCvSegmentsMeta
+ * @index: segmented column, 0 .. n_columns - 1
+ * @n_gaps: (out): number of gaps of that column
+ *
+ * Returns: (array length=n_gaps) (transfer none): the first row of each run
+ * of invalid samples of the column, px
+ */
+const guint16 *
+gst_cv_segments_meta_get_gap_starts (GstCvSegmentsMeta * meta, guint index,
+    guint * n_gaps)
+{
+  g_return_val_if_fail (meta != NULL && n_gaps != NULL, NULL);
+  return column_slice (meta, meta->gap_offsets, meta->gap_starts,
+      sizeof (guint16), index, n_gaps);
+}
+
+/**
+ * gst_cv_segments_meta_get_gap_ends:
+ * @meta: a #GstCvSegmentsMeta
+ * @index: segmented column, 0 .. n_columns - 1
+ * @n_gaps: (out): number of gaps of that column
+ *
+ * Returns: (array length=n_gaps) (transfer none): the last row (inclusive)
+ * of each run of invalid samples of the column, px
+ */
+const guint16 *
+gst_cv_segments_meta_get_gap_ends (GstCvSegmentsMeta * meta, guint index,
+    guint * n_gaps)
+{
+  g_return_val_if_fail (meta != NULL && n_gaps != NULL, NULL);
+  return column_slice (meta, meta->gap_offsets, meta->gap_ends,
+      sizeof (guint16), index, n_gaps);
+}

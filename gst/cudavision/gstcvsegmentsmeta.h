@@ -27,13 +27,13 @@ typedef enum
  * @epsilon: the tolerance the segmentation was made with, in the signal's unit
  * @n_columns: number of segmented columns
  * @columns: (array length=n_columns): image column of each segmented column, px
- * @cut_offsets: (array): n_columns + 1 offsets: the cuts of column i are
+ * @cut_offsets: (type gpointer): n_columns + 1 offsets: the cuts of column i are
  *   entries cut_offsets[i] .. cut_offsets[i + 1] - 1 of @cut_rows and @cut_values
- * @cut_rows: (array): rows of the cuts, ascending within a column, px
- * @cut_values: (array): signal value at each cut
- * @gap_offsets: (array): n_columns + 1 offsets into @gap_starts / @gap_ends
- * @gap_starts: (array): first row of each run of invalid samples, px
- * @gap_ends: (array): last row (inclusive) of each run of invalid samples, px
+ * @cut_rows: (type gpointer): rows of the cuts, ascending within a column, px
+ * @cut_values: (type gpointer): signal value at each cut
+ * @gap_offsets: (type gpointer): n_columns + 1 offsets into @gap_starts / @gap_ends
+ * @gap_starts: (type gpointer): first row of each run of invalid samples, px
+ * @gap_ends: (type gpointer): last row (inclusive) of each run of invalid samples, px
  *
  * Column-wise Ramer-Douglas-Peucker segmentation of one frame's disparity or
  * depth, produced by `cudardp`.  Consecutive cuts of a column that are not
@@ -73,6 +73,22 @@ GstCvSegmentsMeta *gst_buffer_add_cv_segments_meta (GstBuffer * buffer,
 
 GST_CUDA_VISION_API
 GstCvSegmentsMeta *gst_buffer_get_cv_segments_meta (GstBuffer * buffer);
+
+GST_CUDA_VISION_API
+const guint16 *gst_cv_segments_meta_get_cut_rows (GstCvSegmentsMeta * meta,
+    guint index, guint * n_cuts);
+
+GST_CUDA_VISION_API
+const gfloat *gst_cv_segments_meta_get_cut_values (GstCvSegmentsMeta * meta,
+    guint index, guint * n_cuts);
+
+GST_CUDA_VISION_API
+const guint16 *gst_cv_segments_meta_get_gap_starts (GstCvSegmentsMeta * meta,
+    guint index, guint * n_gaps);
+
+GST_CUDA_VISION_API
+const guint16 *gst_cv_segments_meta_get_gap_ends (GstCvSegmentsMeta * meta,
+    guint index, guint * n_gaps);
 
 G_END_DECLS
 #endif /* __GST_CV_SEGMENTS_META_H__ */

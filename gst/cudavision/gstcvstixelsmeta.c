@@ -87,3 +87,21 @@ gst_buffer_get_cv_stixels_meta (GstBuffer * buffer)
   return (GstCvStixelsMeta *) gst_buffer_get_meta (buffer,
       GST_CV_STIXELS_META_API_TYPE);
 }
+
+/**
+ * gst_cv_stixels_meta_get_stixel:
+ * @meta: a #GstCvStixelsMeta
+ * @index: 0 .. n_stixels - 1
+ *
+ * One stixel of the list; for language bindings, which cannot read the
+ * @stixels array field (C code indexes the array directly).
+ *
+ * Returns: (transfer none) (nullable): the stixel, valid as long as the
+ * meta, or %NULL when @index is out of range
+ */
+const GstCvStixel *
+gst_cv_stixels_meta_get_stixel (GstCvStixelsMeta * meta, guint index)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+  return index < meta->n_stixels ? &meta->stixels[index] : NULL;
+}

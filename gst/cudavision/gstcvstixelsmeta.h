@@ -85,5 +85,9 @@ GstCvStixelsMeta *gst_buffer_add_cv_stixels_meta (GstBuffer * buffer,
 GST_CUDA_VISION_API
 GstCvStixelsMeta *gst_buffer_get_cv_stixels_meta (GstBuffer * buffer);
 
+GST_CUDA_VISION_API
+const GstCvStixel *gst_cv_stixels_meta_get_stixel (GstCvStixelsMeta * meta,
+    guint index);
+
 G_END_DECLS
 #endif /* __GST_CV_STIXELS_META_H__ */

@@ -264,6 +264,28 @@ GST_START_TEST (test_post_messages)
 
 GST_END_TEST;
 
+/* An appsrc left in its default bytes format gives a non-time segment:
+ * no stream time, and no CRITICAL (GstCheck fails on those). */
+GST_START_TEST (test_bytes_segment)
+{
+  GstHarness *h = gst_harness_new ("cvtestfilter");
+  GstSegment segment;
+  GstBuffer *out;
+
+  g_object_set (h->element, "post-messages", TRUE, NULL);
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=33,"
+      "height=17,framerate=30/1");
+  gst_segment_init (&segment, GST_FORMAT_BYTES);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  out = gst_harness_push_and_pull (h, gst_buffer_new_allocate (NULL, 36 * 17,
+          NULL));
+  fail_unless (out != NULL);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_transfer_bytes_property)
 {
   GstElement *e = gst_element_factory_make ("cvtestfilter", NULL);
@@ -291,6 +313,7 @@ filter_suite (void)
   tcase_add_test (tc, test_cuda_caps_without_gpu);
   tcase_add_test (tc, test_cuda_memory_preferred);
   tcase_add_test (tc, test_post_messages);
+  tcase_add_test (tc, test_bytes_segment);
   tcase_add_test (tc, test_transfer_bytes_property);
   return s;
 }

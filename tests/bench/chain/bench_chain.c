@@ -74,6 +74,7 @@ typedef struct
   GstBuffer *ring[RING_SIZE];
   GstCaps *caps;
   guint warmup_frame;
+  gchar *calibration;           /* cudasgm properties of the synthetic rig */
 } Bench;
 
 static Bench bench;
@@ -211,14 +212,16 @@ stream_setup (Stream * s, gint index, gboolean overlay)
   GError *error = NULL;
   gchar *desc = g_strdup_printf ("appsrc name=src format=time block=true "
       "max-buffers=%d ! queue max-size-buffers=%d ! "
-      "cudasgm name=e0 paths=8 max-disparity=%d ! queue max-size-buffers=%d ! "
-      "cudastixels name=e1 overlay=%d ! queue max-size-buffers=%d ! "
+      "cudasgm name=e0 paths=8 max-disparity=%d %s ! queue max-size-buffers=%d ! "
+      "cudastixels name=e1 overlay=%d estimate-camera=true ! "
+      "queue max-size-buffers=%d ! "
       "cudardp name=e2 overlay=%d ! queue max-size-buffers=%d ! "
       "cudahough name=e3 overlay=%d ! queue max-size-buffers=%d ! "
-      "cudaroaddetect name=e4 overlay=%d ! "
+      "cudaroaddetect name=e4 overlay=%d estimate-camera=true ! "
       "fakesink name=sink sync=false signal-handoffs=true",
-      QUEUE_BUFFERS, QUEUE_BUFFERS, bench.disparity, QUEUE_BUFFERS, overlay,
-      QUEUE_BUFFERS, overlay, QUEUE_BUFFERS, overlay, QUEUE_BUFFERS, overlay);
+      QUEUE_BUFFERS, QUEUE_BUFFERS, bench.disparity, bench.calibration,
+      QUEUE_BUFFERS, overlay, QUEUE_BUFFERS, overlay, QUEUE_BUFFERS, overlay,
+      QUEUE_BUFFERS, overlay);
   GstElement *sink;
 
   memset (s, 0, sizeof (*s));
@@ -314,7 +317,7 @@ run (gint n_streams, gboolean overlay)
 
   for (gint i = 0; i < n_streams; i++) {
     GstBus *bus = gst_element_get_bus (streams[i].pipeline);
-    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 600 * GST_SECOND,
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
         GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
 
     if (i == 0)
@@ -330,6 +333,8 @@ run (gint n_streams, gboolean overlay)
       g_free (dbg);
       streams[i].failed = TRUE;
       ok = FALSE;
+      /* unblocks its appsrc push thread */
+      gst_element_set_state (streams[i].pipeline, GST_STATE_NULL);
     }
     if (msg)
       gst_message_unref (msg);
@@ -412,6 +417,14 @@ main (int argc, char **argv)
   }
   bench.context = gst_cuda_context_new (0);
   render_ring ();
+  {
+    /* the scene generator's rig (cv_scene_params_init) */
+    CvSceneParams rig;
+    cv_scene_params_init (&rig, bench.width, bench.height, 0, 1);
+    bench.calibration = g_strdup_printf ("focal-length=%g principal-x=%g "
+        "principal-y=%g baseline=%g", rig.calib.focal_length,
+        rig.calib.principal_x, rig.calib.principal_y, rig.calib.baseline);
+  }
 
   printf ("bench-chain: 2 x %dx%d NV12 frames in CUDA memory (ring of %d, "
       "uploaded once), cudasgm 8 paths D=%d, %d frames per stream after %d "
@@ -430,5 +443,6 @@ main (int argc, char **argv)
   gst_object_unref (bench.context);
   g_free (streams_arg);
   g_free (size_arg);
+  g_free (bench.calibration);
   return ok ? 0 : 1;
 }

@@ -1,19 +1,30 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* bench-stixels: GPU time per frame of the CUDA stixel pipeline, total and
- * per stage, median of many runs after warm-up, CUDA events on one stream.
+/* bench-stixels: GPU time per frame of the CUDA stixel pipeline, for every
+ * column-kernel variant at every size, total and per stage, median of many
+ * runs after warm-up, CUDA events on one stream; and each variant's result
+ * checked against the CPU reference (the agreement rule of the tests).
  *
- * Stages: downsample + transpose; the fused column kernel's phases (SATs,
- * DP, backtracking) timed by running it up to each phase and taking the
- * differences; compaction (into pinned host memory).  Floors printed:
- * memory (bytes moved at 4.3 TB/s, the H200's measured bandwidth) and
- * arithmetic (the DP's double-precision operations at the FP64 issue
- * rate of all SMs), plus the DP's sequential step count.
+ * Stages: downsample + transpose; the fused column kernel's phases timed by
+ * running it up to each phase and taking the differences (baseline: SATs,
+ * DP, backtracking; tiled: prologue = cells + moment tables + first
+ * diagonal fits, DP, backtracking); compaction (into pinned host memory).
+ *
+ * Floors printed per size: memory (bytes moved at 4.3 TB/s, the H200's
+ * measured bandwidth), the baseline's FP64 arithmetic, and the tiled
+ * kernel's FP32 issue floor (instructions per candidate at one warp
+ * instruction per clock per SM sub-partition), plus the sequential row
+ * steps of the DP.
+ *
+ * Each variant runs in a child process (the parent never initialises
+ * CUDA), so a variant that faults is reported and the others still run.
  *
  * Usage: bench-stixels [runs]   (default 300; keep the total under ~60 s) */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cv_cuda.h"
 #include "cv_stixels_cuda_internal.h"
@@ -31,15 +42,23 @@
 
 /* H200: measured device bandwidth (bytes/s). */
 #define DEVICE_BANDWIDTH 4.3e12
-/* FP64 issue rate per SM per clock on H100/H200 (64 lanes), and the H200
- * SXM boost clock. */
+/* FP64 lanes per SM (H100/H200: 64 per clock). */
 #define FP64_OPS_PER_SM_CLOCK 64.0
-#define SM_CLOCK_HZ 1.98e9
-/* Double-precision operations the DP spends per candidate stixel (all
- * three classes): interval sums and centred moments ~23 (one reciprocal),
- * ground 2x2 fit with its energy ~45 (one reciprocal), object ~10, sky ~10,
- * priors and the three comparisons ~30; counted from cv_stixels_model.h. */
+/* Warp instructions an SM issues per clock (4 sub-partitions). */
+#define WARP_ISSUE_PER_SM_CLOCK 4.0
+/* Double-precision operations the baseline DP spends per candidate stixel
+ * (all three classes): interval sums and centred moments ~23 (one
+ * reciprocal), ground 2x2 fit with its energy ~45 (one reciprocal), object
+ * ~10, sky ~10, priors and the three comparisons ~30; counted from
+ * cv_stixels_model.h. */
 #define FP64_OPS_PER_CANDIDATE 120.0
+/* Warp instructions the tiled kernel issues per candidate step of a helper
+ * segment (32 candidates, a lane each): Welford update ~23, the three fits
+ * ~39 (ground ~31, object 3, sky 5), priors + update of the row's best ~40,
+ * 7 vector loads, loop ~3; the compiled step is 127 PTX instructions of
+ * which ~20 fold into SASS modifiers and moves (cv_stixels_tiled.h,
+ * cv_stx_segment_step).  The D warp adds ~125 per row. */
+#define FP32_INSTR_PER_CANDIDATE 110.0
 #define WARM_UP_RUNS 20
 
 typedef struct
@@ -54,6 +73,17 @@ static const Size sizes[] = {
   {2048, 1024, 8, 8, 0.30, "thesis 2.9 ms (Tegra Xavier)"},
   {2048, 1024, 4, 4, 1.00, "thesis 10.9 ms (Tegra Xavier)"},
   {640, 480, 5, 1, 0.10, "dhernandez0/stixels 1.72 ms (Titan X)"},
+};
+
+static const CvStixelsVariant variants[] = {
+  CV_STIXELS_VARIANT_BASELINE,
+  CV_STIXELS_VARIANT_TILED8,
+  CV_STIXELS_VARIANT_TILED8_ISO,
+  CV_STIXELS_VARIANT_TILED8_SPLIT,
+  CV_STIXELS_VARIANT_TILED16,
+  CV_STIXELS_VARIANT_TILED16_ISO,
+  CV_STIXELS_VARIANT_TILED16_ISO1,
+  CV_STIXELS_VARIANT_TILED16_SPLIT,
 };
 
 static int
@@ -124,119 +154,296 @@ time_stages (Bench * b, const CvStixelParams * p, int first, int last,
   return result;
 }
 
+/* What a child reports back (through a pipe). */
+typedef struct
+{
+  double total_ms;
+  int agree;
+  int used;                     /* CvStixelsVariant */
+} ChildResult;
+
+typedef struct
+{
+  const Size *size;
+  const StxFrame *frame;
+  const CvStixelParams *params;
+  const CvStixelList *cpu;
+  int runs;
+} Job;
+
+/* In the child: the device line (once), the size's floors (with the
+ * baseline), and one variant's row; returns the exit status. */
+static int
+run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
+    ChildResult * res)
+{
+  const Size *s = job->size;
+  const StxFrame *f = job->frame;
+  const CvStixelList *cpu = job->cpu;
+  int n_sm = 0, clock_khz = 0;
+  double clock_hz, w, h, candidates, bytes;
+  cudaStream_t stream;
+  CvImageS16 d_disp;
+  CvError err = { 0 };
+  const CvStixelList *list;
+  double t_down, t_sat, t_dp, t_full, t_compact, t_total;
+  CvStixelsVariant used;
+  StxAgreement a;
+  Bench b;
+
+  if (!cv_test_have_gpu ())
+    return CV_TEST_EXIT_SKIP;
+  GPU_CHECK (cudaSetDevice (0));
+  GPU_CHECK (cudaDeviceGetAttribute (&n_sm, cudaDevAttrMultiProcessorCount,
+          0));
+  GPU_CHECK (cudaDeviceGetAttribute (&clock_khz, cudaDevAttrClockRate, 0));
+  clock_hz = clock_khz * 1e3;
+  GPU_CHECK (cudaStreamCreate (&stream));
+  w = (s->width + s->stixel_width - 1) / s->stixel_width;
+  h = (s->height + s->row_step - 1) / s->row_step;
+  candidates = w * h * (h + 1) / 2;
+  if (header) {
+    struct cudaDeviceProp prop;
+    int threads, rows_per_thread;
+    size_t smem;
+    /* read the disparity, write + read the cells, write the per-column
+     * lists, read them and write the compact lists */
+    bytes = (double) s->width * s->height * sizeof (int16_t) +
+        2.0 * w * h * 16.0 + 3.0 * cpu->n_stixels * sizeof (CvStixel);
+    GPU_CHECK (cudaGetDeviceProperties (&prop, 0));
+    cv_stixels_cuda_column_geometry ((int) h, &threads, &rows_per_thread,
+        &smem);
+    printf ("   %s, %d SMs at %.2f GHz; floors: memory %.4f ms, baseline "
+        "FP64 %.4f ms, tiled FP32 issue %.4f ms; %.0f sequential row steps; "
+        "baseline block %d threads x %d rows, %zu B shared; tiled %zu B "
+        "shared\n", prop.name, n_sm, clock_hz / 1e9,
+        bytes / DEVICE_BANDWIDTH * 1e3,
+        candidates * FP64_OPS_PER_CANDIDATE / (FP64_OPS_PER_SM_CLOCK * n_sm *
+            clock_hz) * 1e3,
+        candidates * FP32_INSTR_PER_CANDIDATE / 32.0 /
+        (WARP_ISSUE_PER_SM_CLOCK * n_sm * clock_hz) * 1e3, h, threads,
+        rows_per_thread, smem, cv_stixels_tiled_smem ((int) h, 0));
+    printf ("   %-12s %8s %8s %8s %8s %8s %8s | %7s %6s | %9s %8s | %s\n",
+        "variant", "down+tr", "prolog", "DP", "backtr", "compact", "TOTAL",
+        "ns/row", "Mpx/s", "identical", "max dE", "status");
+    fflush (stdout);
+  }
+
+  d_disp = f->disparity;
+  GPU_CHECK (cudaMalloc ((void **) &d_disp.data,
+          f->disparity.stride * f->height));
+  GPU_CHECK (cudaMemcpy (d_disp.data, f->disparity.data,
+          f->disparity.stride * f->height, cudaMemcpyHostToDevice));
+  b.plan = cv_stixels_cuda_new ();
+  b.disparity = &d_disp;
+  b.confidence = NULL;
+  b.stream = stream;
+  cv_stixels_cuda_set_variant (b.plan, variant);
+  if (cv_stixels_cuda_prepare (b.plan, job->params, &d_disp, NULL, &err) !=
+      CV_OK) {
+    fprintf (stderr, "prepare: %s\n", err.message);
+    return 1;
+  }
+  if (variant == CV_STIXELS_VARIANT_AUTO) {
+    t_down = t_sat = t_dp = t_full = t_compact = 0.0;
+  } else {
+    t_down = time_stages (&b, job->params, CV_STIXELS_STAGE_DOWNSAMPLE,
+        CV_STIXELS_STAGE_DOWNSAMPLE, job->runs);
+    t_sat = time_stages (&b, job->params, CV_STIXELS_STAGE_COLUMNS_SAT,
+        CV_STIXELS_STAGE_COLUMNS_SAT, job->runs);
+    t_dp = time_stages (&b, job->params, CV_STIXELS_STAGE_COLUMNS_DP,
+        CV_STIXELS_STAGE_COLUMNS_DP, job->runs);
+    t_full = time_stages (&b, job->params, CV_STIXELS_STAGE_COLUMNS,
+        CV_STIXELS_STAGE_COLUMNS, job->runs);
+    t_compact = time_stages (&b, job->params, CV_STIXELS_STAGE_COMPACT,
+        CV_STIXELS_STAGE_COMPACT, job->runs);
+  }
+  t_total = time_stages (&b, job->params, CV_STIXELS_STAGE_COMPACT + 1, 0,
+      job->runs);
+  GPU_CHECK (cudaStreamSynchronize (stream));
+  if (cv_stixels_cuda_result (b.plan, &list, &err) != CV_OK) {
+    fprintf (stderr, "result: %s\n", err.message);
+    return 1;
+  }
+  used = cv_stixels_cuda_variant_used (b.plan);
+  stx_agreement (cpu, list, &a);
+  res->total_ms = t_total;
+  res->agree = stx_agreement_ok (&a);
+  res->used = (int) used;
+  if (variant == CV_STIXELS_VARIANT_AUTO) {
+    printf ("   %-12s %8s %8s %8s %8s %8s %8.4f | %7s %6.0f | %4d/%-4d "
+        "%8.1e | %s%s (runs %s)\n", "auto", "", "", "", "", "", t_total, "",
+        s->width * (double) s->height / t_total / 1e3, a.identical,
+        a.columns, a.worst_energy, t_total <= s->target_ms ? "met" : "MISSED",
+        res->agree ? ", agrees" : ", DISAGREES",
+        cv_stixels_variant_name (used));
+  } else {
+    printf ("   %-12s %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f | %7.1f %6.0f | "
+        "%4d/%-4d %8.1e | %s%s%s%s%s\n", cv_stixels_variant_name (variant),
+        t_down, t_sat, t_dp - t_sat, t_full - t_dp, t_compact, t_total,
+        (t_dp - t_sat) * 1e6 / h, s->width * (double) s->height / t_total /
+        1e3, a.identical, a.columns, a.worst_energy,
+        t_total <= s->target_ms ? "met" : "MISSED",
+        res->agree ? ", agrees" : ", DISAGREES",
+        used != variant ? " (ran " : "",
+        used != variant ? cv_stixels_variant_name (used) : "",
+        used != variant ? ")" : "");
+  }
+  fflush (stdout);
+  if (!res->agree) {
+    char label[64];
+    g_snprintf (label, sizeof (label), "%dx%d %s", s->width, s->height,
+        cv_stixels_variant_name (used));
+    stx_compare_lists (label, "CPU", cpu, "GPU", list);
+  }
+  cv_stixels_cuda_free (b.plan);
+  cudaFree (d_disp.data);
+  GPU_CHECK (cudaStreamDestroy (stream));
+  return 0;
+}
+
+/* Runs one variant in a child process; FALSE (and a report) when it does
+ * not finish normally.  Exits the program (skip) without a GPU. */
+static gboolean
+spawn_variant (const Job * job, CvStixelsVariant variant, gboolean header,
+    ChildResult * res)
+{
+  int fds[2], status = 0;
+  pid_t pid;
+  ssize_t got = 0;
+
+  memset (res, 0, sizeof (*res));
+  fflush (stdout);
+  fflush (stderr);
+  if (pipe (fds) != 0) {
+    perror ("pipe");
+    exit (1);
+  }
+  pid = fork ();
+  if (pid < 0) {
+    perror ("fork");
+    exit (1);
+  }
+  if (pid == 0) {
+    int code;
+    close (fds[0]);
+    code = run_variant (job, variant, header, res);
+    if (write (fds[1], res, sizeof (*res)) != (ssize_t) sizeof (*res))
+      code = code ? code : 1;
+    fflush (stdout);
+    fflush (stderr);
+    _exit (code);
+  }
+  close (fds[1]);
+  got = read (fds[0], res, sizeof (*res));
+  close (fds[0]);
+  waitpid (pid, &status, 0);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == CV_TEST_EXIT_SKIP) {
+    printf ("no CUDA device: skipping\n");
+    exit (CV_TEST_EXIT_SKIP);
+  }
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0
+      || got != (ssize_t) sizeof (*res)) {
+    printf ("   %-12s FAILED (%s %d): see the messages above\n",
+        cv_stixels_variant_name (variant), WIFSIGNALED (status) ? "signal" :
+        "exit status", WIFSIGNALED (status) ? WTERMSIG (status) :
+        WEXITSTATUS (status));
+    return FALSE;
+  }
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
   const int runs = argc > 1 ? MAX (10, atoi (argv[1])) : 300;
-  int n_sm = 0, i;
-  gboolean all_met = TRUE;
-  cudaStream_t stream;
+  gboolean all_met = TRUE, all_agree = TRUE;
+  int i, status = 0;
+  pid_t probe;
 
-  cv_test_require_gpu ();
-  GPU_CHECK (cudaSetDevice (0));
-  GPU_CHECK (cudaDeviceGetAttribute (&n_sm, cudaDevAttrMultiProcessorCount,
-          0));
-  GPU_CHECK (cudaStreamCreate (&stream));
-  printf ("bench-stixels: %d SMs, median of %d runs after %d warm-up runs; "
-      "floors: memory at %.1f TB/s, FP64 at %.0f ops/clk/SM x %d SMs x "
-      "%.2f GHz (~%.0f ops per DP candidate)\n\n", n_sm, runs, WARM_UP_RUNS,
-      DEVICE_BANDWIDTH / 1e12, FP64_OPS_PER_SM_CLOCK, n_sm,
-      SM_CLOCK_HZ / 1e9, FP64_OPS_PER_CANDIDATE);
-  printf ("%-22s %8s %8s %8s %8s %8s %8s | %8s %8s %8s | %7s %6s %s\n",
-      "frame, stixel cell", "down+tr", "SATs", "DP", "backtr", "compact",
-      "TOTAL", "mem.flr", "FP64 flr", "ns/step", "Mpx/s", "target",
-      "reference");
+  /* is there a GPU?  (asked in a child: the parent stays CUDA-free) */
+  fflush (stdout);
+  probe = fork ();
+  if (probe == 0)
+    _exit (cv_test_have_gpu ()? 0 : CV_TEST_EXIT_SKIP);
+  if (probe < 0 || waitpid (probe, &status, 0) < 0 || !WIFEXITED (status)
+      || WEXITSTATUS (status) != 0) {
+    printf ("no CUDA device: skipping\n");
+    return CV_TEST_EXIT_SKIP;
+  }
+
+  printf ("bench-stixels: median of %d runs after %d warm-up runs, every "
+      "column-kernel variant in its own process\nfloors: memory at %.1f "
+      "TB/s; baseline FP64 at %.0f ops/clk/SM (~%.0f per candidate); tiled "
+      "FP32 issue at %.0f warp instr/clk/SM (~%.0f instr per candidate)\n",
+      runs, WARM_UP_RUNS, DEVICE_BANDWIDTH / 1e12, FP64_OPS_PER_SM_CLOCK,
+      FP64_OPS_PER_CANDIDATE, WARP_ISSUE_PER_SM_CLOCK,
+      FP32_INSTR_PER_CANDIDATE);
 
   for (i = 0; i < (int) G_N_ELEMENTS (sizes); i++) {
     const Size *s = &sizes[i];
     StxFrame *f = stx_frame_new (s->width, s->height, 8, 1 + i);
     CvStixelParams p;
-    CvImageS16 d_disp;
-    Bench b;
+    CvStixelList cpu = CV_STIXEL_LIST_INIT;
     CvError err = { 0 };
-    const CvStixelList *list;
-    int threads, rows_per_thread;
-    size_t smem;
-    double t_down, t_sat, t_dp, t_full, t_compact, t_total;
-    double w, h, candidates, bytes, mem_floor, fp_floor;
+    double best_total = 1e30;
+    const char *best_name = "none";
+    double w, h;
+    gint64 t0;
+    guint v;
+    Job job;
+    ChildResult res;
 
     stx_frame_add_noise (f, 0.5f, 0.1f, 0.0f, 128, FALSE, 7 + i);
     stx_params_for_frame (&p, f);
     p.stixel_width = s->stixel_width;
     p.row_step = s->row_step;
-    d_disp = f->disparity;
-    GPU_CHECK (cudaMalloc ((void **) &d_disp.data,
-            f->disparity.stride * f->height));
-    GPU_CHECK (cudaMemcpy (d_disp.data, f->disparity.data,
-            f->disparity.stride * f->height, cudaMemcpyHostToDevice));
-
-    b.plan = cv_stixels_cuda_new ();
-    b.disparity = &d_disp;
-    b.confidence = NULL;
-    b.stream = stream;
-    if (cv_stixels_cuda_prepare (b.plan, &p, &d_disp, NULL, &err) != CV_OK) {
-      fprintf (stderr, "prepare: %s\n", err.message);
+    t0 = g_get_monotonic_time ();
+    if (cv_stixels_cpu (&p, &f->disparity, NULL, &cpu, &err) != CV_OK) {
+      fprintf (stderr, "cv_stixels_cpu: %s\n", err.message);
       return 1;
     }
-
-    t_down = time_stages (&b, &p, CV_STIXELS_STAGE_DOWNSAMPLE,
-        CV_STIXELS_STAGE_DOWNSAMPLE, runs);
-    t_sat = time_stages (&b, &p, CV_STIXELS_STAGE_COLUMNS_SAT,
-        CV_STIXELS_STAGE_COLUMNS_SAT, runs);
-    t_dp = time_stages (&b, &p, CV_STIXELS_STAGE_COLUMNS_DP,
-        CV_STIXELS_STAGE_COLUMNS_DP, runs);
-    t_full = time_stages (&b, &p, CV_STIXELS_STAGE_COLUMNS,
-        CV_STIXELS_STAGE_COLUMNS, runs);
-    t_compact = time_stages (&b, &p, CV_STIXELS_STAGE_COMPACT,
-        CV_STIXELS_STAGE_COMPACT, runs);
-    t_total = time_stages (&b, &p, CV_STIXELS_STAGE_COMPACT + 1, 0, runs);
-
-    GPU_CHECK (cudaStreamSynchronize (stream));
-    if (cv_stixels_cuda_result (b.plan, &list, &err) != CV_OK) {
-      fprintf (stderr, "result: %s\n", err.message);
-      return 1;
-    }
-
     w = (s->width + s->stixel_width - 1) / s->stixel_width;
     h = (s->height + s->row_step - 1) / s->row_step;
-    candidates = w * h * (h + 1) / 2;
-    /* read the disparity, write + read the cells, write the per-column
-     * lists, read them and write the compact lists */
-    bytes = (double) s->width * s->height * sizeof (int16_t) +
-        2.0 * w * h * 16.0 + 3.0 * list->n_stixels * sizeof (CvStixel);
-    mem_floor = bytes / DEVICE_BANDWIDTH * 1e3;
-    fp_floor = candidates * FP64_OPS_PER_CANDIDATE /
-        (FP64_OPS_PER_SM_CLOCK * n_sm * SM_CLOCK_HZ) * 1e3;
-    cv_stixels_cuda_column_geometry ((int) h, &threads, &rows_per_thread,
-        &smem);
-
-    {
-      char label[64];
-      g_snprintf (label, sizeof (label), "%dx%d, %dx%d", s->width, s->height,
-          s->stixel_width, s->row_step);
-      printf ("%-22s %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f | %8.4f %8.4f "
-          "%8.1f | %7.0f %6.2f %s %s\n", label, t_down, t_sat, t_dp - t_sat,
-          t_full - t_dp, t_compact, t_total, mem_floor, fp_floor,
-          (t_dp - t_sat) * 1e6 / h, s->width * (double) s->height / t_total /
-          1e3, s->target_ms, t_total <= s->target_ms ? "met" : "MISSED",
-          s->reference);
-      printf ("%-22s   %.0f columns x %.0f rows, %.3g candidates, %d "
-          "stixels (%.0f px/stixel); column kernel %d threads x %d rows, "
-          "%zu B shared\n", "", w, h, candidates, list->n_stixels,
-          s->width * (double) s->height / list->n_stixels, threads,
-          rows_per_thread, smem);
+    printf ("\n== %dx%d, %dx%d: %.0f columns x %.0f rows, %.3g candidates, "
+        "%d stixels (%.0f px/stixel), target <= %.2f ms (%s); CPU reference "
+        "%.0f ms\n", s->width, s->height, s->stixel_width, s->row_step, w, h,
+        w * h * (h + 1) / 2, cpu.n_stixels,
+        s->width * (double) s->height / MAX (cpu.n_stixels, 1), s->target_ms,
+        s->reference, (g_get_monotonic_time () - t0) * 1e-3);
+    job.size = s;
+    job.frame = f;
+    job.params = &p;
+    job.cpu = &cpu;
+    job.runs = runs;
+    for (v = 0; v < G_N_ELEMENTS (variants); v++) {
+      if (!spawn_variant (&job, variants[v], v == 0, &res)) {
+        all_agree = FALSE;
+        continue;
+      }
+      if (!res.agree)
+        all_agree = FALSE;
+      if (res.agree && res.total_ms < best_total) {
+        best_total = res.total_ms;
+        best_name = cv_stixels_variant_name ((CvStixelsVariant) res.used);
+      }
     }
-    if (t_total > s->target_ms)
+    if (!spawn_variant (&job, CV_STIXELS_VARIANT_AUTO, FALSE, &res)
+        || res.total_ms > s->target_ms || !res.agree)
       all_met = FALSE;
-
-    cv_stixels_cuda_free (b.plan);
-    cudaFree (d_disp.data);
+    printf ("   fastest agreeing variant: %s %.4f ms\n", best_name,
+        best_total);
+    cv_stixel_list_clear (&cpu);
     stx_frame_free (f);
   }
-  printf ("\nms per frame (GPU time, CUDA events); SATs / DP / backtr are "
-      "the fused column kernel's phases by difference; TOTAL is "
-      "cv_stixels_cuda_compute (all stages, one stream).\n%s\n",
-      all_met ? "all targets met" : "some targets MISSED");
-  GPU_CHECK (cudaStreamDestroy (stream));
+  printf ("\nms per frame (GPU time, CUDA events); prolog / DP / backtr are "
+      "the fused column kernel's phases by difference (baseline: prolog = "
+      "SATs; tiled: prolog includes the downsampling, their down+tr stage "
+      "enqueues nothing); TOTAL is cv_stixels_cuda_compute (all stages, one "
+      "stream); "
+      "identical / max dE: the variant's list against the CPU reference "
+      "(rule: >= 99 %% identical columns, dE <= 1e-4).\n%s; %s\n",
+      all_met ? "all targets met (auto)" : "some targets MISSED (auto)",
+      all_agree ? "every variant agrees" : "SOME VARIANT DISAGREES OR FAILED");
   return 0;
 }

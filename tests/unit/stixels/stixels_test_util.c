@@ -287,3 +287,122 @@ stx_ref_structural (const CvStixelParams * p, int below, int above,
   }
   return 0;
 }
+
+/* ---- comparing two backends' lists ----------------------------------------- */
+
+static gboolean
+stixels_match (const CvStixel * a, const CvStixel * b)
+{
+  const float tol_d = 1e-3f, tol_rel = 1e-4f;
+  if (a->column != b->column || a->width != b->width
+      || a->top_row != b->top_row || a->bottom_row != b->bottom_row
+      || a->stixel_class != b->stixel_class)
+    return FALSE;
+  if (fabsf (a->slope - b->slope) > 1e-6f + tol_rel * fabsf (a->slope)
+      || fabsf (a->intercept - b->intercept) > tol_d + tol_rel *
+      fabsf (a->intercept)
+      || fabsf (a->cost - b->cost) > tol_d + tol_rel * fabsf (a->cost))
+    return FALSE;
+  if (isinf (a->depth) || isinf (b->depth))
+    return isinf (a->depth) && isinf (b->depth);
+  return fabsf (a->depth - b->depth) <= 1e-3f * a->depth + 1e-4f;
+}
+
+void
+stx_agreement (const CvStixelList * ref, const CvStixelList * other,
+    StxAgreement * a)
+{
+  int u;
+
+  memset (a, 0, sizeof (*a));
+  a->first_diff = -1;
+  a->worst_column = -1;
+  a->columns = ref->n_columns;
+  a->geometry_ok = ref->n_columns == other->n_columns
+      && ref->width == other->width && ref->height == other->height
+      && ref->n_rows == other->n_rows
+      && other->column_start[other->n_columns] == other->n_stixels;
+  if (!a->geometry_ok)
+    return;
+  for (u = 0; u < ref->n_columns; u++) {
+    const int na = ref->column_start[u + 1] - ref->column_start[u];
+    const int nb = other->column_start[u + 1] - other->column_start[u];
+    const double ea = ref->column_energy[u], eb = other->column_energy[u];
+    const double rel = fabs (ea - eb) / MAX (1.0, fabs (ea));
+    gboolean same = na == nb;
+    int i;
+    for (i = 0; same && i < na; i++)
+      same = stixels_match (&ref->stixels[ref->column_start[u] + i],
+          &other->stixels[other->column_start[u] + i]);
+    if (same)
+      a->identical++;
+    else if (a->first_diff < 0)
+      a->first_diff = u;
+    if (!(rel <= a->worst_energy)) {
+      a->worst_energy = rel;
+      a->worst_column = u;
+    }
+  }
+}
+
+gboolean
+stx_agreement_ok (const StxAgreement * a)
+{
+  return a->geometry_ok
+      && a->identical >= STX_MIN_IDENTICAL_COLUMNS * a->columns
+      && a->worst_energy <= STX_MAX_ENERGY_REL_DIFF;
+}
+
+static void
+print_column (const char *who, const CvStixelList * l, int u)
+{
+  int i;
+  g_printerr ("  %s column %d (energy %.9g):\n", who, u, l->column_energy[u]);
+  for (i = l->column_start[u]; i < l->column_start[u + 1]; i++) {
+    const CvStixel *s = &l->stixels[i];
+    g_printerr ("    class %d rows %d..%d cols %d+%d slope %.9g intercept "
+        "%.9g depth %.6g cost %.9g\n", s->stixel_class, s->top_row,
+        s->bottom_row, s->column, s->width, s->slope, s->intercept, s->depth,
+        s->cost);
+  }
+}
+
+gboolean
+stx_compare_lists (const char *what, const char *ref_name,
+    const CvStixelList * ref, const char *other_name,
+    const CvStixelList * other)
+{
+  StxAgreement a;
+  gboolean ok;
+
+  stx_agreement (ref, other, &a);
+  if (!a.geometry_ok) {
+    g_printerr ("FAIL %s: geometry differs: %s %d columns %dx%d (%d rows), "
+        "%s %d columns %dx%d (%d rows), %s column_start[%d] = %d, "
+        "n_stixels %d\n", what, ref_name, ref->n_columns, ref->width,
+        ref->height, ref->n_rows, other_name, other->n_columns, other->width,
+        other->height, other->n_rows, other_name, other->n_columns,
+        other->column_start[other->n_columns], other->n_stixels);
+    return FALSE;
+  }
+  ok = stx_agreement_ok (&a);
+  g_print ("%-48s %5d stixels, %4d/%4d columns identical, max energy "
+      "difference %.2e relative (column %d)\n", what, ref->n_stixels,
+      a.identical, a.columns, a.worst_energy, a.worst_column);
+  if (!ok)
+    g_printerr ("FAIL %s: %d of %d columns identical (need %.0f %%), worst "
+        "energy difference %.3e (limit %.0e)\n", what, a.identical,
+        a.columns, 100 * STX_MIN_IDENTICAL_COLUMNS, a.worst_energy,
+        STX_MAX_ENERGY_REL_DIFF);
+  if (a.first_diff >= 0) {
+    g_printerr ("%s %s: first differing column %d\n", ok ? "note" : "FAIL",
+        what, a.first_diff);
+    print_column (ref_name, ref, a.first_diff);
+    print_column (other_name, other, a.first_diff);
+  }
+  if (!ok && a.worst_column >= 0 && a.worst_column != a.first_diff) {
+    print_column (ref_name, ref, a.worst_column);
+    print_column (other_name, other, a.worst_column);
+  }
+  return ok;
+}

@@ -93,6 +93,38 @@ long double stx_ref_fit (const StxRefCell * cells, int n,
 long double stx_ref_structural (const CvStixelParams * p, int below,
     int above, long double d_above, long double d_below);
 
+/* ---- comparing two backends' lists ---------------------------------------
+ * The agreement rule of the issue: the same stixels (rows, class; plane,
+ * depth and energy within float rounding) on >= STX_MIN_IDENTICAL_COLUMNS of
+ * the columns, and every column's energy within STX_MAX_ENERGY_REL_DIFF
+ * relative (to max (1, |energy|)). */
+#define STX_MIN_IDENTICAL_COLUMNS 0.99
+#define STX_MAX_ENERGY_REL_DIFF 1e-4
+
+typedef struct
+{
+  int columns, identical;       /* columns compared / with the same stixels */
+  int first_diff;               /* first differing column, -1 none */
+  double worst_energy;          /* largest relative energy difference */
+  int worst_column;
+  gboolean geometry_ok;         /* sizes and column offsets consistent */
+} StxAgreement;
+
+/* Compares @other against the reference @ref (no output). */
+void stx_agreement (const CvStixelList * ref, const CvStixelList * other,
+    StxAgreement * a);
+
+/* TRUE when @a meets the rule above. */
+gboolean stx_agreement_ok (const StxAgreement * a);
+
+/* Compares and logs: one summary line (stdout) labelled @what and, on
+ * failure or a differing column, both lists' first differing column and
+ * worst column (stderr, labelled @ref_name / @other_name).  Returns
+ * stx_agreement_ok. */
+gboolean stx_compare_lists (const char *what, const char *ref_name,
+    const CvStixelList * ref, const char *other_name,
+    const CvStixelList * other);
+
 /* KITTI's outlier test. */
 static inline gboolean
 stx_is_outlier (float estimate, float truth)

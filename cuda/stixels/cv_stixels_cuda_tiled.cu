@@ -1,0 +1,544 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Stixels: the tiled single-precision column kernel (see cv_stixels_tiled.h
+ * for the formulation, the tiling and the tie rule; the CPU emulation
+ * cv_stixels_tiled_cpu.c runs the same phases row after row).
+ *
+ * One block of W warps per stixel column, everything in shared memory:
+ *
+ *  prologue   the column's cells straight from the disparity (the
+ *             downsampling fused: the same integer sums as the downsample
+ *             kernel), in float with the few double-precision terms; band
+ *             prefix / suffix / range tables, the first band's diagonal
+ *             fits;
+ *  band J = 0 .. n_bands - 1, two barrier-separated phases:
+ *   phase 1   (J > 0) warps 0..3: the critical block (J-1, J), a quarter
+ *             of its bottoms each;
+ *   phase 2   warp 0, the "D" warp: band J's rows in order, one warp
+ *             shuffle per row (no barrier), from the diagonal fits made
+ *             one band ahead; the other warps ("helpers"): band J + 1's
+ *             diagonal fits (two tasks), then the blocks (J-1, K), K > J:
+ *             a block per task, a row per lane, the two halves of the
+ *             block's bottoms side by side (split 1), or a half block per
+ *             task (split 2: 16 rows, the lanes j and j + 16 taking the
+ *             upper and lower half of one row's bottoms; twice the tasks,
+ *             each half as long);
+ *  backtracking by one thread, stixels written by the threads.
+ *
+ * So a band costs two barriers (the reference kernel: one per row), the D
+ * warp's chain is 32 shuffle steps per band, and the O(h^2) bulk of the
+ * candidates runs concurrently on the helpers, a candidate per lane and
+ * step, float arithmetic only (about 110 warp instructions per step).
+ *
+ * The D warp issues ~130 instructions per row and its rows are the serial
+ * chain: a helper on its SM sub-partition (warp scheduler) takes issue
+ * slots from it.  @d_share says how many helpers may share it (warps 4, 8,
+ * 12 of a block; warp i is assumed to go to sub-partition i % 4): fewer
+ * helpers, a faster chain ("iso" variants). */
+#include "cv_cuda.cuh"
+#include "cv_stixels_cuda_internal.h"
+#include "cv_stixels_tiled.h"
+
+namespace {
+
+constexpr int kWarpSize = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+static_assert (CV_STX_BAND == kWarpSize, "a band is one warp, a row per lane");
+
+/* Warps of phase 1 (the critical block); the D warp is warp 0. */
+constexpr int kCriticalWarps = CV_STX_CRIT_PARTS;
+/* The diagonal fits of a band: two tasks (cv_stx_diag_lane's halves). */
+constexpr int kDiagTasks = 2;
+/* Sub-partitions (warp schedulers) of an SM. */
+constexpr int kSubPartitions = 4;
+/* Shared memory a block may use without opting in. */
+constexpr size_t kDefaultSharedLimit = 48 * 1024;
+
+/* How far the kernel runs (the benchmark times the phases). */
+enum TiledStop
+{
+  kStopAfterPrologue = 0,
+  kStopAfterDp = 1,
+  kRunAll = 2,
+};
+
+__host__ __device__ inline size_t
+align16 (size_t x)
+{
+  return (x + 15) / 16 * 16;
+}
+
+/* The ground prior of this frame (from the device pose or the model). */
+struct TiledHeader
+{
+  CvStxPlanePrior ground;
+  CvStxGroundF ground_f;
+};
+
+/* Shared memory of the kernel, byte offsets. */
+struct TiledSmem
+{
+  size_t header, cells, prefix, suffix, range, below;
+  size_t cost, ref, edge, slope, diag, part, path, total;
+};
+
+__host__ __device__ inline TiledSmem
+tiled_smem (int h, int obj_slope)
+{
+  const size_t nb = (size_t) cv_stx_n_bands (h), n = (size_t) h;
+  TiledSmem L;
+  L.header = 0;
+  L.cells = align16 (sizeof (TiledHeader));
+  L.prefix = align16 (L.cells + sizeof (CvStxCellF) * n);
+  L.suffix = align16 (L.prefix + sizeof (CvStxMomF) * n);
+  L.range = align16 (L.suffix + sizeof (CvStxMomF) * nb *
+      CV_STX_SEGS_PER_BAND);
+  L.below = align16 (L.range + sizeof (CvStxMomF) *
+      (size_t) cv_stx_range_entries ((int) nb));
+  L.cost = align16 (L.below + sizeof (CvStxBelowF) * CV_STX_BELOW_RING);
+  L.ref = align16 (L.cost + sizeof (float) * CV_STIXEL_N_CLASSES * n);
+  L.edge = align16 (L.ref + sizeof (int) * CV_STIXEL_N_CLASSES * n);
+  L.slope = align16 (L.edge + sizeof (float) * 2 * n);
+  L.diag = align16 (L.slope + sizeof (float) * 2 * n);
+  L.part = align16 (L.diag + sizeof (float) * 2 *
+      CV_STX_DIAG_FLOATS (obj_slope));
+  L.path = align16 (L.part + sizeof (CvStxBestF) * kCriticalWarps *
+      CV_STX_BAND);
+  L.total = align16 (L.path + sizeof (int) * n);
+  return L;
+}
+
+/* TRUE when warp @w helps in phase 2: not the D warp, and on the D warp's
+ * sub-partition only the first @d_share of the others. */
+__host__ __device__ inline bool
+is_helper (int w, int d_share)
+{
+  return w != 0 && (w % kSubPartitions != 0 || w / kSubPartitions <= d_share);
+}
+
+/* Phase-2 role of warp @w: helper index, or -1.  Tasks go to helpers in
+ * rank order, round robin: the helpers on the other sub-partitions come
+ * first (in warp order, so consecutive tasks land on different
+ * sub-partitions), those sharing the D warp's last, so that when there are
+ * few tasks the D warp keeps its scheduler to itself. */
+__device__ __forceinline__ int
+helper_rank (int w, int warps, int d_share)
+{
+  int rank = 0;
+  if (!is_helper (w, d_share))
+    return -1;
+  if (w % kSubPartitions != 0) {
+    for (int v = 1; v < w; v++)
+      rank += v % kSubPartitions != 0;
+    return rank;
+  }
+  for (int v = 1; v < warps; v++)
+    rank += v % kSubPartitions != 0;
+  for (int v = kSubPartitions; v < w; v += kSubPartitions)
+    rank += is_helper (v, d_share);
+  return rank;
+}
+
+__host__ __device__ inline int
+helper_count (int warps, int d_share)
+{
+  int n = 0;
+  for (int v = 1; v < warps; v++)
+    n += is_helper (v, d_share);
+  return n;
+}
+
+__device__ __forceinline__ CvStxMomF
+shfl_mom_up (const CvStxMomF & m, int d)
+{
+  CvStxMomF o;
+  o.n = __shfl_up_sync (kFullMask, m.n, d);
+  o.mx = __shfl_up_sync (kFullMask, m.mx, d);
+  o.md = __shfl_up_sync (kFullMask, m.md, d);
+  o.mg = __shfl_up_sync (kFullMask, m.mg, d);
+  o.cxx = __shfl_up_sync (kFullMask, m.cxx, d);
+  o.cxg = __shfl_up_sync (kFullMask, m.cxg, d);
+  o.cdd = __shfl_up_sync (kFullMask, m.cdd, d);
+  o.cgg = __shfl_up_sync (kFullMask, m.cgg, d);
+  o.f = __shfl_up_sync (kFullMask, m.f, d);
+  return o;
+}
+
+__device__ __forceinline__ CvStxMomF
+shfl_mom_down (const CvStxMomF & m, int d)
+{
+  CvStxMomF o;
+  o.n = __shfl_down_sync (kFullMask, m.n, d);
+  o.mx = __shfl_down_sync (kFullMask, m.mx, d);
+  o.md = __shfl_down_sync (kFullMask, m.md, d);
+  o.mg = __shfl_down_sync (kFullMask, m.mg, d);
+  o.cxx = __shfl_down_sync (kFullMask, m.cxx, d);
+  o.cxg = __shfl_down_sync (kFullMask, m.cxg, d);
+  o.cdd = __shfl_down_sync (kFullMask, m.cdd, d);
+  o.cgg = __shfl_down_sync (kFullMask, m.cgg, d);
+  o.f = __shfl_down_sync (kFullMask, m.f, d);
+  return o;
+}
+
+__device__ __forceinline__ CvStxBestF
+shfl_best_down (const CvStxBestF & b, int d)
+{
+  CvStxBestF o;
+  for (int c = 0; c < CV_STIXEL_N_CLASSES; c++) {
+    o.cost[c] = __shfl_down_sync (kFullMask, b.cost[c], d);
+    o.ref[c] = __shfl_down_sync (kFullMask, b.ref[c], d);
+  }
+  o.edge_g = __shfl_down_sync (kFullMask, b.edge_g, d);
+  o.edge_o = __shfl_down_sync (kFullMask, b.edge_o, d);
+  o.slope_g = __shfl_down_sync (kFullMask, b.slope_g, d);
+  o.slope_o = __shfl_down_sync (kFullMask, b.slope_o, d);
+  return o;
+}
+
+template < int W, bool kObjSlope > __global__ void
+__launch_bounds__ (W * kWarpSize, W <= 8 ? 2 : 1)
+tiled_column_kernel (const int16_t * __restrict__ disparity,
+    size_t disparity_stride, const uint8_t * __restrict__ confidence,
+    size_t confidence_stride, const __grid_constant__ CvStxModel model,
+    const __grid_constant__ CvStxModelF mf,
+    const CvCameraPose * __restrict__ pose_dev,
+    CvStixel * __restrict__ column_stixels,
+    int32_t * __restrict__ column_count, float *__restrict__ column_energy,
+    CvCameraPose * __restrict__ pose_used, int d_share, int split, int stop)
+{
+  static_assert (W >= kCriticalWarps, "phase 1 needs kCriticalWarps warps");
+  extern __shared__ float4 smem4[];
+  unsigned char *base = reinterpret_cast<unsigned char *>(smem4);
+  const int h = model.n_rows, nb = cv_stx_n_bands (h);
+  const int tid = threadIdx.x, lane = tid % kWarpSize, warp = tid / kWarpSize;
+  constexpr int T = W * kWarpSize;
+  const int u = blockIdx.x;
+  const TiledSmem L = tiled_smem (h, kObjSlope);
+  constexpr int kDiagFloats = CV_STX_DIAG_FLOATS (kObjSlope);
+  TiledHeader *hdr = reinterpret_cast<TiledHeader *>(base + L.header);
+  CvStxCellF *cells = reinterpret_cast<CvStxCellF *>(base + L.cells);
+  CvStxMomF *prefix = reinterpret_cast<CvStxMomF *>(base + L.prefix);
+  CvStxMomF *suffix = reinterpret_cast<CvStxMomF *>(base + L.suffix);
+  CvStxMomF *range = reinterpret_cast<CvStxMomF *>(base + L.range);
+  CvStxBelowF *below = reinterpret_cast<CvStxBelowF *>(base + L.below);
+  float *diag = reinterpret_cast<float *>(base + L.diag);
+  CvStxBestF *part = reinterpret_cast<CvStxBestF *>(base + L.part);
+  int *path = reinterpret_cast<int *>(base + L.path);
+  const CvStxStates S = {
+    reinterpret_cast<float *>(base + L.cost),
+    reinterpret_cast<int *>(base + L.ref),
+    reinterpret_cast<float *>(base + L.edge),
+    reinterpret_cast<float *>(base + L.slope), h
+  };
+
+  /* ---- the ground prior: from a valid device pose, else the model's */
+  if (tid == 0) {
+    CvStxPlanePrior ground = model.plane[CV_STX_G];
+    CvCameraPose pose = model.pose;
+    if (pose_dev != nullptr) {
+      const CvCameraPose pd = *pose_dev;
+      const CvStxPlanePrior from_pose = cv_stx_ground_prior (&model, pd);
+      if (cv_stx_pose_valid (pd) && from_pose.mode_a == CV_STX_GAUSS
+          && from_pose.mode_b == CV_STX_GAUSS) {
+        ground = from_pose;
+        pose = pd;
+      }
+    }
+    hdr->ground = ground;
+    hdr->ground_f = cv_stx_ground_f (&ground);
+    if (u == 0)
+      *pose_used = pose;
+  }
+  __syncthreads ();
+
+  /* ---- prologue: the cells (downsample_transpose_kernel's sums) */
+  {
+    const int x0 = u * model.stixel_width;
+    const int x1 = min (x0 + model.stixel_width, model.width);
+    for (int k = tid; k < h; k += T) {
+      const int y0 = cv_stx_cell_first_row (&model, k);
+      const int y1 = cv_stx_cell_end_row (&model, k);
+      CvStxCellSums sums = { 0, 0, 0, 0 };
+      for (int y = y0; y < y1; y++) {
+        const int16_t *drow = reinterpret_cast<const int16_t *>(
+            reinterpret_cast<const uint8_t *>(disparity) +
+            (size_t) y * disparity_stride);
+        const uint8_t *crow = confidence != nullptr ?
+            confidence + (size_t) y * confidence_stride : nullptr;
+        for (int x = x0; x < x1; x++) {
+          const int conf = crow != nullptr ? (int) __ldg (crow + x) :
+              CV_STX_CONF_MAX;
+          cv_stx_cell_sums_add (&sums, (int) __ldg (drow + x), conf,
+              model.max_disparity16);
+        }
+      }
+      cells[k] = cv_stx_cell_f (&model, cv_stx_cell_from_sums (&sums,
+              (x1 - x0) * (y1 - y0)), k, &hdr->ground);
+    }
+  }
+  if (tid == 0)
+    below[cv_stx_below_slot (0)] = cv_stx_below_none_f (&mf);
+  __syncthreads ();
+  for (int k = tid; k < h; k += T) {
+    CvStxBestF none;
+    cv_stx_best_init (&none);
+    cv_stx_state_store (&S, k, &none);
+    path[k] = -1;
+  }
+  /* band prefix and suffix tables: a warp per band, cv_stx_band_scan */
+  for (int band = warp; band < nb; band += W) {
+    const int k = band * CV_STX_BAND + lane;
+    const CvStxMomF own = cv_stx_cell_mom (cells, k, h);
+    CvStxMomF v = own;
+    for (int d = 1; d < kWarpSize; d *= 2) {
+      const CvStxMomF o = shfl_mom_up (v, d);
+      if (lane >= d)
+        v = cv_stx_mom_join (&o, &v);
+    }
+    if (k < h)
+      prefix[k] = v;
+    v = own;
+    for (int d = 1; d < kWarpSize; d *= 2) {
+      const CvStxMomF o = shfl_mom_down (v, d);
+      if (lane + d < kWarpSize)
+        v = cv_stx_mom_join (&v, &o);
+    }
+    if (lane % CV_STX_SEG == 0)
+      suffix[band * CV_STX_SEGS_PER_BAND + lane / CV_STX_SEG] = v;
+  }
+  __syncthreads ();
+  const CvStxGroundF gr = hdr->ground_f;
+  if (warp < 2) {
+    cv_stx_diag_lane (cells, &mf, &gr, 0, lane, h, warp, diag, kObjSlope);
+  } else {
+    for (int i = tid - 2 * kWarpSize; i < nb; i += T - 2 * kWarpSize) {
+      range[cv_stx_range_index (i, i, nb)] =
+          suffix[i * CV_STX_SEGS_PER_BAND];
+      for (int j = i + 1; j < nb; j++)
+        range[cv_stx_range_index (i, j, nb)] =
+            cv_stx_mom_join (&range[cv_stx_range_index (i, j - 1, nb)],
+            &suffix[j * CV_STX_SEGS_PER_BAND]);
+    }
+  }
+  __syncthreads ();
+  if (stop == kStopAfterPrologue) {
+    if (tid == 0)
+      column_energy[u] = prefix[h - 1].cdd + range[0].cgg + diag[0];
+    return;
+  }
+
+  const CvStxTables Tb = { cells, prefix, suffix, range, h, nb };
+  const int rank = helper_rank (warp, W, d_share);
+  const int n_helpers = helper_count (W, d_share);
+
+  for (int band = 0; band < nb; band++) {
+    const int bbase = band * CV_STX_BAND;
+    const int bend = cv_stx_band_end (band, h);
+
+    /* ---- phase 1: the critical block (band - 1, band) */
+    if (band > 0) {
+      if (warp < kCriticalWarps) {
+        const int t = bbase + lane;
+        if (t < h)
+          part[warp * CV_STX_BAND + lane] = cv_stx_critical_part (&Tb, &mf,
+              &gr, below, band, warp, t, kObjSlope);
+      }
+      __syncthreads ();
+    }
+
+    /* ---- phase 2 */
+    if (warp == 0) {
+      /* D warp: the band's rows in order */
+      CvStxBelowF *ring = below + cv_stx_below_slot (band);
+      const float *dg = diag + (band & 1) * kDiagFloats;
+      const int t = bbase + lane;
+      const bool active = t < bend;
+      const int steps = bend - bbase;
+      CvStxBestF best;
+      cv_stx_best_init (&best);
+      if (active) {
+        best = cv_stx_state_load (&S, t);
+        if (band > 0)
+          for (int q = 0; q < kCriticalWarps; q++)
+            cv_stx_best_merge (&best, &part[q * CV_STX_BAND + lane], cells);
+      }
+      for (int i = 0; i < steps; i++) {
+        CvStxBelowF B;
+        if (i == 0) {
+          B = ring[0];
+        } else {
+          /* row bbase + i - 1 is final in lane i - 1 */
+          const float cg = __shfl_sync (kFullMask, best.cost[0], i - 1);
+          const float co = __shfl_sync (kFullMask, best.cost[1], i - 1);
+          const float cs = __shfl_sync (kFullMask, best.cost[2], i - 1);
+          const float eg = __shfl_sync (kFullMask, best.edge_g, i - 1);
+          const float eo = __shfl_sync (kFullMask, best.edge_o, i - 1);
+          B = cv_stx_below_f (&mf, cg, co, cs, eg, eo);
+          if (lane == 0)
+            ring[i] = B;
+        }
+        if (active && lane >= i) {
+          const int b = bbase + i;
+          const float tie = b > 0 ? cv_stx_tie (cells[b - 1].w) : 0.0f;
+          const CvStxFitF fit = cv_stx_diag_load (dg, i, lane, kObjSlope);
+          cv_stx_offer_f (&best, &mf, &fit, &B, b, 0, tie);
+        }
+      }
+      {
+        /* the band's last row, for the next band's first bottom */
+        const int l = steps - 1;
+        const float cg = __shfl_sync (kFullMask, best.cost[0], l);
+        const float co = __shfl_sync (kFullMask, best.cost[1], l);
+        const float cs = __shfl_sync (kFullMask, best.cost[2], l);
+        const float eg = __shfl_sync (kFullMask, best.edge_g, l);
+        const float eo = __shfl_sync (kFullMask, best.edge_o, l);
+        if (lane == 0)
+          below[cv_stx_below_slot (band + 1)] = cv_stx_below_f (&mf, cg, co,
+              cs, eg, eo);
+      }
+      if (active)
+        cv_stx_state_store (&S, t, &best);
+    } else if (rank >= 0) {
+      /* helpers: tasks 0, 1 the next band's diagonal fits, then the blocks
+       * (band - 1, K) for the bands K above this one */
+      const int n_diag = band + 1 < nb ? kDiagTasks : 0;
+      const int n_blocks = band > 0 ? (nb - 1 - band) * split : 0;
+      for (int k = rank; k < n_diag + n_blocks; k += n_helpers) {
+        if (k < n_diag) {
+          cv_stx_diag_lane (cells, &mf, &gr, band + 1, lane, h, k,
+              diag + ((band + 1) & 1) * kDiagFloats, kObjSlope);
+        } else if (split == 1) {
+          const int kb = band + 1 + (k - n_diag);
+          const int t = kb * CV_STX_BAND + lane;
+          if (t < h) {
+            const CvStxBestF blk = cv_stx_block (&Tb, &mf, &gr, below,
+                band - 1, kb, t, kObjSlope);
+            CvStxBestF st = cv_stx_state_load (&S, t);
+            cv_stx_best_merge (&st, &blk, cells);
+            cv_stx_state_store (&S, t, &st);
+          }
+        } else {
+          /* half a block: 16 rows, lanes j and j + 16 the two halves of
+           * row j's bottoms, merged through a shuffle */
+          constexpr int kHalf = CV_STX_BAND / 2;
+          const int bt = k - n_diag;
+          const int kb = band + 1 + bt / 2;
+          const int t = kb * CV_STX_BAND + (bt % 2) * kHalf + lane % kHalf;
+          CvStxBestF mine;
+          cv_stx_best_init (&mine);
+          if (t < h)
+            mine = cv_stx_block_half (&Tb, &mf, &gr, below, band - 1, kb, t,
+                lane / kHalf, kObjSlope);
+          const CvStxBestF lower = shfl_best_down (mine, kHalf);
+          if (lane < kHalf && t < h) {
+            CvStxBestF st = cv_stx_state_load (&S, t);
+            cv_stx_best_merge (&mine, &lower, cells);
+            cv_stx_best_merge (&st, &mine, cells);
+            cv_stx_state_store (&S, t, &st);
+          }
+        }
+      }
+    }
+    __syncthreads ();
+  }
+
+  if (stop == kStopAfterDp) {
+    if (tid == 0) {
+      const int t = h - 1;
+      column_energy[u] = fminf (S.cost[t], fminf (S.cost[h + t],
+              S.cost[2 * h + t]));
+    }
+    return;
+  }
+
+  /* ---- backtracking and the stixels */
+  if (tid == 0) {
+    float energy;
+    column_count[u] = cv_stx_backtrack_f (&S, path, &energy);
+    column_energy[u] = energy;
+  }
+  __syncthreads ();
+  for (int t = tid; t < h; t += T) {
+    const int code = path[t];
+    if (code >= 0) {
+      CvStixel s;
+      cv_stx_tiled_stixel (&model, &S, u, t, code, &s);
+      column_stixels[(size_t) u * h + (code >> 2)] = s;
+    }
+  }
+}
+
+template < int W, bool kObjSlope > CvStatus
+launch (const CvStxModel * m, const CvStxModelF * mf,
+    const CvImageS16 * disparity, const CvImageU8 * confidence,
+    const CvCameraPose * pose_dev, CvStixel * column_stixels,
+    int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
+    int d_share, int split, int stop, cudaStream_t stream, CvError * err)
+{
+  const size_t smem = tiled_smem (m->n_rows, kObjSlope).total;
+  if (smem > kDefaultSharedLimit) {
+    CV_CUDA_TRY (err, cudaFuncSetAttribute (tiled_column_kernel < W,
+            kObjSlope >, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            (int) smem));
+    /* all of L1 as shared memory, so that two blocks of ~100 KB fit */
+    CV_CUDA_TRY (err, cudaFuncSetAttribute (tiled_column_kernel < W,
+            kObjSlope >, cudaFuncAttributePreferredSharedMemoryCarveout,
+            (int) cudaSharedmemCarveoutMaxShared));
+  }
+  tiled_column_kernel < W, kObjSlope > <<<m->n_columns, W * kWarpSize, smem,
+      stream>>> (disparity->data, disparity->stride,
+      confidence != nullptr ? confidence->data : nullptr,
+      confidence != nullptr ? confidence->stride : 0, *m, *mf, pose_dev,
+      column_stixels, column_count, column_energy, pose_used, d_share, split,
+      stop);
+  CV_CUDA_CHECK_LAUNCH (err, "stixels tiled_column_kernel");
+  return CV_OK;
+}
+
+}                               /* namespace */
+
+extern "C" size_t
+cv_stixels_tiled_smem (int n_rows, int obj_slope)
+{
+  return tiled_smem (n_rows, obj_slope).total;
+}
+
+extern "C" int
+cv_stixels_tiled_helpers (int warps, int d_share)
+{
+  return helper_count (warps, d_share);
+}
+
+extern "C" CvStatus
+cv_stixels_tiled_launch (const CvStxModel * model,
+    const CvImageS16 * disparity, const CvImageU8 * confidence,
+    const CvCameraPose * pose_dev, CvStixel * column_stixels,
+    int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
+    int warps, int d_share, int split, CvStixelsTiledStop stop,
+    CvStream stream, CvError * err)
+{
+  CvStxModelF mf;
+  const int obj_slope = model->plane[CV_STX_O].mode_b == CV_STX_GAUSS;
+  const int kstop = stop == CV_STIXELS_TILED_STOP_PROLOGUE ?
+      kStopAfterPrologue : stop == CV_STIXELS_TILED_STOP_DP ? kStopAfterDp :
+      kRunAll;
+  cudaStream_t s = (cudaStream_t) stream;
+
+  cv_stx_model_f_init (model, &mf);
+  if (split != 1 && split != 2)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "stixels: tiled kernel with block split %d (1 or 2)", split);
+  if (warps == 16)
+    return obj_slope ? launch < 16, true > (model, &mf, disparity, confidence, pose_dev,
+        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
+        err) : launch < 16, false > (model, &mf, disparity, confidence, pose_dev,
+        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
+        err);
+  if (warps == 8)
+    return obj_slope ? launch < 8, true > (model, &mf, disparity, confidence, pose_dev,
+        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
+        err) : launch < 8, false > (model, &mf, disparity, confidence, pose_dev,
+        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
+        err);
+  return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+      "stixels: tiled kernel with %d warps (8 or 16)", warps);
+}

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Stixels: CPU emulation of the tiled single-precision DP.
+ *
+ * Runs the CUDA tiled kernel's phases (cv_stixels_cuda_tiled.cu) in the
+ * same order with the same per-row functions (cv_stixels_tiled.h), one row
+ * after the other instead of a warp at a time: the unit tests check it
+ * against the double-precision reference on the machines without a GPU,
+ * which validates the float formulation and the tiling (segments, tables,
+ * ties) before the kernel runs. */
+#include "cv_stixels_tiled.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct
+{
+  CvStxCellF *cells;
+  CvStxMomF *prefix, *suffix, *range;
+  CvStxBelowF *below;           /* ring (cv_stx_below_slot) */
+  float *cost, *edge, *slope;
+  int *ref, *path;
+  float *diag;                  /* two buffers */
+  CvStxBestF *part;             /* CV_STX_CRIT_PARTS * CV_STX_BAND */
+} Work;
+
+static void
+work_free (Work * w)
+{
+  free (w->cells);
+  free (w->prefix);
+  free (w->suffix);
+  free (w->range);
+  free (w->below);
+  free (w->cost);
+  free (w->edge);
+  free (w->slope);
+  free (w->ref);
+  free (w->path);
+  free (w->diag);
+  free (w->part);
+}
+
+static int
+work_alloc (Work * w, int h)
+{
+  const int nb = cv_stx_n_bands (h);
+  memset (w, 0, sizeof (*w));
+  w->cells = malloc (sizeof (CvStxCellF) * (size_t) h);
+  w->prefix = malloc (sizeof (CvStxMomF) * (size_t) h);
+  w->suffix = malloc (sizeof (CvStxMomF) * (size_t) nb * CV_STX_SEGS_PER_BAND);
+  w->range = malloc (sizeof (CvStxMomF) * (size_t) cv_stx_range_entries (nb));
+  w->below = malloc (sizeof (CvStxBelowF) * CV_STX_BELOW_RING);
+  w->cost = malloc (sizeof (float) * 3 * (size_t) h);
+  w->ref = malloc (sizeof (int) * 3 * (size_t) h);
+  w->edge = malloc (sizeof (float) * 2 * (size_t) h);
+  w->slope = malloc (sizeof (float) * 2 * (size_t) h);
+  w->path = malloc (sizeof (int) * (size_t) h);
+  w->diag = aligned_alloc (16, sizeof (float) * 2 *
+      CV_STX_DIAG_FLOATS (1));
+  w->part = malloc (sizeof (CvStxBestF) * CV_STX_CRIT_PARTS * CV_STX_BAND);
+  if (!w->cells || !w->prefix || !w->suffix || !w->range || !w->below
+      || !w->cost || !w->ref || !w->edge || !w->slope || !w->path || !w->diag
+      || !w->part) {
+    work_free (w);
+    return 0;
+  }
+  return 1;
+}
+
+/* Column @u: the kernel's prologue, supersteps and backtracking. */
+static int
+column (const CvStxModel * m, const CvStxModelF * mf,
+    const CvStxCell * cells, int u, Work * w, CvStixel * out, float *energy)
+{
+  const int h = m->n_rows, nb = cv_stx_n_bands (h);
+  const int obj_slope = mf->obj_prec_b > 0.0f;
+  const CvStxGroundF gr = cv_stx_ground_f (&m->plane[CV_STX_G]);
+  const CvStxStates S = { w->cost, w->ref, w->edge, w->slope, h };
+  CvStxTables T;
+  CvStxBestF lane[CV_STX_BAND];
+  int k, band, r, i, j, q, n;
+
+  /* prologue: cells, tables, initial states, the first diagonal block */
+  for (k = 0; k < h; k++)
+    w->cells[k] = cv_stx_cell_f (m, cells[k], k, &m->plane[CV_STX_G]);
+  for (band = 0; band < nb; band++) {
+    CvStxMomF v[CV_STX_BAND];
+    const int base = band * CV_STX_BAND;
+    for (j = 0; j < CV_STX_BAND; j++)
+      v[j] = cv_stx_cell_mom (w->cells, base + j, h);
+    cv_stx_band_scan (v, 0);
+    for (j = 0; j < CV_STX_BAND && base + j < h; j++)
+      w->prefix[base + j] = v[j];
+    for (j = 0; j < CV_STX_BAND; j++)
+      v[j] = cv_stx_cell_mom (w->cells, base + j, h);
+    cv_stx_band_scan (v, 1);
+    for (r = 0; r < CV_STX_SEGS_PER_BAND; r++)
+      w->suffix[band * CV_STX_SEGS_PER_BAND + r] = v[CV_STX_SEG * r];
+  }
+  for (i = 0; i < nb; i++) {
+    w->range[cv_stx_range_index (i, i, nb)] =
+        w->suffix[i * CV_STX_SEGS_PER_BAND];
+    for (j = i + 1; j < nb; j++)
+      w->range[cv_stx_range_index (i, j, nb)] =
+          cv_stx_mom_join (&w->range[cv_stx_range_index (i, j - 1, nb)],
+          &w->suffix[j * CV_STX_SEGS_PER_BAND]);
+  }
+  T.cells = w->cells;
+  T.prefix = w->prefix;
+  T.suffix = w->suffix;
+  T.range = w->range;
+  T.h = h;
+  T.n_bands = nb;
+  w->below[cv_stx_below_slot (0)] = cv_stx_below_none_f (mf);
+  for (k = 0; k < h; k++) {
+    CvStxBestF none;
+    cv_stx_best_init (&none);
+    cv_stx_state_store (&S, k, &none);
+    w->path[k] = -1;
+  }
+  for (j = 0; j < CV_STX_BAND; j++) {
+    cv_stx_diag_lane (w->cells, mf, &gr, 0, j, h, 0, w->diag, obj_slope);
+    cv_stx_diag_lane (w->cells, mf, &gr, 0, j, h, 1, w->diag, obj_slope);
+  }
+
+  for (band = 0; band < nb; band++) {
+    const int base = band * CV_STX_BAND, end = cv_stx_band_end (band, h);
+    CvStxBelowF *ring = w->below + cv_stx_below_slot (band);
+    const float *diag = w->diag + (band & 1) * CV_STX_DIAG_FLOATS (1);
+
+    /* phase 1: the critical block (band - 1, band) */
+    if (band > 0)
+      for (q = 0; q < CV_STX_CRIT_PARTS; q++)
+        for (j = 0; j < CV_STX_BAND && base + j < h; j++)
+          w->part[q * CV_STX_BAND + j] = cv_stx_critical_part (&T, mf, &gr,
+              w->below, band, q, base + j, obj_slope);
+
+    /* phase 2a: the D phase of this band */
+    for (j = 0; base + j < end; j++) {
+      lane[j] = cv_stx_state_load (&S, base + j);
+      if (band > 0)
+        for (q = 0; q < CV_STX_CRIT_PARTS; q++)
+          cv_stx_best_merge (&lane[j], &w->part[q * CV_STX_BAND + j],
+              w->cells);
+    }
+    for (i = 0; base + i < end; i++) {
+      const int b = base + i;
+      const float tie = b > 0 ? cv_stx_tie (w->cells[b - 1].w) : 0.0f;
+      if (i > 0) {
+        const CvStxBestF *s = &lane[i - 1];
+        ring[i] = cv_stx_below_f (mf, s->cost[0], s->cost[1], s->cost[2],
+            s->edge_g, s->edge_o);
+      }
+      for (j = i; base + j < end; j++) {
+        const CvStxFitF fit = cv_stx_diag_load (diag, i, j, obj_slope);
+        cv_stx_offer_f (&lane[j], mf, &fit, &ring[i], b, 0, tie);
+      }
+    }
+    {
+      /* the band's last row, for the next band's first bottom */
+      const CvStxBestF *s = &lane[end - 1 - base];
+      w->below[cv_stx_below_slot (band + 1)] = cv_stx_below_f (mf,
+          s->cost[0], s->cost[1], s->cost[2], s->edge_g, s->edge_o);
+    }
+    for (j = 0; base + j < end; j++)
+      cv_stx_state_store (&S, base + j, &lane[j]);
+
+    /* phase 2b: the helpers: the next band's diagonal fits, the blocks
+     * (band - 1, K), K >= band + 1 */
+    if (band + 1 < nb)
+      for (j = 0; j < CV_STX_BAND; j++)
+        for (q = 0; q < 2; q++)
+          cv_stx_diag_lane (w->cells, mf, &gr, band + 1, j, h, q,
+              w->diag + ((band + 1) & 1) * CV_STX_DIAG_FLOATS (1),
+              obj_slope);
+    if (band > 0)
+      for (k = band + 1; k < nb; k++)
+        for (j = 0; j < CV_STX_BAND && k * CV_STX_BAND + j < h; j++) {
+          const int t = k * CV_STX_BAND + j;
+          const CvStxBestF blk = cv_stx_block (&T, mf, &gr, w->below,
+              band - 1, k, t, obj_slope);
+          CvStxBestF st = cv_stx_state_load (&S, t);
+          cv_stx_best_merge (&st, &blk, w->cells);
+          cv_stx_state_store (&S, t, &st);
+        }
+  }
+
+  n = cv_stx_backtrack_f (&S, w->path, energy);
+  for (k = 0; k < h; k++)
+    if (w->path[k] >= 0)
+      cv_stx_tiled_stixel (m, &S, u, k, w->path[k], &out[w->path[k] >> 2]);
+  /* a broken chain (no admissible segmentation) */
+  for (k = 0; k < h; k++)
+    if (w->path[k] >= 0) {
+      const int ref = w->ref[(w->path[k] & 3) * h + k];
+      if ((ref >> 2) > k || ((ref >> 2) > 0 && (ref & 3) == 0))
+        return -1;
+    }
+  return n;
+}
+
+CvStatus
+cv_stixels_tiled_cpu (const CvStixelParams * params,
+    const CvImageS16 * disparity, const CvImageU8 * confidence,
+    CvStixelList * out, CvError * err)
+{
+  CvStxModel model;
+  CvStxModelF mf;
+  CvStxCell *cells = NULL;
+  CvStixel *column_stixels = NULL;
+  int *column_count = NULL;
+  Work w;
+  CvStatus st;
+  int u;
+
+  if (out == NULL)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "stixels: no output list given (out is NULL)");
+  st = cv_stx_check_inputs (params, disparity, confidence, err);
+  if (st != CV_OK)
+    return st;
+  st = cv_stixels_model_init (&model, params, disparity->width,
+      disparity->height, err);
+  if (st != CV_OK)
+    return st;
+  if (!cv_stx_tiled_supports (&model, 0))
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "stixels: the tiled float DP needs Gaussian ground priors "
+        "(camera_height_sigma, camera_pitch_sigma > 0) and a bounded "
+        "object slope prior");
+  cv_stx_model_f_init (&model, &mf);
+  st = cv_stx_list_reserve_columns (out, model.n_columns, err);
+  if (st != CV_OK)
+    return st;
+  st = cv_stx_compute_cells (&model, disparity, confidence, &cells, err);
+  if (st != CV_OK)
+    return st;
+  column_stixels = malloc (sizeof (CvStixel) * (size_t) model.n_columns *
+      (size_t) model.n_rows);
+  column_count = malloc (sizeof (int) * (size_t) model.n_columns);
+  if (column_stixels == NULL || column_count == NULL
+      || !work_alloc (&w, model.n_rows)) {
+    free (column_stixels);
+    free (column_count);
+    free (cells);
+    return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+        "stixels: cannot allocate the tiled emulation's tables (%d x %d)",
+        model.n_columns, model.n_rows);
+  }
+  for (u = 0; u < model.n_columns; u++)
+    column_count[u] = column (&model, &mf, cells + (size_t) u * model.n_rows,
+        u, &w, column_stixels + (size_t) u * model.n_rows,
+        &out->column_energy[u]);
+  st = cv_stx_assemble_list (&model, column_stixels, column_count, out, err);
+  work_free (&w);
+  free (column_count);
+  free (column_stixels);
+  free (cells);
+  return st;
+}
