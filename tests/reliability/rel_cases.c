@@ -259,7 +259,12 @@ rel_case_refused_format (const RelElement * e, gboolean cuda)
                 ? disp_road : NULL, NULL, NULL, 64, 0), format, CASE_W,
             CASE_H));
     rel_run_appsrc (middle, samples, 60, REL_RUN_DEFAULT, &run);
-    rel_assert_error (&run, "refused format from appsrc", "not-negotiated");
+    /* GStreamer's not-negotiated, or the element's own refusal naming the
+     * format */
+    if (g_strcmp0 (run.error_source, "el") == 0)
+      rel_assert_error (&run, "refused format from appsrc", e->refused_format);
+    else
+      rel_assert_error (&run, "refused format from appsrc", "not-negotiated");
     rel_run_clear (&run);
     g_free (middle);
   }
@@ -289,14 +294,14 @@ rel_case_odd_sizes (const RelElement * e, gboolean cuda)
       what = g_strdup_printf ("%s %s %dx%d: %s", e->factory, formats[f], w, h,
           desc);
       rel_run (desc, 60, REL_RUN_PIXELS, NULL, NULL, &run);
-      if (w < e->min_size || h < e->min_size) {
-        rel_assert_error (&run, what, e->too_small_error);
-        fail_unless_equals_string (run.error_source, "el");
-      } else if (e->input == REL_INPUT_SOURCE && (2 * w) % 4 != 0
-          && (g_str_equal (formats[f], "NV12")
+      if ((e->input == REL_INPUT_SOURCE || e->input == REL_INPUT_STEREO)
+          && (2 * w) % 4 != 0 && (g_str_equal (formats[f], "NV12")
               || g_str_equal (formats[f], "I420"))) {
         /* the views of a pair must start on a chroma sample */
         rel_assert_error (&run, what, "divisible by 4");
+      } else if (w < e->min_width || h < e->min_height) {
+        rel_assert_error (&run, what, e->too_small_error);
+        fail_unless_equals_string (run.error_source, "el");
       } else if (cuda && run.error && g_strcmp0 (run.error_source, "el") != 0
           && g_str_has_prefix (run.error_source, "cuda")) {
         /* the stock CUDA elements' limits are not what this tests */
@@ -355,24 +360,35 @@ rel_case_large_frames (const RelElement * e, gboolean cuda)
 
   if (e->input == REL_INPUT_SOURCE)
     return;
-  what = what_of (e, cuda, "8K frame, default properties");
+  if (g_strcmp0 (e->large_default_error, "-") != 0) {
+    what = what_of (e, cuda, "8K frame, default properties");
+    run_large (e, cuda, formats[0], "", &run);
+    if (cuda && e->large_cuda_error && run.error)
+      rel_assert_error (&run, what, e->large_cuda_error);
+    else if (e->large_default_error)
+      rel_assert_error (&run, what, e->large_default_error);
+    else
+      rel_assert_eos (&run, what);
+    rel_run_clear (&run);
+    g_free (what);
+  }
 
-  run_large (e, cuda, formats[0], "", &run);
-  if (e->large_default_error)
-    rel_assert_error (&run, what, e->large_default_error);
-  else
-    rel_assert_eos (&run, what);
-  rel_run_clear (&run);
-  g_free (what);
-
-  /* the properties meant for large frames: it works, in every format */
-  for (guint f = 0; formats[f] != NULL && f < scaled (2, 1); f++) {
+  /* the properties meant for large frames: it works, in every format (on
+   * CUDA memory: or fails with the documented limit) */
+  /* (a stereo matcher's 8K pair costs half a minute on the CPU: one format) */
+  for (guint f = 0; formats[f] != NULL && f < scaled (e->input ==
+          REL_INPUT_STEREO ? 1 : 2, 1); f++) {
     what = g_strdup_printf ("%s%s: 8K %s frame with %s", e->factory,
         cuda ? " (CUDA)" : "", formats[f], e->large_props);
     run_large (e, cuda, formats[f], e->large_props, &run);
-    rel_assert_eos (&run, what);
-    fail_unless_equals_int (run.frames->len, 1);
-    rel_assert_result_metas (e, &run, 0, what);
+    if (cuda && e->large_cuda_error && run.error) {
+      rel_assert_error (&run, what, e->large_cuda_error);
+      fail_unless_equals_string (run.error_source, "el");
+    } else {
+      rel_assert_eos (&run, what);
+      fail_unless_equals_int (run.frames->len, 1);
+      rel_assert_result_metas (e, &run, 0, what);
+    }
     rel_run_clear (&run);
     g_free (what);
   }
@@ -443,13 +459,17 @@ rel_case_invalid_disparity (const RelElement * e, gboolean cuda)
 {
   if (e->input != REL_INPUT_DISPARITY)
     return;
+  for (guint v = 0; e->data_variants[v] != NULL; v++)
   for (guint p = 0; p < G_N_ELEMENTS (disp_patterns); p++) {
     for (guint f = 0; f < scaled (2, 1); f++) {
       const gchar *format = formats_of (e, cuda)[f];
       GPtrArray *samples = new_samples ();
-      gchar *middle = element_desc (e, cuda, overlay_on (e));
-      gchar *what = g_strdup_printf ("%s%s: %s disparity, %s", e->factory,
-          cuda ? " (CUDA)" : "", disp_patterns[p].name, format);
+      gchar *props = g_strdup_printf ("%s %s", overlay_on (e),
+          e->data_variants[v]);
+      gchar *middle = element_desc (e, cuda, props);
+      gchar *what = g_strdup_printf ("%s%s %s: %s disparity, %s", e->factory,
+          cuda ? " (CUDA)" : "", e->data_variants[v], disp_patterns[p].name,
+          format);
       RelRun run, again;
 
       add_samples (samples, gst_video_format_from_string (format), CASE_W,
@@ -473,6 +493,7 @@ rel_case_invalid_disparity (const RelElement * e, gboolean cuda)
       rel_run_clear (&run);
       g_free (what);
       g_free (middle);
+      g_free (props);
     }
   }
 }
@@ -498,15 +519,18 @@ rel_case_bad_calibration (const RelElement * e, gboolean cuda)
 
   if (e->input != REL_INPUT_DISPARITY)
     return;
+  for (guint v = 0; e->data_variants[v] != NULL; v++)
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
     GstCvStereoCalibration calib;
     gdouble *field[4] = { &calib.focal_length, &calib.principal_x,
       &calib.principal_y, &calib.baseline
     };
     GPtrArray *samples = new_samples ();
-    gchar *middle = element_desc (e, cuda, overlay_on (e));
-    gchar *what = g_strdup_printf ("%s%s: calibration with %s", e->factory,
-        cuda ? " (CUDA)" : "", bad[i].name);
+    gchar *props = g_strdup_printf ("%s %s", overlay_on (e),
+        e->data_variants[v]);
+    gchar *middle = element_desc (e, cuda, props);
+    gchar *what = g_strdup_printf ("%s%s %s: calibration with %s",
+        e->factory, cuda ? " (CUDA)" : "", e->data_variants[v], bad[i].name);
     RelRun run;
 
     rel_default_calibration (CASE_W, CASE_H, &calib);
@@ -516,7 +540,11 @@ rel_case_bad_calibration (const RelElement * e, gboolean cuda)
     rel_run_appsrc (middle, samples, 60, REL_RUN_PIXELS, &run);
     /* refused with a message about the calibration, or used sensibly */
     if (run.error) {
-      rel_assert_error (&run, what, "calibration");
+      gchar *lower = g_ascii_strdown (run.error, -1);
+      fail_unless (strstr (lower, "calibration") || strstr (lower, "focal")
+          || strstr (lower, "baseline") || strstr (lower, "principal"),
+          "%s: error '%s' does not name the calibration", what, run.error);
+      g_free (lower);
       fail_unless_equals_string (run.error_source, "el");
     } else {
       rel_assert_eos (&run, what);
@@ -526,6 +554,7 @@ rel_case_bad_calibration (const RelElement * e, gboolean cuda)
     rel_run_clear (&run);
     g_free (what);
     g_free (middle);
+    g_free (props);
   }
 }
 
@@ -769,16 +798,18 @@ rel_case_renegotiation (const RelElement * e, gboolean cuda)
   RelRun run, reference;
   RelLive live;
   gchar *desc;
-  guint index = 0, seen = 0;
+  guint index = 0, seen = 0, pair;
 
   if (e->input == REL_INPUT_SOURCE)
     goto source;
+  /* a stereo element takes both views side by side */
+  pair = e->input == REL_INPUT_STEREO ? 2 : 1;
   samples = new_samples ();
   for (guint s = 0; s < G_N_ELEMENTS (steps); s++) {
     GstVideoFormat format =
         gst_video_format_from_string (formats[steps[s].format]);
-    add_samples (samples, format, steps[s].w, steps[s].h, fn, 64, NULL,
-        index, 2);
+    add_samples (samples, format, pair * steps[s].w, steps[s].h, fn, 64,
+        NULL, index, 2);
     index += 2;
   }
   rel_run_appsrc (middle, samples, 60, REL_RUN_PIXELS, &run);
@@ -796,8 +827,8 @@ rel_case_renegotiation (const RelElement * e, gboolean cuda)
     RelRun part;
 
     samples = new_samples ();
-    add_samples (samples, format, steps[s].w, steps[s].h, fn, 64, NULL, index,
-        2);
+    add_samples (samples, format, pair * steps[s].w, steps[s].h, fn, 64, NULL,
+        index, 2);
     index += 2;
     rel_run_appsrc (middle, samples, 60, REL_RUN_PIXELS, &part);
     rel_assert_eos (&part, what);
@@ -1142,6 +1173,15 @@ random_property (GRand * rand, GParamSpec ** specs, guint n_specs)
   return g_strdup ("");
 }
 
+/* A frame width: for a stereo pair mostly two equal views. */
+static gint
+random_width (GRand * rand, const RelElement * e)
+{
+  if (e->input == REL_INPUT_STEREO && g_rand_int_range (rand, 0, 8) > 0)
+    return 2 * g_rand_int_range (rand, FUZZ_MAX_W / 10, FUZZ_MAX_W / 2 + 1);
+  return g_rand_int_range (rand, 1, FUZZ_MAX_W + 1);
+}
+
 void
 rel_case_fuzz (const RelElement * e, gboolean cuda)
 {
@@ -1177,7 +1217,7 @@ rel_case_fuzz (const RelElement * e, gboolean cuda)
       g_free (s);
     }
     for (guint f = 0; f < n_frames; f++) {
-      gint w = g_rand_int_range (rand, 1, FUZZ_MAX_W + 1);
+      gint w = random_width (rand, e);
       gint h = g_rand_int_range (rand, 1, FUZZ_MAX_H + 1);
       const gchar *format = formats[g_rand_int_range (rand, 0, n_formats)];
       GstVideoFormat vf = gst_video_format_from_string (format);
@@ -1189,9 +1229,9 @@ rel_case_fuzz (const RelElement * e, gboolean cuda)
       const gdouble odd[] = { NAN, INFINITY, -INFINITY, 0.0, -1.0, 1e30 };
 
       rel_default_calibration (w, h, &calib);
-      if (g_rand_int_range (rand, 0, 4) == 0)
+      if (g_rand_int_range (rand, 0, 10) == 0)
         calib.focal_length = odd[g_rand_int_range (rand, 0, G_N_ELEMENTS (odd))];
-      if (g_rand_int_range (rand, 0, 4) == 0)
+      if (g_rand_int_range (rand, 0, 10) == 0)
         calib.baseline = odd[g_rand_int_range (rand, 0, G_N_ELEMENTS (odd))];
       if (g_rand_int_range (rand, 0, 10) == 0)
         dw = w + g_rand_int_range (rand, -2, 3);
@@ -1212,8 +1252,10 @@ rel_case_fuzz (const RelElement * e, gboolean cuda)
         cuda ? " (CUDA)" : "", it, seed, props->str, input->str);
     /* before the run: a crash must leave the case in the log */
     g_print ("  %s\n", what);
+    /* the disparity of a consumer's input is the test's own (broken on
+     * purpose); a producer's output is checked */
     rel_run_appsrc (middle, samples, 120, REL_RUN_PIXELS |
-        REL_RUN_INPUT_DISPARITY, &run);
+        (e->input == REL_INPUT_DISPARITY ? REL_RUN_INPUT_DISPARITY : 0), &run);
     if (cuda && run.error && g_str_has_prefix (run.error_source, "cuda")) {
       g_print ("  %s: %s refused it (%s): not ours, skipped\n", what,
           run.error_source, run.error);

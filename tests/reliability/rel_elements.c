@@ -4,6 +4,8 @@
 #include <gst/check/gstcheck.h>
 #include <string.h>
 
+#include "scene/cv_scene.h"
+
 /* ---- property stress values ----------------------------------------------
  * The first value of each is what the run settles on (the default, or a
  * value that keeps the frame's result interesting); every combination of
@@ -41,6 +43,44 @@ static const RelStressProp stixels_stress[] = {
   {"baseline", {"0", "0.5", NULL}},
   {"overlay", {"true", "false", NULL}},
   {"overlay-max-depth", {"40", "5", NULL}},
+  {"post-messages", {"false", "true", NULL}},
+  {NULL, {NULL}},
+};
+
+/* every combination valid: min-disparity < max-disparity and
+ * min + max <= 56 px on the 64 px views; p1 < p2 */
+static const RelStressProp sgm_stress[] = {
+  {"max-disparity", {"16", "32", "48", NULL}},
+  {"min-disparity", {"0", "4", "8", NULL}},
+  {"p1", {"10", "5", "20", NULL}},
+  {"p2", {"64", "30", "120", NULL}},
+  {"adaptive-p2", {"true", "false", NULL}},
+  {"adaptive-p2-scale", {"32", "8", "100", NULL}},
+  {"paths", {"8", "4", NULL}},
+  {"census", {"center-symmetric-9x7", "9x7", NULL}},
+  {"subpixel", {"true", "false", NULL}},
+  {"uniqueness", {"0.95", "0.8", "1", NULL}},
+  {"lr-check", {"true", "false", NULL}},
+  {"lr-max-diff", {"1", "0", "3", NULL}},
+  {"median", {"true", "false", NULL}},
+  {"focal-length", {"64", "0", "100", NULL}},
+  {"principal-x", {"-1", "30", NULL}},
+  {"principal-y", {"-1", "20", NULL}},
+  {"baseline", {"0.5", "0", "0.1", NULL}},
+  {"post-messages", {"false", "true", NULL}},
+  {NULL, {NULL}},
+};
+
+static const RelStressProp rdp_stress[] = {
+  {"epsilon", {"-1", "2", "0.5", "8", NULL}},
+  {"signal", {"disparity", "depth", NULL}},
+  {"column-step", {"1", "4", "7", NULL}},
+  {"column-mode", {"sample", "mean", NULL}},
+  {"median", {"3", "off", "5", NULL}},
+  {"max-depth", {"0", "50", "10", NULL}},
+  {"focal-length", {"0", "100", NULL}},
+  {"baseline", {"0", "0.5", NULL}},
+  {"overlay", {"true", "false", NULL}},
   {"post-messages", {"false", "true", NULL}},
   {NULL, {NULL}},
 };
@@ -104,7 +144,20 @@ static const RelElement elements[] = {
         {"RGBA", "NV12", "I420", "GRAY8", NULL},
         {NULL},
         "YUY2", REL_META_DISPARITY, FALSE, stereotestsrc_stress,
-        0, NULL, NULL, NULL},
+        0, 0, NULL, NULL, NULL, NULL, {"", NULL}},
+  {
+        /* 16 disparities: the 64 px views of the cases hold the range */
+        "cudasgm", REL_INPUT_STEREO, "max-disparity=16",
+        {"RGBA", "NV12", "I420", "Y444", "BGRA", "RGBx", "BGRx", "GRAY8",
+            "GRAY16_LE", NULL},
+        {"RGBA", "NV12", "I420", "Y444", "BGRA", NULL},
+        "YUY2", REL_META_DISPARITY, FALSE, sgm_stress,
+        /* views narrower than min-disparity + max-disparity */
+        16, 0, "narrower than the disparity range",
+        /* the defaults' cost volume of an 8K pair is 8.5 GB on the CPU; on
+         * the GPU a row of 7680 px exceeds the census kernel's shared
+         * memory (cv_sgm.h: about 7000 px) */
+        "-", "max-disparity=16 paths=4", "shared memory", {"", NULL}},
   {
         "cudastixels", REL_INPUT_DISPARITY, "",
         /* GRAY8 / GRAY16_LE frames with a meta: the meta is the disparity */
@@ -112,23 +165,35 @@ static const RelElement elements[] = {
             "GRAY16_LE", NULL},
         {"RGBA", "NV12", "I420", "Y444", "BGRA", NULL},
         "YUY2", REL_META_STIXELS, FALSE, stixels_stress,
-        0, NULL,
+        0, 0, NULL,
         /* 4320 rows need a row-step: the column DP holds 2048 cells */
-        "more than 2048", "row-step=4 stixel-width=64"},
+        "more than 2048", "row-step=4 stixel-width=64", NULL,
+        {"", "estimate-camera=true", NULL}},
+  {
+        "cudardp", REL_INPUT_DISPARITY, "",
+        /* GRAY8 / GRAY16_LE frames with a meta: the meta is the disparity */
+        {"RGBA", "NV12", "I420", "Y444", "BGRA", "RGBx", "BGRx", "GRAY8",
+            "GRAY16_LE", NULL},
+        {"RGBA", "NV12", "I420", "Y444", "BGRA", NULL},
+        "YUY2", REL_META_SEGMENTS, FALSE, rdp_stress,
+        0, 0, NULL, NULL, "", NULL,
+        /* depth = f B / d: zero disparities and odd calibrations give
+         * infinite / NaN depths */
+        {"", "signal=depth", "signal=depth max-depth=20", NULL}},
   {
         "cudahough", REL_INPUT_IMAGE, "threshold=20",
         {"RGBA", "NV12", "I420", "Y444", "BGRA", "RGBx", "BGRx", "GRAY8", NULL},
         {"RGBA", "NV12", "I420", "Y444", "BGRA", NULL},
         "GRAY16_LE", REL_META_LINES, FALSE, hough_stress,
-        0, NULL, NULL, ""},
+        0, 0, NULL, NULL, "", NULL, {"", NULL}},
   {
         "cudaroaddetect", REL_INPUT_DISPARITY, "",
         {"RGBA", "NV12", "I420", "BGRA", "RGBx", "BGRx", NULL},
         {"RGBA", "NV12", "I420", "BGRA", NULL},
         "Y444", REL_META_ROAD, TRUE, roaddetect_stress,
         /* one patch of the default patch-size */
-        5, "smaller than one",
-        NULL, "patch-size=15"},
+        5, 5, "smaller than one",
+        NULL, "patch-size=15", NULL, {"", "estimate-camera=true", NULL}},
 };
 
 const RelElement *const *
@@ -183,11 +248,11 @@ rel_source (const RelElement * e, const gchar * format, gint width,
         "height=%d,framerate=%d/1\" ! ", e->props, num,
         src_props ? src_props : "", format, 2 * width, height, REL_FPS);
   } else if (e->input == REL_INPUT_STEREO) {
-    /* both views as the source renders them, converted when the source
-     * does not render @format itself */
+    /* both views, rendered as RGBA (any pair width) and converted */
     desc = g_strdup_printf ("stereotestsrc supersample=1 %s %s ! "
-        "capsfilter name=srccaps caps=\"video/x-raw,width=%d,height=%d,"
-        "framerate=%d/1\" ! videoconvert ! video/x-raw,format=%s ! %s", num,
+        "capsfilter name=srccaps caps=\"video/x-raw,format=RGBA,width=%d,"
+        "height=%d,framerate=%d/1\" ! videoconvert ! video/x-raw,format=%s ! "
+        "%s", num,
         src_props ? src_props : "", 2 * width, height, REL_FPS, format,
         upload);
   } else {
@@ -302,6 +367,68 @@ rel_pipeline (const RelElement * e, const gchar * format, gint width,
 
   g_free (src);
   return desc;
+}
+
+gboolean
+rel_element_has_property (const RelElement * e, const gchar * name)
+{
+  GstElement *el = gst_element_factory_make (e->factory, NULL);
+  gboolean has;
+
+  g_return_val_if_fail (el != NULL, FALSE);
+  has = g_object_class_find_property (G_OBJECT_GET_CLASS (el), name) != NULL;
+  gst_object_unref (el);
+  return has;
+}
+
+gchar *
+rel_chain_description (gint width, gint height, gint n_frames, gboolean cuda,
+    guint repeats, const gchar * props, gboolean overlays,
+    guint * n_instances)
+{
+  guint n;
+  const RelElement *const *all = rel_elements (&n);
+  const RelElement *stereo = NULL;
+  GString *d = g_string_new (NULL);
+  gchar *num = n_frames >= 0 ? g_strdup_printf ("num-buffers=%d", n_frames)
+      : g_strdup ("");
+
+  *n_instances = 0;
+  for (guint i = 0; i < n; i++)
+    if (all[i]->input == REL_INPUT_STEREO)
+      stereo = all[i];
+  if (stereo) {
+    CvSceneParams scene;
+
+    /* the matcher gives the disparity, with stereotestsrc's calibration */
+    cv_scene_params_init (&scene, width, height, 0, 1);
+    g_string_append_printf (d, "stereotestsrc supersample=1 %s ! "
+        "video/x-raw,format=RGBA,width=%d,height=%d,framerate=%d/1 ! queue%s"
+        " ! %s name=f%u %s focal-length=%g principal-x=%g principal-y=%g "
+        "baseline=%g %s", num, 2 * width, height, REL_FPS,
+        cuda ? " ! cudaupload" : "", stereo->factory, (*n_instances)++,
+        stereo->props, scene.calib.focal_length, scene.calib.principal_x,
+        scene.calib.principal_y, scene.calib.baseline, props ? props : "");
+  } else {
+    g_string_append_printf (d, "stereotestsrc supersample=1 "
+        "attach-disparity=true %s ! video/x-raw,format=RGBA,width=%d,"
+        "height=%d,framerate=%d/1 ! videocrop right=%d ! queue%s", num,
+        2 * width, height, REL_FPS, width, cuda ? " ! cudaupload" : "");
+  }
+  for (guint r = 0; r < repeats; r++) {
+    for (guint i = 0; i < n; i++) {
+      if (all[i]->input != REL_INPUT_DISPARITY
+          && all[i]->input != REL_INPUT_IMAGE)
+        continue;
+      g_string_append_printf (d, " ! %s name=f%u %s %s%s", all[i]->factory,
+          (*n_instances)++, all[i]->props, props ? props : "", overlays
+          && rel_element_has_property (all[i], "overlay") ?
+          " overlay=true" : "");
+    }
+  }
+  g_string_append (d, " ! fakesink name=sink sync=false");
+  g_free (num);
+  return g_string_free (d, FALSE);
 }
 
 void

@@ -42,14 +42,20 @@ typedef struct
   gboolean stateful;
   /* every GST_PARAM_MUTABLE_PLAYING property with values to cycle through */
   const RelStressProp *stress;
-  /* frames smaller than this (either side, px) are refused at negotiation
+  /* views narrower or lower than these (px) are refused at negotiation
    * with an error containing @too_small_error (0: any size works) */
-  gint min_size;
+  gint min_width, min_height;
   const gchar *too_small_error;
-  /* an 8K frame: the error its default properties give (NULL: none), and
-   * properties that make it work in bounded time */
+  /* an 8K frame: the error its default properties give on system memory
+   * (NULL: none; "-": not run, too heavy for the CPU reference), properties
+   * that make it work in bounded time, and the error CUDA memory may give
+   * with them (NULL: none) */
   const gchar *large_default_error;
   const gchar *large_props;
+  const gchar *large_cuda_error;
+  /* extra property sets the disparity cases (patterns, calibrations) run
+   * with too, e.g. the depth signal ("" first) */
+  const gchar *data_variants[4];
 } RelElement;
 
 /* The elements of this build (factory present), in chain order. */
@@ -75,6 +81,21 @@ void rel_source_resize_live (GstElement * pipeline, gint width, gint height);
  * name=sink sync=false" */
 gchar *rel_pipeline (const RelElement * e, const gchar * format, gint width,
     gint height, gint n_buffers, gboolean cuda, const gchar * props);
+
+/* The whole chain of the elements built, for @n_frames (< 0: endless)
+ * @width x @height views: the stereo matcher first when it is built (with
+ * the scene's calibration), else the source's ground-truth disparity of the
+ * left view; then every disparity consumer and image element @repeats
+ * times, each with @props (and overlay=true with @overlays, where the
+ * element draws), named f0, f1, ...; through cudaupload when
+ * @cuda (the frames stay in CUDA memory), a queue after the source, into
+ * "fakesink name=sink".  *@n_instances: the elements in it. */
+gchar *rel_chain_description (gint width, gint height, gint n_frames,
+    gboolean cuda, guint repeats, const gchar * props, gboolean overlays,
+    guint * n_instances);
+
+/* TRUE when @e has a property @name. */
+gboolean rel_element_has_property (const RelElement * e, const gchar * name);
 
 /* Asserts that @e's result meta is on every frame of @run from frame index
  * @from_index on. */

@@ -129,43 +129,6 @@ count_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
-/* The chain of every element built, in order; NULL-free description. */
-static gchar *
-soak_description (Soak * soak, gint w, gint h)
-{
-  guint n;
-  const RelElement *const *all = rel_elements (&n);
-  const RelElement *stereo = NULL;
-  GString *d = g_string_new (NULL);
-
-  for (guint i = 0; i < n; i++)
-    if (all[i]->input == REL_INPUT_STEREO)
-      stereo = all[i];
-  if (stereo)
-    g_string_append_printf (d, "stereotestsrc supersample=1 num-buffers=%u ! "
-        "video/x-raw,format=RGBA,width=%d,height=%d,framerate=%d/1 ! queue",
-        soak->frames, 2 * w, h, REL_FPS);
-  else
-    g_string_append_printf (d, "stereotestsrc supersample=1 "
-        "attach-disparity=true num-buffers=%u ! video/x-raw,format=RGBA,"
-        "width=%d,height=%d,framerate=%d/1 ! videocrop right=%d ! queue",
-        soak->frames, 2 * w, h, REL_FPS, w);
-  if (soak->gpu)
-    g_string_append (d, " ! cudaupload");
-  if (stereo)
-    g_string_append_printf (d, " ! %s %s post-messages=true", stereo->factory,
-        stereo->props);
-  for (guint i = 0; i < n; i++) {
-    if (all[i]->input != REL_INPUT_DISPARITY
-        && all[i]->input != REL_INPUT_IMAGE)
-      continue;
-    g_string_append_printf (d, " ! %s %s overlay=true post-messages=true",
-        all[i]->factory, all[i]->props);
-  }
-  g_string_append (d, " ! fakesink name=sink sync=false");
-  return g_string_free (d, FALSE);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -240,7 +203,13 @@ main (int argc, char **argv)
   /* the runtime's own context exists before the baseline */
   gpu_free_bytes (gpu);
 
-  desc = soak_description (&soak, width, height);
+  {
+    guint n_instances;
+    /* overlays drawn by every element that draws, summaries posted (the
+     * bus is drained below, as an application that ignores them would) */
+    desc = rel_chain_description (width, height, frames, gpu, 1,
+        "post-messages=true", TRUE, &n_instances);
+  }
   g_print ("soak: %d frames of %dx%d, %s\n%s\n", frames, width, height,
       gpu ? "CUDA memory" : "system memory", desc);
   pipeline = gst_parse_launch (desc, &error);

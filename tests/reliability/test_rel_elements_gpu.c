@@ -37,27 +37,8 @@ REL_ELEMENT_TEST (fuzz, TRUE);
 static gchar *
 chain_description (guint * n_instances)
 {
-  guint n;
-  const RelElement *const *all = rel_elements (&n);
-  GString *desc = g_string_new (NULL);
-
-  *n_instances = 0;
-  g_string_append_printf (desc, "stereotestsrc supersample=1 "
-      "attach-disparity=true num-buffers=%d ! video/x-raw,format=RGBA,"
-      "width=128,height=48,framerate=%d/1 ! videocrop right=64 ! cudaupload",
-      CHAIN_FRAMES, REL_FPS);
-  for (guint r = 0; r < CHAIN_REPEATS; r++) {
-    for (guint i = 0; i < n; i++) {
-      /* disparity consumers and image elements take the cropped view */
-      if (all[i]->input != REL_INPUT_DISPARITY
-          && all[i]->input != REL_INPUT_IMAGE)
-        continue;
-      g_string_append_printf (desc, " ! %s name=f%u %s overlay=true",
-          all[i]->factory, (*n_instances)++, all[i]->props);
-    }
-  }
-  g_string_append (desc, " ! cudadownload ! fakesink name=sink sync=false");
-  return g_string_free (desc, FALSE);
+  return rel_chain_description (64, 48, CHAIN_FRAMES, TRUE, CHAIN_REPEATS,
+      NULL, TRUE, n_instances);
 }
 
 typedef struct
