@@ -30,6 +30,20 @@ time_scale (void)
   return rel_under_cuda_tool ()? CUDA_TOOL_TIME_SCALE : 1;
 }
 
+void
+rel_select_checks (gint * argc, gchar ** argv)
+{
+  for (gint i = 1; i + 1 < *argc; i++) {
+    if (strcmp (argv[i], "--checks") == 0) {
+      g_setenv ("GST_CHECKS", argv[i + 1], TRUE);
+      for (gint j = i; j + 2 <= *argc; j++)
+        argv[j] = argv[j + 2];
+      *argc -= 2;
+      return;
+    }
+  }
+}
+
 /* ---- watchdog ------------------------------------------------------------ */
 
 static GMutex wd_lock;

@@ -22,6 +22,10 @@ G_BEGIN_DECLS
  * the cases then run their quick variant (see REL_QUICK) and wait longer. */
 gboolean rel_under_cuda_tool (void);
 
+/* Takes "--checks NAME,NAME" off the command line and runs only those
+ * GstCheck tests (GST_CHECKS), so one program can be several meson tests. */
+void rel_select_checks (gint * argc, gchar ** argv);
+
 /* ---- hang detection ---------------------------------------------------- */
 
 /* Aborts the process with "HANG: @what" when rel_watchdog_disarm() is not

@@ -195,6 +195,8 @@ main (int argc, char **argv)
 {
   GstElementFactory *upload;
 
+  /* --checks a,b: only those tests (meson splits the suite this way) */
+  rel_select_checks (&argc, argv);
   gst_check_init (&argc, &argv);
   upload = gst_element_factory_find ("cudaupload");
   if (!cv_test_have_gpu () || upload == NULL) {
