@@ -11,7 +11,9 @@
 #define DEFAULT_BINS 8
 #define DEFAULT_MAX_RANGE_M 10.0f
 #define DEFAULT_MIN_POINT_FRACTION 0.5f
-#define DEFAULT_ROUGHNESS_M2 1e-5f
+/* not Table 3's 1e-5: the height noise of a matcher's disparity (see
+ * cv_road.h) */
+#define DEFAULT_ROUGHNESS_M2 5e-5f
 #define DEFAULT_MAX_MODELS 10
 #define DEFAULT_INITIAL_MODELS 1
 #define DEFAULT_NEW_MODELS 1

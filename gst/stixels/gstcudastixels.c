@@ -20,6 +20,13 @@
  * `focal-length`, `principal-x`, `principal-y` and `baseline` properties.
  * CUDA memory runs the CUDA implementation, system memory the CPU reference.
  *
+ * The left band of the frame where a matcher cannot have searched its whole
+ * disparity range (the right camera does not see that part of the scene)
+ * is left out: by default as wide as the disparity meta's max-disparity,
+ * rounded up to whole stixels (`left-band`); the meta has no stixels there.
+ * Disparity frames carry no search range: there the band is 0 unless
+ * `left-band` is set.
+ *
  * The camera's height and pitch over the road (the ground plane's prior)
  * come from the `height` and `pitch` properties, or with
  * `estimate-camera=true` from each frame's v-disparity (on the GPU for CUDA
@@ -72,6 +79,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_stixels_debug);
 #define DEFAULT_PROP_STIXEL_WIDTH 5
 #define DEFAULT_PROP_ROW_STEP 1
 #define DEFAULT_PROP_MAX_DISPARITY 0    /* from the disparity meta */
+#define DEFAULT_PROP_LEFT_BAND (-1)     /* the disparity meta's search range */
 #define DEFAULT_PROP_HEIGHT 1.65
 #define DEFAULT_PROP_PITCH 0.0
 #define DEFAULT_PROP_ESTIMATE_CAMERA FALSE
@@ -101,6 +109,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_stixels_debug);
 
 /* Property ranges. */
 #define MAX_MAX_DISPARITY 2047  /* int16 fixed point, 4 fractional bits */
+#define MAX_LEFT_BAND G_MAXUINT16       /* px, the meta's coordinates */
 #define MAX_ENERGY 1.0e6
 #define MAX_TOLERANCE 2047.0    /* px */
 #define MIN_SIGMA 0.01          /* px */
@@ -121,6 +130,7 @@ enum
   PROP_STIXEL_WIDTH,
   PROP_ROW_STEP,
   PROP_MAX_DISPARITY,
+  PROP_LEFT_BAND,
   PROP_HEIGHT,
   PROP_PITCH,
   PROP_ESTIMATE_CAMERA,
@@ -219,6 +229,7 @@ gst_cuda_stixels_settings_init (gpointer p)
   s->stixel_width = DEFAULT_PROP_STIXEL_WIDTH;
   s->row_step = DEFAULT_PROP_ROW_STEP;
   s->max_disparity = DEFAULT_PROP_MAX_DISPARITY;
+  s->left_band = DEFAULT_PROP_LEFT_BAND;
   s->camera_height = DEFAULT_PROP_HEIGHT;
   s->camera_pitch = DEFAULT_PROP_PITCH;
   s->estimate_camera = DEFAULT_PROP_ESTIMATE_CAMERA;
@@ -267,6 +278,9 @@ gst_cuda_stixels_set_property (GObject * object, guint prop_id,
     case PROP_MAX_DISPARITY:
       s->max_disparity = g_value_get_int (value);
       break;
+    case PROP_LEFT_BAND:
+      s->left_band = g_value_get_int (value);
+      break;
     case PROP_ESTIMATE_CAMERA:
       s->estimate_camera = g_value_get_boolean (value);
       break;
@@ -300,6 +314,9 @@ gst_cuda_stixels_get_property (GObject * object, guint prop_id,
       break;
     case PROP_MAX_DISPARITY:
       g_value_set_int (value, s->max_disparity);
+      break;
+    case PROP_LEFT_BAND:
+      g_value_set_int (value, s->left_band);
       break;
     case PROP_ESTIMATE_CAMERA:
       g_value_set_boolean (value, s->estimate_camera);
@@ -396,16 +413,66 @@ make_params (GstCudaStixels * self, const GstCudaStixelsSettings * s,
   return TRUE;
 }
 
-/* @list in the meta's layout (self->output); FALSE with an error posted
- * when the frame is too large for the meta. */
-static gboolean
-convert (GstCudaStixels * self, const CvStixelList * list)
+/* The left band of this frame: the columns a matcher could not search
+ * over its whole range (column x is compared with the right view's x - d,
+ * which exists only for d <= x), left out of the segmentation.  In px,
+ * rounded up to whole stixels so that the stixel columns stay on the
+ * frame's grid of stixel-width.  -1 (auto): the disparity meta's
+ * max_disparity (the end of the searched range), 0 for disparity frames
+ * (they do not say how they were made). */
+static gint
+left_band_width (const GstCudaStixelsSettings * s,
+    const GstCvDisparityInput * input)
 {
-  if (!gst_cv_stixels_output_convert (&self->output, list)) {
+  gint band = s->left_band;
+
+  if (band < 0)
+    band = input->meta != NULL ? MAX (input->max_disparity, 0) : 0;
+  return (band + s->stixel_width - 1) / s->stixel_width * s->stixel_width;
+}
+
+/* Views of the disparity and confidence right of the left band @band
+ * (device or host addresses alike: plain pointer arithmetic, the kernels
+ * read single int16 / uint8 values); FALSE (error posted) when the band
+ * leaves no column. */
+static gboolean
+crop_left_band (GstCudaStixels * self, const GstCudaStixelsSettings * s,
+    const GstCvDisparityInput * input, gint band, CvImageS16 * disparity,
+    CvImageU8 * confidence)
+{
+  *disparity = input->disparity;
+  *confidence = input->confidence;
+  if (band >= disparity->width) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The left band of %d px leaves no column of the %d px wide frame to "
+            "segment", band, disparity->width),
+        ("left-band=%d%s, stixel-width %d: set left-band to a smaller "
+            "value (0: segment every column), or search fewer disparities",
+            s->left_band, s->left_band < 0 ? " (the disparity meta's range)" :
+            "", s->stixel_width));
+    return FALSE;
+  }
+  disparity->data += band;
+  disparity->width -= band;
+  if (confidence->data != NULL) {
+    confidence->data += band;
+    confidence->width -= band;
+  }
+  return TRUE;
+}
+
+/* @list (computed right of the left band @band) in the meta's layout
+ * (self->output); FALSE with an error posted when the frame is too large
+ * for the meta. */
+static gboolean
+convert (GstCudaStixels * self, const CvStixelList * list, gint band)
+{
+  if (!gst_cv_stixels_output_convert (&self->output, list, band,
+          list->width + band)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("Frame too large for the stixels meta"),
-        ("%dx%d: the meta holds rows and columns up to 65535", list->width,
-            list->height));
+        ("%dx%d: the meta holds rows and columns up to 65535",
+            list->width + band, list->height));
     return FALSE;
   }
   return TRUE;
@@ -416,11 +483,11 @@ convert (GstCudaStixels * self, const CvStixelList * list)
  * while it is mapped). */
 static void
 publish (GstCudaStixels * self, GstBuffer * buffer, const CvStixelList * list,
-    gboolean pose_estimated)
+    gint band, gboolean pose_estimated)
 {
   GstCvStixelsSummary summary;
 
-  gst_buffer_add_cv_stixels_meta (buffer, list->width, list->height,
+  gst_buffer_add_cv_stixels_meta (buffer, list->width + band, list->height,
       self->output.stixels, self->output.n_stixels);
   if (!gst_cv_filter_wants_summary (GST_CV_FILTER (self)))
     return;
@@ -428,7 +495,7 @@ publish (GstCudaStixels * self, GstBuffer * buffer, const CvStixelList * list,
       &summary);
   gst_cv_filter_post_summary (GST_CV_FILTER (self), buffer,
       gst_cv_stixels_summary_structure (&summary, &list->pose, pose_estimated,
-          (guint) list->n_columns));
+          (guint) list->n_columns, band));
 }
 
 static void
@@ -455,6 +522,9 @@ gst_cuda_stixels_process_cpu (GstCvFilter * filter, gconstpointer settings,
   CvStixelParams params;
   CvGroundParams ground;
   CvGroundEstimate estimate = { 0 };
+  CvImageS16 disparity;
+  CvImageU8 confidence;
+  gint band = 0;
   CvError err = { 0 };
   GstFlowReturn ret = GST_FLOW_ERROR;
 
@@ -470,11 +540,14 @@ gst_cuda_stixels_process_cpu (GstCvFilter * filter, gconstpointer settings,
   }
   if (!make_params (self, s, &input, &params, &ground))
     goto done;
+  band = left_band_width (s, &input);
+  if (!crop_left_band (self, s, &input, band, &disparity, &confidence))
+    goto done;
 
   if (s->estimate_camera) {
     if (self->ground_cpu == NULL)
       self->ground_cpu = cv_ground_cpu_new ();
-    if (cv_ground_estimate_cpu (self->ground_cpu, &input.disparity,
+    if (cv_ground_estimate_cpu (self->ground_cpu, &disparity,
             &params.calibration, &ground, &params.pose, &estimate,
             &err) != CV_OK) {
       ret = gst_cv_filter_core_error (filter, "Camera pose estimate", &err);
@@ -482,13 +555,13 @@ gst_cuda_stixels_process_cpu (GstCvFilter * filter, gconstpointer settings,
     }
     params.pose = estimate.pose;
   }
-  if (cv_stixels_cpu (&params, &input.disparity,
-          input.confidence.data ? &input.confidence : NULL, &self->cpu_list,
+  if (cv_stixels_cpu (&params, &disparity,
+          confidence.data ? &confidence : NULL, &self->cpu_list,
           &err) != CV_OK) {
     ret = gst_cv_filter_core_error (filter, "Stixels", &err);
     goto done;
   }
-  if (!convert (self, &self->cpu_list))
+  if (!convert (self, &self->cpu_list, band))
     goto done;
 
   if (s->overlay) {
@@ -508,7 +581,7 @@ done:
   gst_cv_disparity_input_release (&input);
   gst_video_frame_unmap (&vframe);
   if (ret == GST_FLOW_OK)
-    publish (self, outbuf, &self->cpu_list, estimate.ok);
+    publish (self, outbuf, &self->cpu_list, band, estimate.ok);
   return ret;
 }
 
@@ -539,6 +612,9 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
   CvGroundEstimate estimate = { 0 };
   const CvCameraPose *pose_device = NULL;
   const CvStixelList *list = NULL;
+  CvImageS16 disparity;
+  CvImageU8 confidence;
+  gint band = 0;
   CvError err = { 0 };
   GstFlowReturn ret = GST_FLOW_ERROR;
   cudaError_t cuda_status;
@@ -561,6 +637,9 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
   }
   if (!make_params (self, s, &input, &params, &ground))
     goto done;
+  band = left_band_width (s, &input);
+  if (!crop_left_band (self, s, &input, band, &disparity, &confidence))
+    goto done;
 
   if (s->estimate_camera) {
     /* the pose goes from the estimator to the stixels on the device */
@@ -573,7 +652,7 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
     }
     if (cv_device_buffer_ensure (&self->pose_device, sizeof (CvCameraPose),
             &err) != CV_OK
-        || cv_ground_estimate_cuda (self->ground_cuda, &input.disparity,
+        || cv_ground_estimate_cuda (self->ground_cuda, &disparity,
             &params.calibration, &ground, &params.pose,
             (CvCameraPose *) self->pose_device.ptr, NULL, stream,
             &err) != CV_OK) {
@@ -582,8 +661,8 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
     }
     pose_device = self->pose_device.ptr;
   }
-  if (cv_stixels_cuda_compute (self->plan, &params, &input.disparity,
-          input.confidence.data ? &input.confidence : NULL, pose_device,
+  if (cv_stixels_cuda_compute (self->plan, &params, &disparity,
+          confidence.data ? &confidence : NULL, pose_device,
           stream, &err) != CV_OK) {
     ret = gst_cv_filter_core_error (filter, "Stixels", &err);
     goto done;
@@ -607,7 +686,7 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
     }
     gst_cv_filter_count_transfer (filter, sizeof (CvGroundEstimate));
   }
-  if (!convert (self, list))
+  if (!convert (self, list, band))
     goto done;
 
   if (s->overlay) {
@@ -636,7 +715,7 @@ done:
   gst_cv_disparity_input_release (&input);
   gst_video_frame_unmap (&vframe);
   if (ret == GST_FLOW_OK)
-    publish (self, outbuf, list, estimate.ok);
+    publish (self, outbuf, list, band, estimate.ok);
   return ret;
 }
 #endif
@@ -720,6 +799,15 @@ gst_cuda_stixels_class_init (GstCudaStixelsClass * klass)
           "Larger disparities are treated as invalid (px); 0 = the disparity "
           "meta's maximum (256 for GRAY8/GRAY16_LE disparity frames)", 0,
           MAX_MAX_DISPARITY, DEFAULT_PROP_MAX_DISPARITY, PLAYING_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_LEFT_BAND,
+      g_param_spec_int ("left-band", "Left band",
+          "Columns at the left edge left out of the segmentation (px, rounded "
+          "up to whole stixels): where a matcher could not search its whole "
+          "disparity range, the right camera does not see the scene; -1 = "
+          "the disparity meta's max-disparity (0 for GRAY8/GRAY16_LE "
+          "disparity frames), 0 = segment every column", -1, MAX_LEFT_BAND,
+          DEFAULT_PROP_LEFT_BAND, PLAYING_FLAGS));
 
   /* camera pose */
   install_double (gobject_class, PROP_HEIGHT, "height", "Camera height",

@@ -24,6 +24,8 @@ typedef struct
   gint stixel_width;            /* px */
   gint row_step;                /* px */
   gint max_disparity;           /* px; 0 = from the disparity meta */
+  gint left_band;               /* px left unsegmented; -1 = the disparity
+                                 * meta's search range (0 for frames) */
   gdouble camera_height;        /* m */
   gdouble camera_pitch;         /* rad */
   gboolean estimate_camera;

@@ -23,11 +23,13 @@ gst_cv_stixels_output_clear (GstCvStixelsOutput * out)
 
 gboolean
 gst_cv_stixels_output_convert (GstCvStixelsOutput * out,
-    const CvStixelList * list)
+    const CvStixelList * list, gint column_offset, gint frame_width)
 {
   guint n = (guint) list->n_stixels, k = 0;
 
-  if (list->width > META_MAX_COORD + 1 || list->height > META_MAX_COORD + 1)
+  g_return_val_if_fail (column_offset >= 0
+      && column_offset + list->width <= frame_width, FALSE);
+  if (frame_width > META_MAX_COORD + 1 || list->height > META_MAX_COORD + 1)
     return FALSE;
   if (out->stixels_capacity < n) {
     g_free (out->stixels);
@@ -41,7 +43,7 @@ gst_cv_stixels_output_convert (GstCvStixelsOutput * out,
       const CvStixel *s = &list->stixels[i];
       GstCvStixel *d = &out->stixels[k++];
 
-      d->column = (guint16) s->column;
+      d->column = (guint16) (s->column + column_offset);
       d->width = (guint16) s->width;
       d->top = (guint16) s->top_row;
       d->bottom = (guint16) s->bottom_row;
@@ -152,11 +154,13 @@ gst_cv_stixels_summarise (const GstCvStixel * stixels, guint n_stixels,
 
 GstStructure *
 gst_cv_stixels_summary_structure (const GstCvStixelsSummary * summary,
-    const CvCameraPose * pose, gboolean pose_estimated, guint n_columns)
+    const CvCameraPose * pose, gboolean pose_estimated, guint n_columns,
+    gint left_band)
 {
   return gst_structure_new ("cudastixels",
       "n-stixels", G_TYPE_UINT, summary->n_stixels,
       "n-columns", G_TYPE_UINT, n_columns,
+      "left-band", G_TYPE_INT, left_band,
       "n-objects", G_TYPE_UINT, summary->n_objects,
       "n-ground", G_TYPE_UINT, summary->n_ground,
       "n-sky", G_TYPE_UINT, summary->n_sky,

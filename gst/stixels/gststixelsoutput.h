@@ -41,10 +41,13 @@ void gst_cv_stixels_output_clear (GstCvStixelsOutput * out);
 
 /* @list in the meta's layout into out->stixels: column by column, each
  * column's stixels from the bottom of the image up; depth 0 where the
- * core's is not finite (sky, ground reaching the horizon).  FALSE when the
- * frame is too large for the meta's 16-bit fields. */
+ * core's is not finite (sky, ground reaching the horizon).  @list was
+ * computed on the columns from @column_offset on of a frame @frame_width
+ * wide (the left band cudastixels leaves out): its columns are moved right
+ * by @column_offset.  FALSE when the frame is too large for the meta's
+ * 16-bit fields. */
 gboolean gst_cv_stixels_output_convert (GstCvStixelsOutput * out,
-    const CvStixelList * list);
+    const CvStixelList * list, gint column_offset, gint frame_width);
 
 /* The overlay of @stixels into out->rects and @draw (which points into
  * @out): objects as translucent boxes with an outline coloured by depth
@@ -71,10 +74,12 @@ typedef struct
 void gst_cv_stixels_summarise (const GstCvStixel * stixels, guint n_stixels,
     GstCvStixelsSummary * summary);
 
-/* The "cudastixels" message structure (docs/elements/cudastixels.md). */
+/* The "cudastixels" message structure (docs/elements/cudastixels.md):
+ * @n_columns stixel columns segmented right of a left band of @left_band
+ * px. */
 GstStructure *gst_cv_stixels_summary_structure (const GstCvStixelsSummary *
     summary, const CvCameraPose * pose, gboolean pose_estimated,
-    guint n_columns);
+    guint n_columns, gint left_band);
 
 G_END_DECLS
 #endif /* __GST_STIXELS_OUTPUT_H__ */

@@ -182,7 +182,7 @@ GST_START_TEST (test_properties)
     gdouble def, other;
   } numbers[] = {
     {"patch-size", 5, 7}, {"bins", 8, 6}, {"max-range", 10, 15},
-    {"min-point-fraction", 0.5, 0.25}, {"roughness", 1e-5, 4e-5},
+    {"min-point-fraction", 0.5, 0.25}, {"roughness", 5e-5, 2e-5},
     {"max-models", 10, 20}, {"initial-models", 1, 2}, {"new-models", 1, 3},
     {"min-samples", 20, 30}, {"update-threshold", 1, 1.5},
     {"classify-threshold", 5, 4}, {"variance-floor", 1, 2},

@@ -113,6 +113,43 @@ stx_scene_rgba_buffer (const StxScene * scene)
   return buf;
 }
 
+GstBuffer *
+stx_scene_band_buffer (const StxScene * scene, gint x0, gint width, gint range)
+{
+  const gint h = scene->height;
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, (gsize) width * h * 4, NULL);
+  GstBuffer *storage;
+  GstCvStereoCalibration calib;
+  GstMapInfo map;
+  gsize stride, conf_offset, conf_stride, size;
+
+  gst_buffer_memset (buf, 0, 128, (gsize) width * h * 4);
+  size = gst_cv_disparity_storage_size (width, h, TRUE, &stride,
+      &conf_offset, &conf_stride);
+  storage = gst_buffer_new_allocate (NULL, size, NULL);
+  gst_buffer_map (storage, &map, GST_MAP_WRITE);
+  for (gint y = 0; y < h; y++) {
+    gint16 *row = (gint16 *) (map.data + (gsize) y * stride);
+    guint8 *conf = map.data + conf_offset + (gsize) y * conf_stride;
+    for (gint x = 0; x < width; x++) {
+      const gint sx = x0 + x;
+      row[x] = (sx * 3 + y) % 17 == 0 ? -1 :
+          (gint16) lrintf (scene->disparity[(gsize) y * scene->width + sx] *
+          GST_CV_DISPARITY_SCALE);
+      conf[x] = (guint8) (55 + (sx * 7 + y * 13) % 201);
+    }
+  }
+  gst_buffer_unmap (storage, &map);
+  calib.focal_length = scene->params.calib.focal_length;
+  calib.principal_x = scene->params.calib.principal_x;
+  calib.principal_y = scene->params.calib.principal_y;
+  calib.baseline = scene->params.calib.baseline;
+  gst_buffer_add_cv_disparity_meta (buf, storage, width, h, 0, range, TRUE,
+      &calib, NULL);
+  gst_buffer_unref (storage);
+  return buf;
+}
+
 /* A GRAY frame laid out as GstVideoInfo says (rows padded to 4 bytes). */
 static GstBuffer *
 gray_buffer (const StxScene * scene, GstVideoFormat format,
@@ -183,11 +220,13 @@ expected_class (guint8 label)
   }
 }
 
-/* The stixels tile the frame column by column, bottom-up in a column. */
-static void
+/* The stixels tile the frame right of the left band column by column,
+ * bottom-up in a column; returns the band (the first stixel's column). */
+static guint
 check_layout (const GstCvStixelsMeta * meta)
 {
-  guint x = 0, i = 0;
+  guint x = meta->n_stixels > 0 ? meta->stixels[0].column : 0, i = 0;
+  const guint band = x;
 
   while (i < meta->n_stixels) {
     const GstCvStixel *first = &meta->stixels[i];
@@ -222,8 +261,9 @@ check_layout (const GstCvStixelsMeta * meta)
     }
     x += first->width;
   }
-  fail_unless (x == meta->frame_width, "the stixels cover %u of %u columns",
-      x, meta->frame_width);
+  fail_unless (x == meta->frame_width, "the stixels cover %u of %u columns "
+      "(from column %u)", x - band, meta->frame_width, band);
+  return band;
 }
 
 void
@@ -245,9 +285,9 @@ stx_evaluate_meta_valid (const StxScene * scene,
   fail_unless (meta != NULL, "no stixels meta");
   fail_unless_equals_int (meta->frame_width, scene->width);
   fail_unless_equals_int (meta->frame_height, scene->height);
-  check_layout (meta);
-
   memset (eval, 0, sizeof (*eval));
+  eval->left_band = (gint) check_layout (meta);
+
   for (guint i = 0; i < meta->n_stixels; i++) {
     const GstCvStixel *s = &meta->stixels[i];
     gint n = 0, n_obj = 0;
@@ -286,17 +326,38 @@ stx_evaluate_meta_valid (const StxScene * scene,
       }
     }
   }
-  eval->class_accuracy = (gdouble) correct / ((gdouble) w * scene->height);
+  eval->class_accuracy = (gdouble) correct / ((gdouble) (w -
+          eval->left_band) * scene->height);
   eval->valid_accuracy = valid ? (gdouble) valid_correct / valid : 0.0;
+}
+
+void
+stx_meta_render (const GstCvStixelsMeta * meta, gfloat * out)
+{
+  const gsize w = meta->frame_width;
+
+  for (gsize i = 0; i < w * meta->frame_height; i++)
+    out[i] = -1.0f;
+  for (guint i = 0; i < meta->n_stixels; i++) {
+    const GstCvStixel *s = &meta->stixels[i];
+
+    for (gint y = s->top; y <= s->bottom; y++) {
+      gfloat d = s->stixel_class == GST_CV_STIXEL_SKY ? 0.0f :
+          s->disparity_slope * (gfloat) y + s->disparity_intercept;
+      for (gint x = s->column; x < s->column + s->width; x++)
+        out[(gsize) y * w + x] = d > 0.0f ? d : 0.0f;
+    }
+  }
 }
 
 void
 stx_print_eval (const gchar * what, const StxMetaEval * eval)
 {
-  g_print ("%-40s class accuracy %.4f (%.4f on valid pixels), %u object "
-      "stixels, %u depths checked (%u off, worst %.1f %%)\n", what,
-      eval->class_accuracy, eval->valid_accuracy, eval->n_objects, eval->n_depth_checked, eval->n_depth_bad,
-      100.0 * eval->worst_depth_error);
+  g_print ("%-40s left band %d px, class accuracy %.4f (%.4f on valid "
+      "pixels), %u object stixels, %u depths checked (%u off, worst "
+      "%.1f %%)\n", what, eval->left_band, eval->class_accuracy,
+      eval->valid_accuracy, eval->n_objects, eval->n_depth_checked,
+      eval->n_depth_bad, 100.0 * eval->worst_depth_error);
 }
 
 GstHarness *

@@ -44,6 +44,14 @@ gdouble stx_scene_fb (const StxScene * scene);
  * exact disparity (rounded to 1/16 px) as a host GstCvDisparityMeta. */
 GstBuffer *stx_scene_rgba_buffer (const StxScene * scene);
 
+/* A grey RGBA frame of the columns @x0 .. @x0 + @width - 1 of @scene with
+ * their ground-truth disparity (a few pixels invalid: (x * 3 + y) % 17 ==
+ * 0 in scene columns) and a confidence map that depends on the scene's
+ * column (55 .. 255) as a host GstCvDisparityMeta whose searched range
+ * ends at @range px (like a matcher's: cudastixels' left band). */
+GstBuffer *stx_scene_band_buffer (const StxScene * scene, gint x0,
+    gint width, gint range);
+
 /* KITTI-style GRAY16_LE disparity frame: round (d * 256), 0 = invalid;
  * sky (d = 0) gets @sky_value (0: invalid, 1: 1/256 px, i.e. "at
  * infinity" and valid). */
@@ -55,7 +63,10 @@ GstBuffer *stx_scene_gray8_buffer (const StxScene * scene);
 
 typedef struct
 {
-  gdouble class_accuracy;       /* pixels whose stixel class matches the label */
+  gint left_band;               /* px: the columns left of the first stixel
+                                 * (cudastixels' left band) */
+  gdouble class_accuracy;       /* pixels whose stixel class matches the
+                                 * label, of the pixels right of the band */
   gdouble valid_accuracy;       /* the same over the pixels of the mask given */
   guint n_depth_checked;        /* object stixels mostly over one box */
   guint n_depth_bad;            /* of those, depth off by more than the tolerance */
@@ -64,8 +75,9 @@ typedef struct
 } StxMetaEval;
 
 /* Checks the meta's layout (fails the test when the stixels do not tile
- * the frame column by column, each column from the bottom up, with sky
- * depth 0 and object depth > 0) and evaluates it against @scene. */
+ * the frame right of its left band column by column, each column from the
+ * bottom up, with sky depth 0 and object depth > 0) and evaluates it
+ * against @scene (over the pixels right of the band). */
 void stx_evaluate_meta (const StxScene * scene, const GstCvStixelsMeta * meta,
     gdouble depth_tolerance, StxMetaEval * eval);
 
@@ -75,6 +87,11 @@ void stx_evaluate_meta (const StxScene * scene, const GstCvStixelsMeta * meta,
 void stx_evaluate_meta_valid (const StxScene * scene,
     const GstCvStixelsMeta * meta, gdouble depth_tolerance,
     gdouble min_valid_disparity, StxMetaEval * eval);
+
+/* The disparity @meta's stixels model, rendered into @out (frame_width x
+ * frame_height, row-major): slope * row + intercept, 0 for sky and where
+ * negative; -1 where no stixel covers the pixel (the left band). */
+void stx_meta_render (const GstCvStixelsMeta * meta, gfloat * out);
 
 /* Prints one line about @eval. */
 void stx_print_eval (const gchar * what, const StxMetaEval * eval);

@@ -144,6 +144,8 @@ GST_START_TEST (test_defaults_are_the_core_defaults)
   fail_unless_equals_int (iv, 1);
   g_object_get (e, "max-disparity", &iv, NULL);
   fail_unless_equals_int (iv, 0);
+  g_object_get (e, "left-band", &iv, NULL);
+  fail_unless_equals_int (iv, -1);
   check_double (e, "height", p.pose.height);
   check_double (e, "pitch", p.pose.pitch);
   check_double (e, "sigma-ground", p.sigma_ground);
@@ -313,7 +315,8 @@ check_stereotestsrc (const gchar * layout, const gchar * format, guint seed,
   desc = g_strdup_printf ("stereotestsrc attach-disparity=true "
       "num-buffers=%u supersample=1 layout=%s seed=%u speed=%g ! "
       "video/x-raw,format=%s,width=%d,height=%d ! videocrop %s ! "
-      "cudastixels pitch=" SCENE_PITCH, n_frames, layout, seed, speed,
+      "cudastixels pitch=" SCENE_PITCH " left-band=0", n_frames, layout, seed,
+      speed,
       format, tb ? 640 : 1280, tb ? 960 : 480, crop);
   out = pull_buffers (desc, n_frames);
 
@@ -327,6 +330,8 @@ check_stereotestsrc (const gchar * layout, const gchar * format, guint seed,
     stx_evaluate_meta (scene, gst_buffer_get_cv_stixels_meta (out[i]),
         DEPTH_TOLERANCE, &ev);
     stx_print_eval (what, &ev);
+    /* ground truth: every column segmented (left-band=0) */
+    fail_unless_equals_int (ev.left_band, 0);
     fail_unless (ev.class_accuracy >= STX_MIN_CLASS_ACCURACY, "%s: %.4f",
         what, ev.class_accuracy);
     fail_unless (ev.n_depth_checked >= 5, "%s: only %u object depths", what,
@@ -467,6 +472,122 @@ GST_START_TEST (test_estimate_camera)
   fail_unless (ev.n_depth_bad == 0);
   gst_structure_free (summary);
   gst_buffer_unref (out);
+  g_free (caps);
+  stx_scene_free (scene);
+}
+
+GST_END_TEST;
+
+/* ---- the left band --------------------------------------------------------- */
+
+/* left-band: by default the meta's searched range (a matcher's, where the
+ * right view does not see the scene), rounded up to whole stixels; the
+ * stixels right of it are exactly those of the frame cut there. */
+GST_START_TEST (test_left_band)
+{
+  const gint w = 640, h = 480, range = 128;
+  const struct
+  {
+    const gchar *props;
+    gint stixel_width, band;
+  } cases[] = {
+    {"", 5, 130},               /* 128 px rounded up to 26 stixels */
+    {"stixel-width=8", 8, 128},
+    {"left-band=0", 5, 0},
+    {"left-band=33", 5, 35},
+    {"left-band=33 stixel-width=8", 8, 40},
+  };
+  StxScene *scene = stx_scene_new (w, h, 8, 2, 0.0f, FALSE);
+  gchar *caps = rgba_caps (scene), *crop_caps, *props;
+  GstBuffer *full, *cut;
+  GstCvStixelsMeta *mf, *mc;
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
+    GstStructure *summary = NULL;
+    StxMetaEval ev;
+    guint n_columns;
+    gint band;
+
+    props = g_strdup_printf ("pitch=" SCENE_PITCH " post-messages=true %s",
+        cases[k].props);
+    full = run_harness (caps, props, stx_scene_band_buffer (scene, 0, w, range),
+        &summary);
+    mf = gst_buffer_get_cv_stixels_meta (full);
+    stx_evaluate_meta (scene, mf, DEPTH_TOLERANCE, &ev);
+    stx_print_eval (cases[k].props[0] ? cases[k].props : "auto", &ev);
+    fail_unless_equals_int (mf->frame_width, w);
+    fail_unless_equals_int (ev.left_band, cases[k].band);
+    fail_unless (ev.class_accuracy >= STX_MIN_CLASS_ACCURACY);
+    fail_unless (summary != NULL && gst_structure_get (summary, "left-band",
+            G_TYPE_INT, &band, "n-columns", G_TYPE_UINT, &n_columns, NULL));
+    fail_unless_equals_int (band, cases[k].band);
+    fail_unless_equals_int (n_columns, (w - cases[k].band +
+            cases[k].stixel_width - 1) / cases[k].stixel_width);
+    for (guint i = 0; i < mf->n_stixels; i++)
+      fail_unless (mf->stixels[i].column % cases[k].stixel_width == 0);
+    gst_structure_free (summary);
+    gst_buffer_unref (full);
+    g_free (props);
+  }
+
+  /* the band's stixels are the cut frame's, moved right by the band
+   * (disparity, confidence and invalid pixels at the same scene columns) */
+  full = run_harness (caps, "pitch=" SCENE_PITCH, stx_scene_band_buffer (scene, 0,
+          w, range), NULL);
+  crop_caps = g_strdup_printf ("video/x-raw,format=RGBA,width=%d,height=%d,"
+      "framerate=30/1", w - 130, h);
+  cut = run_harness (crop_caps, "pitch=" SCENE_PITCH " left-band=0",
+      stx_scene_band_buffer (scene, 130, w - 130, range), NULL);
+  mf = gst_buffer_get_cv_stixels_meta (full);
+  mc = gst_buffer_get_cv_stixels_meta (cut);
+  fail_unless (mf != NULL && mc != NULL);
+  fail_unless_equals_int (mf->n_stixels, mc->n_stixels);
+  for (guint i = 0; i < mf->n_stixels; i++) {
+    GstCvStixel moved = mc->stixels[i];
+    moved.column += 130;
+    fail_unless (memcmp (&moved, &mf->stixels[i], sizeof (moved)) == 0,
+        "stixel %u: column %u rows %u..%u class %d cost %.9g, the cut "
+        "frame's: column %u (+130) rows %u..%u class %d cost %.9g", i,
+        mf->stixels[i].column, mf->stixels[i].top, mf->stixels[i].bottom,
+        mf->stixels[i].stixel_class, mf->stixels[i].cost, mc->stixels[i].column,
+        mc->stixels[i].top, mc->stixels[i].bottom, mc->stixels[i].stixel_class,
+        mc->stixels[i].cost);
+  }
+  g_print ("left band 130 px: %u stixels, identical to the cut frame's\n",
+      mf->n_stixels);
+  gst_buffer_unref (full);
+  gst_buffer_unref (cut);
+  g_free (crop_caps);
+
+  /* disparity frames carry no range: no band unless asked for */
+  {
+    gchar *gcaps = gray_caps (scene, "GRAY16_LE");
+    StxMetaEval ev;
+
+    props = calib_props (scene, "pitch=" SCENE_PITCH);
+    full = run_harness (gcaps, props, stx_scene_gray16_buffer (scene, 1),
+        NULL);
+    stx_evaluate_meta (scene, gst_buffer_get_cv_stixels_meta (full),
+        DEPTH_TOLERANCE, &ev);
+    fail_unless_equals_int (ev.left_band, 0);
+    gst_buffer_unref (full);
+    g_free (props);
+    props = calib_props (scene, "pitch=" SCENE_PITCH " left-band=40");
+    full = run_harness (gcaps, props, stx_scene_gray16_buffer (scene, 1),
+        NULL);
+    stx_evaluate_meta (scene, gst_buffer_get_cv_stixels_meta (full),
+        DEPTH_TOLERANCE, &ev);
+    fail_unless_equals_int (ev.left_band, 40);
+    gst_buffer_unref (full);
+    g_free (props);
+    g_free (gcaps);
+  }
+
+  /* a band that leaves nothing to segment */
+  cv_test_expect_error ("videotestsrc num-buffers=1 pattern=black ! "
+      "video/x-raw,format=GRAY8,width=64,height=48 ! "
+      "cudastixels focal-length=100 baseline=0.5 left-band=62 ! fakesink",
+      "leaves no column");
   g_free (caps);
   stx_scene_free (scene);
 }
@@ -703,13 +824,14 @@ GST_START_TEST (test_post_messages)
   GstHarness *h = stx_harness_new (caps);
   GstStructure *s;
 
-  set_props (h->element, "pitch=" SCENE_PITCH);
+  /* every column (left-band=0): n-columns below */
+  set_props (h->element, "pitch=" SCENE_PITCH " left-band=0");
   for (gint frame = 0; frame < 2; frame++) {
     gboolean post = frame == 1;
     GstBuffer *in = stx_scene_rgba_buffer (scene), *out;
     GstCvStixelsMeta *meta;
     guint n_stixels, n_objects, n_ground, n_sky, n_columns;
-    gint column, width;
+    gint column, width, band;
     gdouble depth, best = G_MAXDOUBLE;
     guint64 ts;
     guint objects = 0, ground = 0, sky = 0;
@@ -741,7 +863,8 @@ GST_START_TEST (test_post_messages)
     fail_unless (gst_structure_get (s, "n-stixels", G_TYPE_UINT, &n_stixels,
             "n-objects", G_TYPE_UINT, &n_objects, "n-ground", G_TYPE_UINT,
             &n_ground, "n-sky", G_TYPE_UINT, &n_sky, "n-columns",
-            G_TYPE_UINT, &n_columns, "nearest-depth", G_TYPE_DOUBLE, &depth,
+            G_TYPE_UINT, &n_columns, "left-band", G_TYPE_INT, &band,
+            "nearest-depth", G_TYPE_DOUBLE, &depth,
             "nearest-column", G_TYPE_INT, &column, "nearest-width",
             G_TYPE_INT, &width, "timestamp", G_TYPE_UINT64, &ts, NULL),
         "fields missing in %" GST_PTR_FORMAT, s);
@@ -750,6 +873,7 @@ GST_START_TEST (test_post_messages)
     fail_unless_equals_int (n_ground, ground);
     fail_unless_equals_int (n_sky, sky);
     fail_unless_equals_int (n_columns, (640 + 4) / 5);
+    fail_unless_equals_int (band, 0);
     fail_unless (nearest != NULL);
     fail_unless (depth == nearest->depth && column == nearest->column
         && width == nearest->width);
@@ -855,11 +979,14 @@ GST_START_TEST (test_tall_frame)
   params.supersample = 1;
   scene = stx_scene_new_from_params (&params, FALSE);
   caps = rgba_caps (scene);
-  out = run_harness (caps, "pitch=" SCENE_PITCH,
+  /* the ground truth reaches ~340 px: its range would be a left band wider
+   * than the frame */
+  out = run_harness (caps, "pitch=" SCENE_PITCH " left-band=0",
       stx_scene_rgba_buffer (scene), NULL);
   stx_evaluate_meta (scene, gst_buffer_get_cv_stixels_meta (out),
       DEPTH_TOLERANCE, &ev);
   stx_print_eval ("RGBA 192x2048", &ev);
+  fail_unless_equals_int (ev.left_band, 0);
   fail_unless (ev.class_accuracy >= STX_MIN_CLASS_ACCURACY);
   fail_unless (ev.n_depth_checked >= 5 && ev.n_depth_bad == 0);
   gst_buffer_unref (out);
@@ -942,6 +1069,7 @@ stixels_suite (void)
   tcase_add_test (tc, test_gray16_disparity_frame);
   tcase_add_test (tc, test_gray8_disparity_frame);
   tcase_add_test (tc, test_estimate_camera);
+  tcase_add_test (tc, test_left_band);
   tcase_add_test (tc, test_missing_disparity);
   tcase_add_test (tc, test_disparity_frame_needs_calibration);
   tcase_add_test (tc, test_disparity_size_mismatch);

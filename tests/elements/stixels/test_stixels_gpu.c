@@ -12,7 +12,10 @@
  *    ground truth) and, when the disparity meta is already on the device,
  *    only the small result lists;
  *  - frame sizes that need 1, 2 and 4 rows per thread (up to 2048 rows),
- *    stixel widths and row steps.
+ *    stixel widths and row steps;
+ *  - the left band (default: the disparity meta's range, so every
+ *    ground-truth input here has one, e.g. 85 px at 640x480) on device
+ *    disparity and confidence: the same stixels as the CPU's.
  * On failure the log names the format / size, the frame, the first
  * differing column with both columns' stixels, or the first differing byte.
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -510,18 +513,22 @@ GST_END_TEST;
  * widths and row steps. */
 GST_START_TEST (test_sizes)
 {
+  /* left band: the ground truth's range (default), except where it would
+   * cover the frame (the 2048-row frame's road reaches ~345 px) and on one
+   * large frame (every column, as the ground truth allows) */
   const struct
   {
     gint w, h, focal, stixel_width, row_step;
+    const gchar *band;
   } sizes[] = {
-    {1242, 375, 0, 5, 1},       /* KITTI: 1 row per thread */
-    {640, 480, 0, 5, 1},        /* 2 rows per thread */
-    {320, 2048, 900, 5, 1},     /* 4 rows per thread, the most rows */
-    {512, 1000, 700, 3, 1},
-    {2048, 1024, 0, 8, 8},
-    {2048, 1024, 0, 4, 4},
-    {641, 479, 0, 7, 3},        /* partial cells at the edges */
-    {640, 480, 0, 1, 1},
+    {1242, 375, 0, 5, 1, ""},   /* KITTI: 1 row per thread */
+    {640, 480, 0, 5, 1, ""},    /* 2 rows per thread */
+    {320, 2048, 900, 5, 1, "left-band=0"},      /* 4 rows per thread */
+    {512, 1000, 700, 3, 1, ""},
+    {2048, 1024, 0, 8, 8, ""},
+    {2048, 1024, 0, 4, 4, "left-band=0"},
+    {641, 479, 0, 7, 3, ""},    /* partial cells at the edges */
+    {640, 480, 0, 1, 1, ""},
   };
 
   for (guint k = 0; k < G_N_ELEMENTS (sizes); k++) {
@@ -540,7 +547,8 @@ GST_START_TEST (test_sizes)
     caps = g_strdup_printf ("video/x-raw,format=RGBA,width=%d,height=%d,"
         "framerate=25/1", sizes[k].w, sizes[k].h);
     props = g_strdup_printf ("pitch=" SCENE_PITCH " stixel-width=%d "
-        "row-step=%d", sizes[k].stixel_width, sizes[k].row_step);
+        "row-step=%d %s", sizes[k].stixel_width, sizes[k].row_step,
+        sizes[k].band);
     what = g_strdup_printf ("%dx%d %dx%d", sizes[k].w, sizes[k].h,
         sizes[k].stixel_width, sizes[k].row_step);
     gpu = check_agreement (what, NULL, &input, caps, NULL, 1, props, &scene,
@@ -551,6 +559,40 @@ GST_START_TEST (test_sizes)
     g_free (caps);
     g_free (props);
     g_free (what);
+  }
+}
+
+GST_END_TEST;
+
+/* A matcher-like meta (searched range 128 px, a confidence map, invalid
+ * pixels) on the device: the left band of 130 px is cut out of device
+ * disparity and confidence alike; the stixels equal the CPU path's. */
+GST_START_TEST (test_left_band_device)
+{
+  const guint n = 2;
+  StxScene *scenes[2];
+  GstBuffer *inputs[2];
+  const gchar *caps = "video/x-raw,format=RGBA,width=640,height=480,"
+      "framerate=25/1";
+  StxRun *gpu;
+
+  for (guint i = 0; i < n; i++) {
+    scenes[i] = stx_scene_new (640, 480, 8, 2, (gfloat) (i * SCENE_SPEED),
+        FALSE);
+    inputs[i] = stx_scene_band_buffer (scenes[i], 0, 640, 128);
+  }
+  gpu = check_agreement ("left band, device confidence", NULL, inputs, caps,
+      NULL, n, "pitch=" SCENE_PITCH, scenes, TRUE);
+  for (guint i = 0; i < n; i++) {
+    StxMetaEval ev;
+    stx_evaluate_meta (scenes[i], stx_run_meta (gpu, i), 0.05, &ev);
+    fail_unless_equals_int (ev.left_band, 130);
+    fail_unless (gpu->summaries[i] != NULL);
+  }
+  stx_run_free (gpu);
+  for (guint i = 0; i < n; i++) {
+    gst_buffer_unref (inputs[i]);
+    stx_scene_free (scenes[i]);
   }
 }
 
@@ -607,6 +649,7 @@ stixels_gpu_suite (void)
   tcase_add_test (tc, test_device_disparity);
   tcase_add_test (tc, test_estimate_camera);
   tcase_add_test (tc, test_sizes);
+  tcase_add_test (tc, test_left_band_device);
   tcase_add_test (tc, test_stereotestsrc);
   tcase_add_test (tc, test_missing_disparity_on_gpu);
   return s;
