@@ -359,7 +359,8 @@ make_params (GstCudaStixels * self, const GstCudaStixelsSettings * s,
 {
   const CvStereoCalibration *c = &input->calibration;
 
-  if (!(c->focal_length > 0.0f) || !(c->baseline > 0.0f)) {
+  if (!(c->focal_length > 0.0f) || !(c->baseline > 0.0f)
+      || !isfinite (c->focal_length) || !isfinite (c->baseline)) {
     if (input->meta == NULL)
       GST_ELEMENT_ERROR (self, STREAM, FORMAT,
           ("The disparity frame needs a calibration: set the focal-length "
@@ -433,25 +434,17 @@ left_band_width (const GstCudaStixelsSettings * s,
 
 /* Views of the disparity and confidence right of the left band @band
  * (device or host addresses alike: plain pointer arithmetic, the kernels
- * read single int16 / uint8 values); FALSE (error posted) when the band
- * leaves no column. */
+ * read single int16 / uint8 values); FALSE when the band covers the whole
+ * frame (a frame narrower than the searched range: no column is reliable,
+ * the frame gets no stixels). */
 static gboolean
-crop_left_band (GstCudaStixels * self, const GstCudaStixelsSettings * s,
-    const GstCvDisparityInput * input, gint band, CvImageS16 * disparity,
-    CvImageU8 * confidence)
+crop_left_band (const GstCvDisparityInput * input, gint band,
+    CvImageS16 * disparity, CvImageU8 * confidence)
 {
   *disparity = input->disparity;
   *confidence = input->confidence;
-  if (band >= disparity->width) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("The left band of %d px leaves no column of the %d px wide frame to "
-            "segment", band, disparity->width),
-        ("left-band=%d%s, stixel-width %d: set left-band to a smaller "
-            "value (0: segment every column), or search fewer disparities",
-            s->left_band, s->left_band < 0 ? " (the disparity meta's range)" :
-            "", s->stixel_width));
+  if (band >= disparity->width)
     return FALSE;
-  }
   disparity->data += band;
   disparity->width -= band;
   if (confidence->data != NULL) {
@@ -459,6 +452,23 @@ crop_left_band (GstCudaStixels * self, const GstCudaStixelsSettings * s,
     confidence->width -= band;
   }
   return TRUE;
+}
+
+/* The result of a frame whose left band covers it: no stixels, the band
+ * as wide as the frame. */
+static const CvStixelList *
+band_only_list (GstCudaStixels * self, const GstCvDisparityInput * input,
+    const CvStixelParams * params, gint * band)
+{
+  GST_DEBUG_OBJECT (self, "left band of %d px covers the %d px wide frame: "
+      "no stixels", *band, input->disparity.width);
+  memset (&self->band_only, 0, sizeof (self->band_only));
+  self->band_only.height = input->disparity.height;
+  self->band_only.stixel_width = params->stixel_width;
+  self->band_only.row_step = params->row_step;
+  self->band_only.pose = params->pose;
+  *band = input->disparity.width;
+  return &self->band_only;
 }
 
 /* @list (computed right of the left band @band) in the meta's layout
@@ -524,6 +534,7 @@ gst_cuda_stixels_process_cpu (GstCvFilter * filter, gconstpointer settings,
   CvGroundEstimate estimate = { 0 };
   CvImageS16 disparity;
   CvImageU8 confidence;
+  const CvStixelList *list = NULL;
   gint band = 0;
   CvError err = { 0 };
   GstFlowReturn ret = GST_FLOW_ERROR;
@@ -541,8 +552,12 @@ gst_cuda_stixels_process_cpu (GstCvFilter * filter, gconstpointer settings,
   if (!make_params (self, s, &input, &params, &ground))
     goto done;
   band = left_band_width (s, &input);
-  if (!crop_left_band (self, s, &input, band, &disparity, &confidence))
+  if (!crop_left_band (&input, band, &disparity, &confidence)) {
+    list = band_only_list (self, &input, &params, &band);
+    if (convert (self, list, band))
+      ret = GST_FLOW_OK;
     goto done;
+  }
 
   if (s->estimate_camera) {
     if (self->ground_cpu == NULL)
@@ -561,7 +576,8 @@ gst_cuda_stixels_process_cpu (GstCvFilter * filter, gconstpointer settings,
     ret = gst_cv_filter_core_error (filter, "Stixels", &err);
     goto done;
   }
-  if (!convert (self, &self->cpu_list, band))
+  list = &self->cpu_list;
+  if (!convert (self, list, band))
     goto done;
 
   if (s->overlay) {
@@ -581,7 +597,7 @@ done:
   gst_cv_disparity_input_release (&input);
   gst_video_frame_unmap (&vframe);
   if (ret == GST_FLOW_OK)
-    publish (self, outbuf, &self->cpu_list, band, estimate.ok);
+    publish (self, outbuf, list, band, estimate.ok);
   return ret;
 }
 
@@ -638,8 +654,12 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
   if (!make_params (self, s, &input, &params, &ground))
     goto done;
   band = left_band_width (s, &input);
-  if (!crop_left_band (self, s, &input, band, &disparity, &confidence))
+  if (!crop_left_band (&input, band, &disparity, &confidence)) {
+    list = band_only_list (self, &input, &params, &band);
+    if (convert (self, list, band))
+      ret = GST_FLOW_OK;
     goto done;
+  }
 
   if (s->estimate_camera) {
     /* the pose goes from the estimator to the stixels on the device */

@@ -56,6 +56,9 @@ struct _GstCudaStixels
   GstCvDisparityScratch disparity_scratch;
   GstCvStixelsOutput output;    /* meta array, draw list */
   CvStixelList cpu_list;
+  CvStixelList band_only;       /* the empty result of a frame inside the
+                                 * left band (crop_left_band) */
+
   CvGroundCpu *ground_cpu;
 #ifdef CV_HAVE_CUDA
   CvStixelsCuda *plan;

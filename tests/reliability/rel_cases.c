@@ -891,9 +891,17 @@ rel_case_property_stress (const RelElement * e, gboolean cuda)
   guint n;
   gint settled_from;
 
+  {
+    /* checked before anything runs: a failed check leaves no thread of a
+     * live pipeline behind */
+    GstElement *probe = gst_element_factory_make (e->factory, NULL);
+
+    fail_unless (probe != NULL);
+    rel_stress_assert_covers (probe, e->stress);
+    gst_object_unref (probe);
+  }
   rel_live_start (&live, desc, REL_RUN_PIXELS, what);
   el = gst_bin_get_by_name (GST_BIN (live.pipeline), "el");
-  rel_stress_assert_covers (el, e->stress);
   fail_unless (rel_live_wait_frames (&live, 3, 60));
 
   rel_stress_start (&stress, el, e->stress, 0x5eed);

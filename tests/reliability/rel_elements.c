@@ -15,6 +15,7 @@ static const RelStressProp stixels_stress[] = {
   {"stixel-width", {"5", "3", "8", "1", NULL}},
   {"row-step", {"1", "2", "3", NULL}},
   {"max-disparity", {"0", "32", "64", "2047", NULL}},
+  {"left-band", {"0", "-1", "10", "100", NULL}},
   {"height", {"1.65", "1.2", "2.5", NULL}},
   {"pitch", {"0", "0.05", "-0.05", NULL}},
   {"estimate-camera", {"false", "true", NULL}},

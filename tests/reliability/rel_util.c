@@ -183,6 +183,17 @@ check_stixels (const GstCvStixelsMeta * m, gint width, gint height,
         m->frame_width, m->frame_height, width, height);
     return FALSE;
   }
+  /* the left band (columns the matcher could not search over its whole
+   * range) is left out in whole stixels; it may cover the frame */
+  if (m->n_stixels == 0)
+    return TRUE;
+  next_column = m->stixels[0].column;
+  if (m->stixels[0].width == 0 || (next_column % m->stixels[0].width != 0
+          && next_column + m->stixels[0].width != width)) {
+    problem (problems, "stixel 0: column %u width %u: the left band is not "
+        "whole stixels", m->stixels[0].column, m->stixels[0].width);
+    return FALSE;
+  }
   for (guint i = 0; i < m->n_stixels; i++) {
     const GstCvStixel *s = &m->stixels[i];
 
