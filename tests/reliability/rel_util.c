@@ -709,13 +709,26 @@ rel_run_attach (RelRun * run, GstElement * pipeline, RelRunFlags flags)
   run_init (run, flags);
   if (sink != NULL) {
     GstPad *pad = gst_element_get_static_pad (sink, "sink");
-    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, record_probe, run,
-        NULL);
-    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM |
-        GST_PAD_PROBE_TYPE_EVENT_FLUSH, history_probe, run, NULL);
-    gst_object_unref (pad);
+    run->probe_ids[0] = gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER,
+        record_probe, run, NULL);
+    run->probe_ids[1] = gst_pad_add_probe (pad,
+        GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+        history_probe, run, NULL);
+    run->probe_pad = pad;
     gst_object_unref (sink);
   }
+}
+
+/* Removes what rel_run_attach added: a pipeline run again records into a
+ * new run only. */
+static void
+rel_run_detach (RelRun * run)
+{
+  if (run->probe_pad == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (run->probe_ids); i++)
+    gst_pad_remove_probe (run->probe_pad, run->probe_ids[i]);
+  gst_clear_object (&run->probe_pad);
 }
 
 guint
@@ -757,6 +770,7 @@ rel_run_pipeline (GstElement * pipeline, guint timeout_s, RelRunFlags flags,
     at_end (pipeline, user_data);
   fail_unless (gst_element_set_state (pipeline, GST_STATE_NULL) ==
       GST_STATE_CHANGE_SUCCESS, "%s: could not go to NULL", name);
+  rel_run_detach (run);
   rel_watchdog_disarm ();
   /* the bus may hold messages referring to buffers: drop them */
   gst_bus_set_flushing (bus, TRUE);
@@ -782,6 +796,7 @@ rel_run (const gchar * description, guint timeout_s, RelRunFlags flags,
 void
 rel_run_clear (RelRun * run)
 {
+  rel_run_detach (run);
   g_clear_pointer (&run->error, g_free);
   g_clear_pointer (&run->debug, g_free);
   g_clear_pointer (&run->error_source, g_free);

@@ -106,6 +106,8 @@ typedef struct
   gboolean check_disparity;
   gboolean reset_pending;
   gint history_start;
+  GstPad *probe_pad;            /* the sink's pad while attached */
+  gulong probe_ids[2];
 } RelRun;
 
 /* Called with the pipeline still PLAYING (or in error) once the run ended,
