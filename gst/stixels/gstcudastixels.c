@@ -454,23 +454,6 @@ crop_left_band (const GstCvDisparityInput * input, gint band,
   return TRUE;
 }
 
-/* The result of a frame whose left band covers it: no stixels, the band
- * as wide as the frame. */
-static const CvStixelList *
-band_only_list (GstCudaStixels * self, const GstCvDisparityInput * input,
-    const CvStixelParams * params, gint * band)
-{
-  GST_DEBUG_OBJECT (self, "left band of %d px covers the %d px wide frame: "
-      "no stixels", *band, input->disparity.width);
-  memset (&self->band_only, 0, sizeof (self->band_only));
-  self->band_only.height = input->disparity.height;
-  self->band_only.stixel_width = params->stixel_width;
-  self->band_only.row_step = params->row_step;
-  self->band_only.pose = params->pose;
-  *band = input->disparity.width;
-  return &self->band_only;
-}
-
 /* @list (computed right of the left band @band) in the meta's layout
  * (self->output); FALSE with an error posted when the frame is too large
  * for the meta. */
@@ -486,6 +469,24 @@ convert (GstCudaStixels * self, const CvStixelList * list, gint band)
     return FALSE;
   }
   return TRUE;
+}
+
+/* The result of a frame whose left band covers it: no stixels, *@band as
+ * wide as the frame; *@list is what publish() then attaches. */
+static gboolean
+band_only_result (GstCudaStixels * self, const GstCvDisparityInput * input,
+    const CvStixelParams * params, gint * band, const CvStixelList ** list)
+{
+  GST_DEBUG_OBJECT (self, "left band of %d px covers the %d px wide frame: "
+      "no stixels", *band, input->disparity.width);
+  memset (&self->band_only, 0, sizeof (self->band_only));
+  self->band_only.height = input->disparity.height;
+  self->band_only.stixel_width = params->stixel_width;
+  self->band_only.row_step = params->row_step;
+  self->band_only.pose = params->pose;
+  *band = input->disparity.width;
+  *list = &self->band_only;
+  return convert (self, *list, *band);
 }
 
 /* Attaches the meta and posts the summary; after the frame is unmapped
@@ -553,8 +554,7 @@ gst_cuda_stixels_process_cpu (GstCvFilter * filter, gconstpointer settings,
     goto done;
   band = left_band_width (s, &input);
   if (!crop_left_band (&input, band, &disparity, &confidence)) {
-    list = band_only_list (self, &input, &params, &band);
-    if (convert (self, list, band))
+    if (band_only_result (self, &input, &params, &band, &list))
       ret = GST_FLOW_OK;
     goto done;
   }
@@ -655,8 +655,7 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
     goto done;
   band = left_band_width (s, &input);
   if (!crop_left_band (&input, band, &disparity, &confidence)) {
-    list = band_only_list (self, &input, &params, &band);
-    if (convert (self, list, band))
+    if (band_only_result (self, &input, &params, &band, &list))
       ret = GST_FLOW_OK;
     goto done;
   }

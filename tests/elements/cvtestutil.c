@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cvtestutil.h"
 
+#include "cv_test.h"
+
 #include <gst/check/gstcheck.h>
 #include <string.h>
 
@@ -76,4 +78,18 @@ cv_test_expect_eos (const gchar * description)
   fail_unless (message == NULL, "'%s' failed: %s (%s)", description, message,
       debug ? debug : "");
   g_free (debug);
+}
+
+gboolean
+cv_test_have_cuda_elements (void)
+{
+  GstElementFactory *upload = gst_element_factory_find ("cudaupload");
+
+  if (upload != NULL)
+    gst_object_unref (upload);
+  if (!cv_test_have_gpu () || upload == NULL) {
+    g_print ("no CUDA device or no cudaupload element: skipping\n");
+    return FALSE;
+  }
+  return TRUE;
 }

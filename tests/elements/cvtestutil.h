@@ -21,5 +21,10 @@ void cv_test_expect_error (const gchar * description, const gchar * expected);
 /* Asserts that @description runs to EOS without error. */
 void cv_test_expect_eos (const gchar * description);
 
+/* TRUE when this machine has a CUDA device and GStreamer's cudaupload (what
+ * the GPU element tests need); else says why they are skipped and returns
+ * FALSE (the caller exits with CV_TEST_EXIT_SKIP).  After gst_init. */
+gboolean cv_test_have_cuda_elements (void);
+
 G_END_DECLS
 #endif

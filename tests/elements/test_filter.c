@@ -270,15 +270,16 @@ GST_START_TEST (test_bytes_segment)
 {
   GstHarness *h = gst_harness_new ("cvtestfilter");
   GstSegment segment;
-  GstBuffer *out;
+  GstBuffer *in, *out;
 
   g_object_set (h->element, "post-messages", TRUE, NULL);
   gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=33,"
       "height=17,framerate=30/1");
   gst_segment_init (&segment, GST_FORMAT_BYTES);
   fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
-  out = gst_harness_push_and_pull (h, gst_buffer_new_allocate (NULL, 36 * 17,
-          NULL));
+  in = gst_buffer_new_allocate (NULL, 36 * 17, NULL);
+  gst_buffer_memset (in, 0, 0x80, 36 * 17);
+  out = gst_harness_push_and_pull (h, in);
   fail_unless (out != NULL);
   gst_buffer_unref (out);
   gst_harness_teardown (h);

@@ -140,15 +140,9 @@ filter_gpu_suite (void)
 int
 main (int argc, char **argv)
 {
-  GstElementFactory *upload;
-
   gst_check_init (&argc, &argv);
-  upload = gst_element_factory_find ("cudaupload");
-  if (!cv_test_have_gpu () || upload == NULL) {
-    g_print ("no CUDA device or no cudaupload element: skipping\n");
+  if (!cv_test_have_cuda_elements ())
     return CV_TEST_EXIT_SKIP;
-  }
-  gst_object_unref (upload);
   cv_test_filter_register ();
   return gst_check_run_suite (filter_gpu_suite (), "cudavision-filter-gpu",
       __FILE__);

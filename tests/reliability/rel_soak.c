@@ -33,6 +33,7 @@
 #endif
 
 #include "cv_test.h"
+#include "cvtestutil.h"
 #include "rel_elements.h"
 
 /* Defaults: the CI run (see docs/reliability.md for the measured time). */
@@ -186,14 +187,8 @@ main (int argc, char **argv)
     g_printerr ("--frames must exceed --warmup (%d)\n", warmup);
     return 2;
   }
-  if (gpu) {
-    GstElementFactory *upload = gst_element_factory_find ("cudaupload");
-    if (!cv_test_have_gpu () || upload == NULL) {
-      g_print ("no CUDA device or no cudaupload element: skipping\n");
-      return CV_TEST_EXIT_SKIP;
-    }
-    gst_object_unref (upload);
-  }
+  if (gpu && !cv_test_have_cuda_elements ())
+    return CV_TEST_EXIT_SKIP;
 
   soak.frames = (guint) frames;
   soak.warmup = (guint) warmup;

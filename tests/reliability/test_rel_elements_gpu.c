@@ -11,6 +11,7 @@
 
 #include "cv_cuda.h"
 #include "cv_test.h"
+#include "cvtestutil.h"
 #include "gstcvfilter.h"
 #include "rel_cases.h"
 
@@ -193,17 +194,11 @@ reliability_gpu_suite (void)
 int
 main (int argc, char **argv)
 {
-  GstElementFactory *upload;
-
   /* --checks a,b: only those tests (meson splits the suite this way) */
   rel_select_checks (&argc, argv);
   gst_check_init (&argc, &argv);
-  upload = gst_element_factory_find ("cudaupload");
-  if (!cv_test_have_gpu () || upload == NULL) {
-    g_print ("no CUDA device or no cudaupload element: skipping\n");
+  if (!cv_test_have_cuda_elements ())
     return CV_TEST_EXIT_SKIP;
-  }
-  gst_object_unref (upload);
   return gst_check_run_suite (reliability_gpu_suite (), "reliability-gpu",
       __FILE__);
 }

@@ -29,6 +29,7 @@
 
 #include "cv_cuda.h"
 #include "cv_test.h"
+#include "cvtestutil.h"
 #include "rel_cases.h"
 
 #define SMALL_W 64
@@ -304,7 +305,6 @@ GST_END_TEST;
 int
 main (int argc, char **argv)
 {
-  GstElementFactory *upload;
   Suite *s = suite_create ("reliability-faults");
   TCase *tc = tcase_create ("faults");
   gint ret;
@@ -315,12 +315,8 @@ main (int argc, char **argv)
     argc = 1;
   }
   gst_check_init (&argc, &argv);
-  upload = gst_element_factory_find ("cudaupload");
-  if (!cv_test_have_gpu () || upload == NULL) {
-    g_print ("no CUDA device or no cudaupload element: skipping\n");
+  if (!cv_test_have_cuda_elements ())
     return CV_TEST_EXIT_SKIP;
-  }
-  gst_object_unref (upload);
 
   suite_add_tcase (s, tc);
   if (child_mode == NULL) {

@@ -650,14 +650,8 @@ rdp_gpu_suite (void)
 int
 main (int argc, char **argv)
 {
-  GstElementFactory *upload;
-
   gst_check_init (&argc, &argv);
-  upload = gst_element_factory_find ("cudaupload");
-  if (!cv_test_have_gpu () || upload == NULL) {
-    g_print ("no CUDA device or no cudaupload element: skipping\n");
+  if (!cv_test_have_cuda_elements ())
     return CV_TEST_EXIT_SKIP;
-  }
-  gst_object_unref (upload);
   return gst_check_run_suite (rdp_gpu_suite (), "cudardp-gpu", __FILE__);
 }

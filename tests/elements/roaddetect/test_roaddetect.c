@@ -723,12 +723,14 @@ GST_START_TEST (test_reset_on_stream_start)
   ResetFixture f = reset_fixture ();
   GstHarness *h = new_harness ("height=1.65 pitch=0.02");
   RoadMetaCopy *warm = harness_run (h, f.a, N_WARM), *after;
+  GstCaps *caps = gst_caps_from_string (CAPS_RGBA);
   GstSegment segment;
 
   fail_unless (gst_harness_push_event (h,
           gst_event_new_stream_start ("second-stream")));
-  fail_unless (gst_harness_push_event (h,
-          gst_event_new_caps (gst_caps_from_string (CAPS_RGBA))));
+  /* (the event takes a reference of its own) */
+  fail_unless (gst_harness_push_event (h, gst_event_new_caps (caps)));
+  gst_caps_unref (caps);
   gst_segment_init (&segment, GST_FORMAT_TIME);
   fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
   after = harness_run (h, f.b, N_TEST);
