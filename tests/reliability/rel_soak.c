@@ -36,7 +36,8 @@
 #include "cvtestutil.h"
 #include "rel_elements.h"
 
-/* Defaults: the CI run (see docs/reliability.md for the measured time). */
+/* Defaults for a run by hand (CI passes --frames 100000, see
+ * tests/reliability/meson.build and docs/reliability.md). */
 #define DEFAULT_FRAMES 20000
 #define DEFAULT_WIDTH 64
 #define DEFAULT_HEIGHT 48
