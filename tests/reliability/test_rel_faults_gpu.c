@@ -305,8 +305,8 @@ GST_END_TEST;
 int
 main (int argc, char **argv)
 {
-  Suite *s = suite_create ("reliability-faults");
-  TCase *tc = tcase_create ("faults");
+  Suite *s;
+  TCase *tc;
   gint ret;
 
   if (argc == 3 && g_str_has_prefix (argv[1], "--child-")) {
@@ -318,6 +318,8 @@ main (int argc, char **argv)
   if (!cv_test_have_cuda_elements ())
     return CV_TEST_EXIT_SKIP;
 
+  s = suite_create ("reliability-faults");
+  tc = tcase_create ("faults");
   suite_add_tcase (s, tc);
   if (child_mode == NULL) {
     tcase_add_test (tc, test_device_memory_exhaustion);
