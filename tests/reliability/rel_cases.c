@@ -1215,8 +1215,7 @@ random_width (GRand * rand, const RelElement * e)
 static gboolean
 refused_when_linking (const gchar * middle)
 {
-  gchar *desc = g_strdup_printf ("appsrc name=src format=time ! %s ! "
-      "fakesink name=sink sync=false", middle);
+  gchar *desc = rel_appsrc_description (middle);
   GError *error = NULL;
   GstElement *pipeline = gst_parse_launch (desc, &error);
   gboolean refused = error != NULL;

@@ -1221,12 +1221,18 @@ typedef struct
   GPtrArray *samples;
 } AppsrcFeed;
 
+gchar *
+rel_appsrc_description (const gchar * middle)
+{
+  return g_strdup_printf ("appsrc name=src format=time ! %s ! "
+      "fakesink name=sink sync=false", middle);
+}
+
 void
 rel_run_appsrc (const gchar * middle, GPtrArray * samples, guint timeout_s,
     RelRunFlags flags, RelRun * run)
 {
-  gchar *desc = g_strdup_printf ("appsrc name=src format=time ! %s ! "
-      "fakesink name=sink sync=false", middle);
+  gchar *desc = rel_appsrc_description (middle);
   GError *error = NULL;
   GstElement *pipeline = gst_parse_launch (desc, &error);
   GstElement *src;

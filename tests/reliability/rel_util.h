@@ -232,6 +232,10 @@ void rel_default_calibration (gint width, gint height,
 GstSample *rel_sample (GstBuffer * buffer, GstVideoFormat format, gint width,
     gint height);
 
+/* "appsrc name=src ... ! @middle ! fakesink name=sink ...": the pipeline
+ * rel_run_appsrc runs (free with g_free). */
+gchar *rel_appsrc_description (const gchar * middle);
+
 /* Runs `appsrc name=src ! @middle ! fakesink name=sink` pushing @samples
  * (taken) then EOS. */
 void rel_run_appsrc (const gchar * middle, GPtrArray * samples,
