@@ -86,6 +86,13 @@ cv_device_bytes_in_use (void)
 }
 
 extern "C" int
+cv_cuda_under_tool (void)
+{
+  return getenv ("NV_SANITIZER_INJECTION_PORT_BASE") != NULL
+      || getenv ("CUDA_INJECTION64_PATH") != NULL;
+}
+
+extern "C" int
 cv_cuda_device_count (void)
 {
   int n = 0;

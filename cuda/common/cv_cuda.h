@@ -55,6 +55,13 @@ CvStatus cv_cuda_error (CvError * err, int code, const char *call);
 /* Number of CUDA devices usable by the runtime (0 when no driver / GPU). */
 int cv_cuda_device_count (void);
 
+/* Non-zero when the process runs under compute-sanitizer (or a CUDA
+ * profiler): the kernels then run 10-1000 times slower, and limits meant to
+ * catch hangs must grow.  Recognised by the variables the tools set in the
+ * target's environment (NV_SANITIZER_INJECTION_PORT_BASE: compute-sanitizer
+ * 13; CUDA_INJECTION64_PATH: profilers and older sanitizers). */
+int cv_cuda_under_tool (void);
+
 #ifdef __cplusplus
 }
 #endif

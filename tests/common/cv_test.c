@@ -30,6 +30,24 @@ cv_test_require_gpu (void)
   }
 }
 
+gboolean
+cv_test_under_cuda_tool (void)
+{
+#ifdef CV_HAVE_CUDA
+  return cv_cuda_under_tool () != 0;
+#else
+  return FALSE;
+#endif
+}
+
+gboolean
+cv_test_quick (int argc, char **argv)
+{
+  return (argc > 1 && g_strcmp0 (argv[1], "--quick") == 0)
+      || g_strcmp0 (g_getenv ("CV_TEST_QUICK"), "1") == 0
+      || cv_test_under_cuda_tool ();
+}
+
 gchar *
 cv_test_data_path (const gchar * relative)
 {

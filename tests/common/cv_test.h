@@ -22,6 +22,16 @@ gboolean cv_test_have_gpu (void);
  * when cv_test_have_gpu() is FALSE. */
 void cv_test_require_gpu (void);
 
+/* TRUE when the process runs under compute-sanitizer (or a CUDA profiler),
+ * which runs kernels
+ * 10-1000 times slower, so GPU tests run a smaller sample of their cases
+ * (every kernel still at least once).  See cv_cuda_under_tool. */
+gboolean cv_test_under_cuda_tool (void);
+
+/* The GPU tests' reduced mode: TRUE with "--quick" as the first argument,
+ * CV_TEST_QUICK=1 in the environment, or under a CUDA tool. */
+gboolean cv_test_quick (int argc, char **argv);
+
 /* Path of a file of the shared data folder ($CUDAVISION_DATA or
  * ../shared/data), e.g. "middlebury/cones/left.png"; free with g_free. */
 gchar *cv_test_data_path (const gchar * relative);

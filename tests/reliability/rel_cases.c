@@ -35,13 +35,13 @@
 #define FUZZ_MAX_W 80
 #define FUZZ_MAX_H 60
 
-/* REL_QUICK=1, or running under compute-sanitizer (10-100 times slower):
+/* REL_QUICK=1 (or CV_TEST_QUICK=1), or running under compute-sanitizer:
  * every case with fewer formats, frames and iterations. */
 static gboolean
 quick (void)
 {
   return g_strcmp0 (g_getenv ("REL_QUICK"), "1") == 0
-      || rel_under_cuda_tool ();
+      || cv_test_quick (0, NULL);
 }
 
 /* @n, or @quick_n under REL_QUICK. */

@@ -156,7 +156,7 @@ GST_START_TEST (test_kernel_launch_failure)
     "CUDA_MODULE_LOADING=LAZY", NULL
   };
 
-  if (rel_under_cuda_tool ()) {
+  if (cv_test_under_cuda_tool ()) {
     /* every launch fails on purpose: the sanitizer would count them */
     g_print ("launch failures are not provoked under a CUDA tool "
         "(compute-sanitizer): run this test without it\n");

@@ -7,7 +7,8 @@
  *
  * With --alloc-limit (run under CUDAVISION_DEVICE_ALLOC_LIMIT) it checks
  * that an exhausted device reports CV_ERROR_CUDA instead of crashing.
- * With --quick it runs a small subset (for compute-sanitizer runs).
+ * With --quick (and under compute-sanitizer, cv_test_quick) it runs a small
+ * subset.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -312,7 +313,7 @@ main (int argc, char **argv)
   ctx.cpu = cv_rdp_cpu_new ();
   CUDA_OK (cudaStreamCreateWithFlags (&ctx.stream, cudaStreamNonBlocking));
 
-  quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
+  quick = cv_test_quick (argc, argv);
   test_plan (&ctx);
   test_boundaries (&ctx, quick);
   if (!quick)

@@ -17,7 +17,8 @@
  *  - the plan each variant runs (single-block labelling where it fits, a
  *    graph for the graph variant), the device pose override, reset,
  *    argument errors.
- * Every mismatch prints its index and both values. */
+ * Every mismatch prints its index and both values.  --quick (or under
+ * compute-sanitizer, cv_test_quick): fewer random masks, every kernel. */
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +29,10 @@
 #include "road/cv_road_stages.h"
 
 static int failures = 0;
+/* cv_test_quick: random masks every QUICK_DENSITY_STEP percent instead of
+ * every 10 */
+static gboolean quick;
+#define QUICK_DENSITY_STEP 50
 
 #define EXPECT(cond, ...) \
   do { \
@@ -143,7 +148,8 @@ test_ccl (void)
   EXPECT (block_capacity >= 248 * 75, "single-block capacity %d is below a "
       "1242x375 grid (18600 cells)", block_capacity);
   for (size_t s = 0; s < G_N_ELEMENTS (sizes); s++) {
-    for (int density = 0; density <= 100; density += 10) {
+    for (int density = 0; density <= 100;
+        density += quick ? QUICK_DENSITY_STEP : 10) {
       char what[32];
       int n = sizes[s][0] * sizes[s][1];
       for (int i = 0; i < n; i++)
@@ -804,8 +810,9 @@ test_variant_switch (void)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  quick = cv_test_quick (argc, argv);
   cv_test_require_gpu ();
   CUDA_OK (cudaSetDevice (0));
   test_ccl ();

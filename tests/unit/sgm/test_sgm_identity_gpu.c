@@ -9,7 +9,9 @@
  *
  *   test-sgm-identity-gpu factorial|sizes|special|packed|quick|color
  *
- * quick: a few cases of every variant and schedule, for compute-sanitizer.
+ * quick: a few cases of every variant and schedule.  Under compute-sanitizer
+ * (cv_test_under_cuda_tool) every mode runs one case in SANITIZER_SAMPLE
+ * (cases rotate through the variants and schedules) and no time limit.
  *
  * On the first mismatch it prints the case, the first differing pixel with
  * both values and the number of differing pixels, and fails.  A frame a
@@ -34,6 +36,9 @@
 /* Wall-clock limit of the GPU part of one case (upload, compute, read
  * back): ~100 x the slowest case on the H200. */
 #define SGM_CASE_TIMEOUT_S 30
+/* Under a CUDA tool: one case in this many (prime: it rotates through the
+ * variants and schedules the modes cycle). */
+#define SANITIZER_SAMPLE 13
 
 typedef enum
 {
@@ -106,6 +111,8 @@ typedef struct
   int16_t *d_disp;
   size_t cap_img, cap_disp;
   long n_runs, n_packed;
+  /* compare one case in @sample (1: all); @n_seen: cases offered */
+  long sample, n_seen;
   /* the last CPU result, reused while parameters and images are the same
    * (several variants compared on one case) */
   int16_t *cpu_disp;
@@ -220,6 +227,11 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   int first = -1, x, y;
   gboolean ok = TRUE;
 
+  if (g->n_seen++ % g->sample != 0) {
+    g_free (gd);
+    g_free (gc);
+    return TRUE;
+  }
   cpu_result (g, p, l, r, &cpu_d, &cpu_c);
 
   {
@@ -386,6 +398,7 @@ gpu_new (void)
   cv_test_require_gpu ();
   CUDA_OK (cudaSetDevice (0));
   g->plan = cv_sgm_cuda_new ();
+  g->sample = cv_test_under_cuda_tool ()? SANITIZER_SAMPLE : 1;
   return g;
 }
 
@@ -598,6 +611,7 @@ run_quick (void)
     {97, 61, 128, 8}, {61, 13, 48, 4}, {37, 9, 256, 8}, {130, 7, 16, 8},
   };
   Gpu *g = gpu_new ();
+  g->sample = 1;                /* already the sanitizer's selection */
   for (int ci = 0; ci < (int) G_N_ELEMENTS (cases); ci++) {
     const int w = cases[ci][0], h = cases[ci][1];
     CvImageU8 *l = cv_test_image_new (w, h, 1, 1);
@@ -683,7 +697,9 @@ int
 main (int argc, char **argv)
 {
   const char *what = argc > 1 ? argv[1] : "factorial";
-  sgm_watchdog_init (SGM_CASE_TIMEOUT_S);
+  /* a sanitizer runs the kernels 10-1000 times slower: its caller's limit
+   * applies */
+  sgm_watchdog_init (cv_test_under_cuda_tool ()? 0 : SGM_CASE_TIMEOUT_S);
   if (strcmp (what, "factorial") == 0)
     return run_factorial ();
   if (strcmp (what, "sizes") == 0)

@@ -13,7 +13,8 @@
  * variant, the first differing column and both lists.  Skips (77) without
  * a GPU.
  *
- * `test-stixels-gpu --quick` (or STIXELS_GPU_QUICK=1) runs small frames
+ * `test-stixels-gpu --quick` (or STIXELS_GPU_QUICK=1, or under
+ * compute-sanitizer: cv_test_quick) runs small frames
  * only, every variant and every phase of the tiled kernel (several bands,
  * a partial last band, helpers, device pose): a few seconds, for
  * compute-sanitizer memcheck / racecheck / synccheck. */
@@ -361,7 +362,7 @@ main (int argc, char **argv)
   cudaStream_t stream;
   const CvStixelList *none = NULL;
   CvError err = { 0 };
-  const gboolean quick = (argc > 1 && strcmp (argv[1], "--quick") == 0)
+  const gboolean quick = cv_test_quick (argc, argv)
       || g_getenv (ENV_QUICK) != NULL;
   guint i;
 

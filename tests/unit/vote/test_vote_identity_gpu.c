@@ -9,8 +9,8 @@
  * angle per pass and the paper's copies, or two angles), three times on
  * the same plan; the stages called one by one (some twice) and a graph
  * whose frames move and change are checked as well.
- * --quick: the same cases on small frames (320x240 instead of 1920x1080;
- * for compute-sanitizer runs).
+ * --quick (and under compute-sanitizer, cv_test_quick): the same cases on
+ * small frames (320x240 instead of 1920x1080).
  * Skips (77) without a GPU. */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -557,7 +557,7 @@ main (int argc, char **argv)
 {
   guint32 seed = 2024;
   const CvVoteTuning dflt = tuning_of (1, 0), flat = tuning_of (0, 0);
-  const gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
+  const gboolean quick = cv_test_quick (argc, argv);
   /* the "1080p" frames (small ones under --quick) */
   const int hd_w = quick ? 320 : 1920, hd_h = quick ? 240 : 1080;
 
