@@ -237,6 +237,9 @@ struct CvSgmCuda
    * pinned memory; fault_host_dev NULL: copied after each frame) */
   CvHostBuffer fault_host;
   SgmFault *fault_host_dev;
+  /* a wait of the path kernels gives up after this (SGM_WAIT_TIMEOUT_NS;
+   * SGM_WAIT_TOOL_FACTOR times longer under a CUDA tool) */
+  unsigned long long wait_timeout_ns;
   CvSgmSchedule schedule, last_schedule;
   int profiling;
   cudaEvent_t events[CV_SGM_MAX_STAGES + 1];
@@ -306,6 +309,9 @@ cv_sgm_cuda_new (void)
     plan->schedule = plan->last_schedule = CV_SGM_SCHEDULE_AUTO;
     plan->variant = CV_SGM_VARIANT_AUTO;
     plan->last_variant = CV_SGM_VARIANT_BASELINE;
+    plan->wait_timeout_ns = SGM_WAIT_TIMEOUT_NS;
+    if (cv_cuda_under_tool ())
+      plan->wait_timeout_ns *= SGM_WAIT_TOOL_FACTOR;
   }
   return plan;
 }
@@ -456,7 +462,7 @@ take_fault (CvSgmCuda * plan, CvError * err)
       "long); that frame's disparities are all invalid",
       kernel_name (h->kernel), h->group, h->block, h->warp, h->waited_group,
       h->batch * SGM_BATCH_ROWS, h->batch * SGM_BATCH_ROWS + SGM_BATCH_ROWS - 1,
-      h->seen, h->target, SGM_WAIT_TIMEOUT_NS * 1e-9, SGM_WAIT_MAX_POLLS);
+      h->seen, h->target, plan->wait_timeout_ns * 1e-9, SGM_WAIT_MAX_POLLS);
   if (err != NULL && err->cuda_code == 0)
     err->cuda_code = (int) cudaErrorLaunchTimeout;
   h->code = SGM_FAULT_NONE;
@@ -541,6 +547,7 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     pa.counters = (int *) plan->counters.ptr;
     pa.fault = device_fault (plan, left->height);
     pa.fault_host = plan->fault_host_dev;
+    pa.wait_timeout_ns = plan->wait_timeout_ns;
     pa.layout = sgm_args_layout ();
     plan->last_schedule = pp.schedule;
 
@@ -641,6 +648,7 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     pa.counters = (int *) plan->counters.ptr;
     pa.fault = device_fault (plan, left->height);
     pa.fault_host = plan->fault_host_dev;
+    pa.wait_timeout_ns = plan->wait_timeout_ns;
     pa.cbits = sgm_packed_cost_bits (p->census);
     pa.layout = sgm_args_layout ();
     plan->last_schedule = pp.schedule;

@@ -431,16 +431,18 @@ sgm_clock_ns (void)
 /* TRUE when a wait that started at @start_ns (sgm_clock_ns) after @polls
  * polls has to give up. */
 static __device__ __forceinline__ bool
-sgm_wait_expired (unsigned long long start_ns, unsigned polls)
+sgm_wait_expired (unsigned long long start_ns, unsigned polls,
+    unsigned long long timeout_ns)
 {
 #if defined(SGM_EMULATION)
   (void) start_ns;
+  (void) timeout_ns;
   /* no clock: the emulation says when no thread has made progress for a
    * while (a deadlock) */
   return polls >= SGM_WAIT_MAX_POLLS || sgm_emu_wait_expired ();
 #else
   return polls >= SGM_WAIT_MAX_POLLS
-      || sgm_clock_ns () - start_ns > SGM_WAIT_TIMEOUT_NS;
+      || sgm_clock_ns () - start_ns > timeout_ns;
 #endif
 }
 
@@ -503,12 +505,14 @@ sgm_fault_record (SgmFault * dev, SgmFault * host, int kernel, int group,
  * @target; afterwards the writes published by the signals counted are
  * visible to the whole warp.  Lane 0 polls (volatile loads, which always
  * reach the coherent L2), the warp follows.  Gives up when a fault of the
- * frame is recorded already, or when sgm_wait_expired: then records a fault
+ * frame is recorded already, or when sgm_wait_expired (after @timeout_ns, the
+ * kernel argument wait_timeout_ns): then records a fault
  * (@kernel, @group: the caller's) and returns, the frame being lost (the
  * post kernel invalidates it). */
 static __device__ __forceinline__ void
 sgm_wait (const int *counter, int target, int lane, SgmFault * fault,
-    SgmFault * fault_host, int kernel, int group, int batch, int waited_group)
+    SgmFault * fault_host, int kernel, int group, int batch, int waited_group,
+    unsigned long long timeout_ns)
 {
   if (lane == 0) {
     int seen = *(volatile const int *) counter;
@@ -517,7 +521,7 @@ sgm_wait (const int *counter, int target, int lane, SgmFault * fault,
       const unsigned long long start = sgm_clock_ns ();
       unsigned polls = 0;
       while (seen < target && *frame_lost == SGM_FAULT_NONE) {
-        if (sgm_wait_expired (start, ++polls)) {
+        if (sgm_wait_expired (start, ++polls, timeout_ns)) {
           sgm_fault_record (fault, fault_host, kernel, group, batch,
               waited_group, seen, target);
           break;

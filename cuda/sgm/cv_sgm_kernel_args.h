@@ -45,9 +45,13 @@ extern "C" {
  * (cv_sgm_cuda_compute of the next frame fails with it). */
 
 /* Far above any legitimate wait: a wait lasts at most as long as the path
- * kernel, ~15 ms for 1920x1080, D 256 on the baseline; seconds only under
- * tools such as compute-sanitizer. */
+ * kernel, ~15 ms for 1920x1080, D 256 on the baseline. */
 #define SGM_WAIT_TIMEOUT_NS 2000000000ull
+/* Under a CUDA tool (cv_cuda_under_tool) the
+ * kernels run 10-1000 times slower and share the GPU with the tool's other
+ * processes by time slices, so a legitimate wait takes seconds: the limit
+ * is this many times longer there (10 minutes). */
+#define SGM_WAIT_TOOL_FACTOR 300
 /* Polls of a counter before a wait gives up even if the clock does not
  * advance (a poll is an L2 round trip plus a short sleep, >= ~0.3 us). */
 #define SGM_WAIT_MAX_POLLS (1u << 26)
@@ -111,6 +115,7 @@ typedef struct
   int n_batches, half_batch;    /* batches [0, half_batch) are the top half */
   int cbits;                    /* packed variant: bits of the matching cost
                                  * in a cell (the baseline ignores it) */
+  unsigned long long wait_timeout_ns;   /* a wait gives up after this */
   SgmGroup groups[SGM_MAX_GROUPS];
 } SgmPathsArgs;
 

@@ -147,7 +147,8 @@ sgm_paths_kernel (const SgmPathsArgs a)
       int wg = b < a.half_batch ? gd.wait_top : gd.wait_bottom;
       if (wg >= 0)
         sgm_wait (a.counters + wg * a.n_batches + b, a.warps_per_group, lane,
-            a.fault, a.fault_host, SGM_KERNEL_PATHS, g, b, wg);
+            a.fault, a.fault_host, SGM_KERNEL_PATHS, g, b, wg,
+            a.wait_timeout_ns);
     }
   };
   auto window = [&](int i) -> CT * {
