@@ -294,14 +294,29 @@ rel_source_set_size (GstElement * pipeline, gint width, gint height)
     gst_object_unref (crop);
 }
 
+/* Shared by the test thread and the probe; the last of the two frees it
+ * (the probe may still run when a failed wait has left the test). */
 typedef struct
 {
+  gint refs;
   GstElement *pipeline;
   gint width, height;
   GMutex lock;
   GCond cond;
   gboolean done;
 } Resize;
+
+static void
+resize_unref (gpointer data)
+{
+  Resize *r = data;
+
+  if (!g_atomic_int_dec_and_test (&r->refs))
+    return;
+  g_mutex_clear (&r->lock);
+  g_cond_clear (&r->cond);
+  g_free (r);
+}
 
 static GstPadProbeReturn
 resize_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
@@ -327,26 +342,34 @@ rel_source_resize_live (GstElement * pipeline, gint width, gint height)
 {
   GstElement *capsfilter = gst_bin_get_by_name (GST_BIN (pipeline), "srccaps");
   GstPad *pad;
-  Resize r = { pipeline, width, height };
+  Resize *r = g_new0 (Resize, 1);
   gulong id;
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  gboolean done;
+  gint64 deadline = g_get_monotonic_time () +
+      (gint64) 60 * rel_time_scale () * G_USEC_PER_SEC;
 
   fail_unless (capsfilter != NULL);
   pad = gst_element_get_static_pad (capsfilter, "sink");
-  g_mutex_init (&r.lock);
-  g_cond_init (&r.cond);
-  id = gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, resize_probe, &r,
-      NULL);
-  g_mutex_lock (&r.lock);
-  while (!r.done)
-    fail_unless (g_cond_wait_until (&r.cond, &r.lock, deadline) || r.done,
-        "no frame reached the source's capsfilter to resize at");
-  g_mutex_unlock (&r.lock);
+  r->refs = 2;                  /* the test's and the probe's */
+  r->pipeline = pipeline;
+  r->width = width;
+  r->height = height;
+  g_mutex_init (&r->lock);
+  g_cond_init (&r->cond);
+  id = gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, resize_probe, r,
+      resize_unref);
+  g_mutex_lock (&r->lock);
+  while (!r->done)
+    if (!g_cond_wait_until (&r->cond, &r->lock, deadline))
+      break;
+  done = r->done;
+  g_mutex_unlock (&r->lock);
+  /* removed before any verdict: a failed check leaves no probe behind */
   gst_pad_remove_probe (pad, id);
-  g_mutex_clear (&r.lock);
-  g_cond_clear (&r.cond);
+  resize_unref (r);
   gst_object_unref (pad);
   gst_object_unref (capsfilter);
+  fail_unless (done, "no frame reached the source's capsfilter to resize at");
 }
 
 gchar *

@@ -13,21 +13,25 @@
 #define VALGRIND_TIME_SCALE 40
 #define CUDA_TOOL_TIME_SCALE 20
 
-gboolean
-rel_under_cuda_tool (void)
-{
-  /* compute-sanitizer (and the profilers) inject themselves this way */
-  return g_getenv ("CUDA_INJECTION64_PATH") != NULL;
-}
-
-static guint
-time_scale (void)
+guint
+rel_time_scale (void)
 {
   const gchar *preload = g_getenv ("LD_PRELOAD");
 
   if (preload && strstr (preload, "vgpreload"))
     return VALGRIND_TIME_SCALE;
-  return rel_under_cuda_tool ()? CUDA_TOOL_TIME_SCALE : 1;
+  return cv_test_under_cuda_tool ()? CUDA_TOOL_TIME_SCALE : 1;
+}
+
+void
+rel_isolate_tests (void)
+{
+  gchar *timeout = g_strdup_printf ("%u",
+      REL_TEST_TIMEOUT_S * rel_time_scale ());
+
+  g_setenv ("CK_FORK", "yes", TRUE);
+  g_setenv ("CK_DEFAULT_TIMEOUT", timeout, TRUE);
+  g_free (timeout);
 }
 
 void
@@ -80,7 +84,7 @@ rel_watchdog_arm (guint seconds, const gchar * what)
   g_free (wd_what);
   wd_what = g_strdup (what);
   wd_deadline = g_get_monotonic_time () +
-      (gint64) seconds * time_scale () * G_USEC_PER_SEC;
+      (gint64) seconds * rel_time_scale () * G_USEC_PER_SEC;
   g_cond_signal (&wd_cond);
   g_mutex_unlock (&wd_lock);
 }
@@ -755,9 +759,9 @@ rel_run_pipeline (GstElement * pipeline, guint timeout_s, RelRunFlags flags,
   rel_watchdog_arm (timeout_s + 30, what);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   msg = gst_bus_timed_pop_filtered (bus, (GstClockTime) timeout_s *
-      time_scale () * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+      rel_time_scale () * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "%s: neither EOS nor an error within %u s", name,
-      timeout_s * time_scale ());
+      timeout_s * rel_time_scale ());
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
     GError *error = NULL;
     gst_message_parse_error (msg, &error, &run->debug);
@@ -860,7 +864,7 @@ gboolean
 rel_live_wait_frames (RelLive * live, guint n, guint timeout_s)
 {
   gint64 deadline = g_get_monotonic_time () +
-      (gint64) timeout_s * time_scale () * G_USEC_PER_SEC;
+      (gint64) timeout_s * rel_time_scale () * G_USEC_PER_SEC;
 
   live->eos = FALSE;
   while (rel_run_n_frames (&live->run) < n) {
@@ -869,7 +873,7 @@ rel_live_wait_frames (RelLive * live, guint n, guint timeout_s)
       return rel_run_n_frames (&live->run) >= n;
     fail_unless (g_get_monotonic_time () < deadline, "%s: only %u of %u "
         "frames within %u s", live->what, rel_run_n_frames (&live->run), n,
-        timeout_s * time_scale ());
+        timeout_s * rel_time_scale ());
   }
   return TRUE;
 }
@@ -878,13 +882,13 @@ void
 rel_live_wait_eos (RelLive * live, guint timeout_s)
 {
   gint64 deadline = g_get_monotonic_time () +
-      (gint64) timeout_s * time_scale () * G_USEC_PER_SEC;
+      (gint64) timeout_s * rel_time_scale () * G_USEC_PER_SEC;
 
   live->eos = FALSE;
   while (!live->eos) {
     live_poll (live, 100 * LIVE_POLL_US);
     fail_unless (live->eos || g_get_monotonic_time () < deadline,
-        "%s: no EOS within %u s", live->what, timeout_s * time_scale ());
+        "%s: no EOS within %u s", live->what, timeout_s * rel_time_scale ());
   }
 }
 
@@ -892,12 +896,12 @@ void
 rel_live_wait_error (RelLive * live, guint timeout_s)
 {
   GstMessage *msg = gst_bus_timed_pop_filtered (live->bus,
-      (GstClockTime) timeout_s * time_scale () * GST_SECOND,
+      (GstClockTime) timeout_s * rel_time_scale () * GST_SECOND,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   GError *error = NULL;
 
   fail_unless (msg != NULL, "%s: no error within %u s", live->what,
-      timeout_s * time_scale ());
+      timeout_s * rel_time_scale ());
   fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "%s: EOS, "
       "expected an error", live->what);
   g_clear_pointer (&live->run.error, g_free);
@@ -921,7 +925,7 @@ rel_live_set_state (RelLive * live, GstState state)
   ret = gst_element_set_state (live->pipeline, state);
   fail_unless (ret != GST_STATE_CHANGE_FAILURE, "%s failed", what);
   ret = gst_element_get_state (live->pipeline, NULL, NULL,
-      (GstClockTime) 30 * time_scale () * GST_SECOND);
+      (GstClockTime) 30 * rel_time_scale () * GST_SECOND);
   fail_unless (ret == GST_STATE_CHANGE_SUCCESS
       || ret == GST_STATE_CHANGE_NO_PREROLL, "%s: %s", what,
       gst_element_state_change_return_get_name (ret));

@@ -13,20 +13,35 @@
 #include <gst/video/video.h>
 #include <gst/cudavision/cudavision.h>
 
+/* cv_test_under_cuda_tool (): under compute-sanitizer the cases run their
+ * quick variant (see REL_QUICK) and wait longer */
+#include "cv_test.h"
+
 G_BEGIN_DECLS
 
 /* Frame rate of every test stream: frame n has PTS n / REL_FPS s. */
 #define REL_FPS 30
-
-/* TRUE under compute-sanitizer (or another CUDA tool that injects itself):
- * the cases then run their quick variant (see REL_QUICK) and wait longer. */
-gboolean rel_under_cuda_tool (void);
 
 /* Takes "--checks NAME,NAME" off the command line and runs only those
  * GstCheck tests (GST_CHECKS), so one program can be several meson tests. */
 void rel_select_checks (gint * argc, gchar ** argv);
 
 /* ---- hang detection ---------------------------------------------------- */
+
+/* For the CPU programs, before their suite is made: every test in its own
+ * process (check's fork mode).  A check that fails while a pipeline is live
+ * then ends that process only (in one process the pipeline would go on
+ * with the failed test's stack data), and check ends a test that takes
+ * more than REL_TEST_TIMEOUT_S x rel_time_scale().  The GPU programs keep
+ * CK_FORK=no: CUDA does not survive fork(); the CPU ones touch CUDA only
+ * inside a test, after the fork. */
+#define REL_TEST_TIMEOUT_S 300
+void rel_isolate_tests (void);
+
+/* How much longer waits may take in this process: 40 under valgrind, 20
+ * under compute-sanitizer, else 1.  Every deadline of these tests is
+ * multiplied by it. */
+guint rel_time_scale (void);
 
 /* Aborts the process with "HANG: @what" when rel_watchdog_disarm() is not
  * called within @seconds (GstCheck's own timeouts need fork(), which CUDA

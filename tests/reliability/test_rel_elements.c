@@ -54,6 +54,7 @@ main (int argc, char **argv)
 {
   /* --checks a,b: only those tests (meson splits the suite this way) */
   rel_select_checks (&argc, argv);
+  rel_isolate_tests ();
   gst_check_init (&argc, &argv);
   return gst_check_run_suite (reliability_suite (), "reliability", __FILE__);
 }

@@ -23,6 +23,7 @@ large_suite (void)
 int
 main (int argc, char **argv)
 {
+  rel_isolate_tests ();
   gst_check_init (&argc, &argv);
   return gst_check_run_suite (large_suite (), "reliability-large", __FILE__);
 }
