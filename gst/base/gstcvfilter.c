@@ -311,6 +311,139 @@ gst_cv_filter_get_property (GObject * object, guint prop_id, GValue * value,
   }
 }
 
+/* ---- settings: properties stored in the subclass' settings struct ------- */
+
+static GQuark setting_offset_quark;
+
+/* Where @pspec's value lives in @filter's settings (NULL: not a setting). */
+static gpointer
+setting_field (GstCvFilter * filter, GParamSpec * pspec)
+{
+  gsize offset_1 = GPOINTER_TO_SIZE (g_param_spec_get_qdata (pspec,
+          setting_offset_quark));
+
+  return offset_1 ? G_STRUCT_MEMBER_P (filter->settings, offset_1 - 1) : NULL;
+}
+
+static void
+setting_from_value (gpointer field, const GValue * value)
+{
+  switch (G_TYPE_FUNDAMENTAL (G_VALUE_TYPE (value))) {
+    case G_TYPE_BOOLEAN:
+      *(gboolean *) field = g_value_get_boolean (value);
+      break;
+    case G_TYPE_INT:
+      *(gint *) field = g_value_get_int (value);
+      break;
+    case G_TYPE_ENUM:
+      *(gint *) field = g_value_get_enum (value);
+      break;
+    case G_TYPE_UINT:
+      *(guint *) field = g_value_get_uint (value);
+      break;
+    case G_TYPE_FLOAT:
+      *(gfloat *) field = g_value_get_float (value);
+      break;
+    case G_TYPE_DOUBLE:
+      *(gdouble *) field = g_value_get_double (value);
+      break;
+    default:
+      g_assert_not_reached ();  /* refused by install_setting */
+  }
+}
+
+static void
+setting_to_value (gconstpointer field, GValue * value)
+{
+  switch (G_TYPE_FUNDAMENTAL (G_VALUE_TYPE (value))) {
+    case G_TYPE_BOOLEAN:
+      g_value_set_boolean (value, *(const gboolean *) field);
+      break;
+    case G_TYPE_INT:
+      g_value_set_int (value, *(const gint *) field);
+      break;
+    case G_TYPE_ENUM:
+      g_value_set_enum (value, *(const gint *) field);
+      break;
+    case G_TYPE_UINT:
+      g_value_set_uint (value, *(const guint *) field);
+      break;
+    case G_TYPE_FLOAT:
+      g_value_set_float (value, *(const gfloat *) field);
+      break;
+    case G_TYPE_DOUBLE:
+      g_value_set_double (value, *(const gdouble *) field);
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+}
+
+static void
+setting_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstCvFilter *filter = GST_CV_FILTER (object);
+  gpointer field = setting_field (filter, pspec);
+
+  if (field == NULL) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
+  }
+  GST_OBJECT_LOCK (filter);
+  setting_from_value (field, value);
+  GST_OBJECT_UNLOCK (filter);
+}
+
+static void
+setting_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCvFilter *filter = GST_CV_FILTER (object);
+  gpointer field = setting_field (filter, pspec);
+
+  if (field == NULL) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
+  }
+  GST_OBJECT_LOCK (filter);
+  setting_to_value (field, value);
+  GST_OBJECT_UNLOCK (filter);
+}
+
+void
+gst_cv_filter_class_install_setting (GstCvFilterClass * klass, guint prop_id,
+    GParamSpec * pspec, gsize offset)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GType fundamental = G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec));
+
+  g_return_if_fail (fundamental == G_TYPE_BOOLEAN || fundamental == G_TYPE_INT
+      || fundamental == G_TYPE_ENUM || fundamental == G_TYPE_UINT
+      || fundamental == G_TYPE_FLOAT || fundamental == G_TYPE_DOUBLE);
+  g_param_spec_set_qdata (pspec, setting_offset_quark,
+      GSIZE_TO_POINTER (offset + 1));
+  gobject_class->set_property = setting_set_property;
+  gobject_class->get_property = setting_get_property;
+  g_object_class_install_property (gobject_class, prop_id, pspec);
+}
+
+/* Every setting of @klass at its pspec's default. */
+static void
+settings_set_defaults (GstCvFilter * filter, GstCvFilterClass * klass)
+{
+  guint n;
+  GParamSpec **pspecs =
+      g_object_class_list_properties (G_OBJECT_CLASS (klass), &n);
+
+  for (guint i = 0; i < n; i++) {
+    gpointer field = setting_field (filter, pspecs[i]);
+    if (field != NULL)
+      setting_from_value (field, g_param_spec_get_default_value (pspecs[i]));
+  }
+  g_free (pspecs);
+}
+
 static void
 gst_cv_filter_finalize (GObject * object)
 {
@@ -772,6 +905,7 @@ gst_cv_filter_class_init (gpointer g_class, gpointer data)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
   parent_class = g_type_class_peek_parent (klass);
+  setting_offset_quark = g_quark_from_static_string ("gst-cv-filter-setting");
   gobject_class->set_property = gst_cv_filter_set_property;
   gobject_class->get_property = gst_cv_filter_get_property;
   gobject_class->finalize = gst_cv_filter_finalize;
@@ -835,7 +969,6 @@ gst_cv_filter_init (GTypeInstance * instance, gpointer g_class)
   if (klass->settings_size > 0) {
     filter->settings = g_malloc0 (klass->settings_size);
     filter->frame_settings = g_malloc0 (klass->settings_size);
-    if (klass->settings_init)
-      klass->settings_init (filter->settings);
+    settings_set_defaults (filter, klass);
   }
 }

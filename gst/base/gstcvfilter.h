@@ -70,8 +70,9 @@ struct _GstCvFilter
 
 /**
  * GstCvFilterClass:
- * @settings_size: size of the subclass' settings struct (see #GstCvFilter)
- * @settings_init: sets the defaults into a settings struct
+ * @settings_size: size of the subclass' settings struct (see #GstCvFilter);
+ *   its fields are properties installed with
+ *   gst_cv_filter_class_install_setting(), which start at their defaults
  * @transform_caps: caps on the other pad for @caps on the @direction pad
  *   (no filter; the base class intersects with the templates and the
  *   filter and puts CUDA memory first); %NULL: the same caps (in-place
@@ -92,7 +93,6 @@ struct _GstCvFilterClass
   GstBaseTransformClass parent_class;
 
   gsize settings_size;
-  void (*settings_init) (gpointer settings);
 
   GstCaps *(*transform_caps) (GstCvFilter * filter, GstPadDirection direction,
       GstCaps * caps);
@@ -122,6 +122,15 @@ void gst_cv_filter_class_add_pad_templates (GstCvFilterClass * klass,
 /* In-place elements (the frame passes through, results are added as metas
  * and optionally drawn into it) call this in class_init. */
 void gst_cv_filter_class_set_in_place (GstCvFilterClass * klass);
+
+/* Installs @pspec (taken) as property @prop_id of @klass whose value lives
+ * in the settings struct at @offset (G_STRUCT_OFFSET): the base class sets
+ * and gets it under the object lock, and a new element's settings start at
+ * the pspec's default.  The field's C type follows the pspec's value type:
+ * gboolean, gint (and enums), guint, gfloat or gdouble.  A subclass whose
+ * properties are all settings needs no set_property / get_property. */
+void gst_cv_filter_class_install_setting (GstCvFilterClass * klass,
+    guint prop_id, GParamSpec * pspec, gsize offset);
 
 /* ---- for process() ------------------------------------------------------ */
 

@@ -159,143 +159,6 @@ gst_cuda_hough_input_get_type (void)
   return type;
 }
 
-/* ---- properties ------------------------------------------------------------ */
-
-static void
-gst_cuda_hough_settings_init (gpointer p)
-{
-  GstCudaHoughSettings *s = p;
-
-  s->rho_step = DEFAULT_PROP_RHO_STEP;
-  s->theta_step = DEFAULT_PROP_THETA_STEP;
-  s->min_theta = DEFAULT_PROP_MIN_THETA;
-  s->max_theta = DEFAULT_PROP_MAX_THETA;
-  s->threshold = DEFAULT_PROP_THRESHOLD;
-  s->max_lines = DEFAULT_PROP_MAX_LINES;
-  s->nms_radius = DEFAULT_PROP_NMS_RADIUS;
-  s->roi_x = DEFAULT_PROP_ROI_X;
-  s->roi_y = DEFAULT_PROP_ROI_Y;
-  s->roi_width = DEFAULT_PROP_ROI_WIDTH;
-  s->roi_height = DEFAULT_PROP_ROI_HEIGHT;
-  s->edge_threshold = DEFAULT_PROP_EDGE_THRESHOLD;
-  s->input = DEFAULT_PROP_INPUT;
-  s->overlay = DEFAULT_PROP_OVERLAY;
-}
-
-static void
-gst_cuda_hough_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstCudaHoughSettings *s = GST_CV_FILTER (object)->settings;
-
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_RHO_STEP:
-      s->rho_step = g_value_get_float (value);
-      break;
-    case PROP_THETA_STEP:
-      s->theta_step = g_value_get_float (value);
-      break;
-    case PROP_MIN_THETA:
-      s->min_theta = g_value_get_float (value);
-      break;
-    case PROP_MAX_THETA:
-      s->max_theta = g_value_get_float (value);
-      break;
-    case PROP_THRESHOLD:
-      s->threshold = g_value_get_int (value);
-      break;
-    case PROP_MAX_LINES:
-      s->max_lines = g_value_get_int (value);
-      break;
-    case PROP_NMS_RADIUS:
-      s->nms_radius = g_value_get_int (value);
-      break;
-    case PROP_ROI_X:
-      s->roi_x = g_value_get_int (value);
-      break;
-    case PROP_ROI_Y:
-      s->roi_y = g_value_get_int (value);
-      break;
-    case PROP_ROI_WIDTH:
-      s->roi_width = g_value_get_int (value);
-      break;
-    case PROP_ROI_HEIGHT:
-      s->roi_height = g_value_get_int (value);
-      break;
-    case PROP_EDGE_THRESHOLD:
-      s->edge_threshold = g_value_get_int (value);
-      break;
-    case PROP_INPUT:
-      s->input = g_value_get_enum (value);
-      break;
-    case PROP_OVERLAY:
-      s->overlay = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
-static void
-gst_cuda_hough_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
-{
-  GstCudaHoughSettings *s = GST_CV_FILTER (object)->settings;
-
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_RHO_STEP:
-      g_value_set_float (value, s->rho_step);
-      break;
-    case PROP_THETA_STEP:
-      g_value_set_float (value, s->theta_step);
-      break;
-    case PROP_MIN_THETA:
-      g_value_set_float (value, s->min_theta);
-      break;
-    case PROP_MAX_THETA:
-      g_value_set_float (value, s->max_theta);
-      break;
-    case PROP_THRESHOLD:
-      g_value_set_int (value, s->threshold);
-      break;
-    case PROP_MAX_LINES:
-      g_value_set_int (value, s->max_lines);
-      break;
-    case PROP_NMS_RADIUS:
-      g_value_set_int (value, s->nms_radius);
-      break;
-    case PROP_ROI_X:
-      g_value_set_int (value, s->roi_x);
-      break;
-    case PROP_ROI_Y:
-      g_value_set_int (value, s->roi_y);
-      break;
-    case PROP_ROI_WIDTH:
-      g_value_set_int (value, s->roi_width);
-      break;
-    case PROP_ROI_HEIGHT:
-      g_value_set_int (value, s->roi_height);
-      break;
-    case PROP_EDGE_THRESHOLD:
-      g_value_set_int (value, s->edge_threshold);
-      break;
-    case PROP_INPUT:
-      g_value_set_enum (value, s->input);
-      break;
-    case PROP_OVERLAY:
-      g_value_set_boolean (value, s->overlay);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
 /* ---- settings -> core parameters ------------------------------------------- */
 
 /* The core's parameters for a frame of @info.  FALSE (with a message in
@@ -630,81 +493,91 @@ out:
 static void
 gst_cuda_hough_class_init (GstCudaHoughClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCvFilterClass *filter_class = GST_CV_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
       G_PARAM_STATIC_STRINGS;
 
-  gobject_class->set_property = gst_cuda_hough_set_property;
-  gobject_class->get_property = gst_cuda_hough_get_property;
-
-  g_object_class_install_property (gobject_class, PROP_RHO_STEP,
+  gst_cv_filter_class_install_setting (filter_class, PROP_RHO_STEP,
       g_param_spec_float ("rho-step", "Rho step",
           "Size of one distance (rho) bin of the accumulator, in pixels",
           CV_HOUGH_MIN_RHO_STEP, CV_HOUGH_MAX_RHO_STEP, DEFAULT_PROP_RHO_STEP,
-          flags));
-  g_object_class_install_property (gobject_class, PROP_THETA_STEP,
+          flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, rho_step));
+  gst_cv_filter_class_install_setting (filter_class, PROP_THETA_STEP,
       g_param_spec_float ("theta-step", "Theta step",
           "Angle between two accumulator angles, in degrees",
-          CV_HOUGH_MIN_THETA_STEP, 180.0f, DEFAULT_PROP_THETA_STEP, flags));
-  g_object_class_install_property (gobject_class, PROP_MIN_THETA,
+          CV_HOUGH_MIN_THETA_STEP, 180.0f, DEFAULT_PROP_THETA_STEP, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, theta_step));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MIN_THETA,
       g_param_spec_float ("min-theta", "Minimum theta",
           "First angle of the line's normal, in degrees (0 = vertical line, "
           "90 = horizontal line); the angles are min-theta, "
           "min-theta + theta-step, ... below max-theta",
-          -MAX_ABS_THETA, MAX_ABS_THETA, DEFAULT_PROP_MIN_THETA, flags));
-  g_object_class_install_property (gobject_class, PROP_MAX_THETA,
+          -MAX_ABS_THETA, MAX_ABS_THETA, DEFAULT_PROP_MIN_THETA, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, min_theta));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MAX_THETA,
       g_param_spec_float ("max-theta", "Maximum theta",
           "End of the angle range (excluded), in degrees; "
           "0 < max-theta - min-theta <= 180",
-          -MAX_ABS_THETA, MAX_ABS_THETA, DEFAULT_PROP_MAX_THETA, flags));
-  g_object_class_install_property (gobject_class, PROP_THRESHOLD,
+          -MAX_ABS_THETA, MAX_ABS_THETA, DEFAULT_PROP_MAX_THETA, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, max_theta));
+  gst_cv_filter_class_install_setting (filter_class, PROP_THRESHOLD,
       g_param_spec_int ("threshold", "Threshold",
           "Minimum votes (voting pixels on the line) of a reported line",
-          1, G_MAXINT, DEFAULT_PROP_THRESHOLD, flags));
-  g_object_class_install_property (gobject_class, PROP_MAX_LINES,
+          1, G_MAXINT, DEFAULT_PROP_THRESHOLD, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, threshold));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MAX_LINES,
       g_param_spec_int ("max-lines", "Maximum lines",
           "Most lines reported per frame (the strongest ones)",
-          1, CV_HOUGH_MAX_LINES, DEFAULT_PROP_MAX_LINES, flags));
-  g_object_class_install_property (gobject_class, PROP_NMS_RADIUS,
+          1, CV_HOUGH_MAX_LINES, DEFAULT_PROP_MAX_LINES, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, max_lines));
+  gst_cv_filter_class_install_setting (filter_class, PROP_NMS_RADIUS,
       g_param_spec_int ("nms-radius", "Peak suppression radius",
           "A line must have the most votes within this many accumulator bins "
           "in angle and in distance (0 = every local bin counts)",
-          0, CV_HOUGH_MAX_NMS_RADIUS, DEFAULT_PROP_NMS_RADIUS, flags));
-  g_object_class_install_property (gobject_class, PROP_ROI_X,
+          0, CV_HOUGH_MAX_NMS_RADIUS, DEFAULT_PROP_NMS_RADIUS, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, nms_radius));
+  gst_cv_filter_class_install_setting (filter_class, PROP_ROI_X,
       g_param_spec_int ("roi-x", "ROI x",
           "Left column of the region of interest, in pixels",
-          0, CV_HOUGH_MAX_FRAME, DEFAULT_PROP_ROI_X, flags));
-  g_object_class_install_property (gobject_class, PROP_ROI_Y,
+          0, CV_HOUGH_MAX_FRAME, DEFAULT_PROP_ROI_X, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, roi_x));
+  gst_cv_filter_class_install_setting (filter_class, PROP_ROI_Y,
       g_param_spec_int ("roi-y", "ROI y",
           "Top row of the region of interest, in pixels",
-          0, CV_HOUGH_MAX_FRAME, DEFAULT_PROP_ROI_Y, flags));
-  g_object_class_install_property (gobject_class, PROP_ROI_WIDTH,
+          0, CV_HOUGH_MAX_FRAME, DEFAULT_PROP_ROI_Y, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, roi_y));
+  gst_cv_filter_class_install_setting (filter_class, PROP_ROI_WIDTH,
       g_param_spec_int ("roi-width", "ROI width",
           "Width of the region of interest, in pixels; 0 = up to the right "
           "edge of the frame (a ROI beyond the frame is clipped to it)",
-          0, CV_HOUGH_MAX_FRAME, DEFAULT_PROP_ROI_WIDTH, flags));
-  g_object_class_install_property (gobject_class, PROP_ROI_HEIGHT,
+          0, CV_HOUGH_MAX_FRAME, DEFAULT_PROP_ROI_WIDTH, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, roi_width));
+  gst_cv_filter_class_install_setting (filter_class, PROP_ROI_HEIGHT,
       g_param_spec_int ("roi-height", "ROI height",
           "Height of the region of interest, in pixels; 0 = down to the "
           "bottom edge of the frame (a ROI beyond the frame is clipped to it)",
-          0, CV_HOUGH_MAX_FRAME, DEFAULT_PROP_ROI_HEIGHT, flags));
-  g_object_class_install_property (gobject_class, PROP_EDGE_THRESHOLD,
+          0, CV_HOUGH_MAX_FRAME, DEFAULT_PROP_ROI_HEIGHT, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, roi_height));
+  gst_cv_filter_class_install_setting (filter_class, PROP_EDGE_THRESHOLD,
       g_param_spec_int ("edge-threshold", "Edge threshold",
           "A luma pixel votes when its 3x3 Sobel magnitude |gx| + |gy| "
           "(0..2040) exceeds this (input=edges)",
-          0, MAX_EDGE_THRESHOLD, DEFAULT_PROP_EDGE_THRESHOLD, flags));
-  g_object_class_install_property (gobject_class, PROP_INPUT,
+          0, MAX_EDGE_THRESHOLD, DEFAULT_PROP_EDGE_THRESHOLD, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, edge_threshold));
+  gst_cv_filter_class_install_setting (filter_class, PROP_INPUT,
       g_param_spec_enum ("input", "Input",
           "Which pixels vote: edges of the luma, or the non-zero pixels of a "
           "GRAY8 frame", GST_TYPE_CUDA_HOUGH_INPUT, DEFAULT_PROP_INPUT,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_OVERLAY,
+          G_PARAM_STATIC_STRINGS),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, input));
+  gst_cv_filter_class_install_setting (filter_class, PROP_OVERLAY,
       g_param_spec_boolean ("overlay", "Overlay",
           "Draw the lines into the frame (magenta, 2 px, clipped to the "
-          "region of interest)", DEFAULT_PROP_OVERLAY, flags));
+          "region of interest)", DEFAULT_PROP_OVERLAY, flags),
+      G_STRUCT_OFFSET (GstCudaHoughSettings, overlay));
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA Hough line detector", "Filter/Analyzer/Video",
@@ -719,7 +592,6 @@ gst_cuda_hough_class_init (GstCudaHoughClass * klass)
   gst_cv_filter_class_set_in_place (filter_class);
 
   filter_class->settings_size = sizeof (GstCudaHoughSettings);
-  filter_class->settings_init = gst_cuda_hough_settings_init;
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_hough_set_info);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_cuda_hough_process_cpu);
 #ifdef CV_HAVE_CUDA

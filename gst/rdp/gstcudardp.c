@@ -209,108 +209,6 @@ gst_cuda_rdp_median_get_type (void)
   return type;
 }
 
-/* ---- properties ------------------------------------------------------------ */
-
-static void
-gst_cuda_rdp_settings_init (gpointer p)
-{
-  GstCudaRdpSettings *s = p;
-
-  s->epsilon = DEFAULT_PROP_EPSILON;
-  s->signal = DEFAULT_PROP_SIGNAL;
-  s->column_step = DEFAULT_PROP_COLUMN_STEP;
-  s->column_mode = DEFAULT_PROP_COLUMN_MODE;
-  s->median = DEFAULT_PROP_MEDIAN;
-  s->max_depth = DEFAULT_PROP_MAX_DEPTH;
-  s->focal_length = DEFAULT_PROP_FOCAL_LENGTH;
-  s->baseline = DEFAULT_PROP_BASELINE;
-  s->overlay = DEFAULT_PROP_OVERLAY;
-}
-
-static void
-gst_cuda_rdp_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstCudaRdpSettings *s = GST_CV_FILTER (object)->settings;
-
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_EPSILON:
-      s->epsilon = g_value_get_float (value);
-      break;
-    case PROP_SIGNAL:
-      s->signal = g_value_get_enum (value);
-      break;
-    case PROP_COLUMN_STEP:
-      s->column_step = g_value_get_int (value);
-      break;
-    case PROP_COLUMN_MODE:
-      s->column_mode = g_value_get_enum (value);
-      break;
-    case PROP_MEDIAN:
-      s->median = g_value_get_enum (value);
-      break;
-    case PROP_MAX_DEPTH:
-      s->max_depth = g_value_get_float (value);
-      break;
-    case PROP_FOCAL_LENGTH:
-      s->focal_length = g_value_get_double (value);
-      break;
-    case PROP_BASELINE:
-      s->baseline = g_value_get_double (value);
-      break;
-    case PROP_OVERLAY:
-      s->overlay = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
-static void
-gst_cuda_rdp_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
-{
-  GstCudaRdpSettings *s = GST_CV_FILTER (object)->settings;
-
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_EPSILON:
-      g_value_set_float (value, s->epsilon);
-      break;
-    case PROP_SIGNAL:
-      g_value_set_enum (value, s->signal);
-      break;
-    case PROP_COLUMN_STEP:
-      g_value_set_int (value, s->column_step);
-      break;
-    case PROP_COLUMN_MODE:
-      g_value_set_enum (value, s->column_mode);
-      break;
-    case PROP_MEDIAN:
-      g_value_set_enum (value, s->median);
-      break;
-    case PROP_MAX_DEPTH:
-      g_value_set_float (value, s->max_depth);
-      break;
-    case PROP_FOCAL_LENGTH:
-      g_value_set_double (value, s->focal_length);
-      break;
-    case PROP_BASELINE:
-      g_value_set_double (value, s->baseline);
-      break;
-    case PROP_OVERLAY:
-      g_value_set_boolean (value, s->overlay);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
 /* ---- settings -> core parameters ------------------------------------------- */
 
 /* The tolerance in the signal's unit: the property, or the signal's
@@ -652,63 +550,68 @@ out:
 static void
 gst_cuda_rdp_class_init (GstCudaRdpClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCvFilterClass *filter_class = GST_CV_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
       G_PARAM_STATIC_STRINGS;
 
-  gobject_class->set_property = gst_cuda_rdp_set_property;
-  gobject_class->get_property = gst_cuda_rdp_get_property;
-
-  g_object_class_install_property (gobject_class, PROP_EPSILON,
+  gst_cv_filter_class_install_setting (filter_class, PROP_EPSILON,
       g_param_spec_float ("epsilon", "Epsilon",
           "Tolerance: the largest vertical distance a sample may keep from "
           "its segment, in the signal's unit (px for disparity, rounded to "
           "1/16 px; m for depth); -1 = the signal's default (4 px, 0.5 m)",
-          AUTO_EPSILON, MAX_EPSILON, DEFAULT_PROP_EPSILON, flags));
-  g_object_class_install_property (gobject_class, PROP_SIGNAL,
+          AUTO_EPSILON, MAX_EPSILON, DEFAULT_PROP_EPSILON, flags),
+      G_STRUCT_OFFSET (GstCudaRdpSettings, epsilon));
+  gst_cv_filter_class_install_setting (filter_class, PROP_SIGNAL,
       g_param_spec_enum ("signal", "Signal",
           "What is segmented: the disparity (px) or the depth (m, needs the "
           "calibration)", GST_TYPE_CUDA_RDP_SIGNAL, DEFAULT_PROP_SIGNAL,
-          flags));
-  g_object_class_install_property (gobject_class, PROP_COLUMN_STEP,
+          flags),
+      G_STRUCT_OFFSET (GstCudaRdpSettings, signal));
+  gst_cv_filter_class_install_setting (filter_class, PROP_COLUMN_STEP,
       g_param_spec_int ("column-step", "Column step",
           "Segment one column per this many image columns (see "
           "column-mode); segmented column j starts at image column "
           "j * column-step", 1, MAX_COLUMN_STEP, DEFAULT_PROP_COLUMN_STEP,
-          flags));
-  g_object_class_install_property (gobject_class, PROP_COLUMN_MODE,
+          flags),
+      G_STRUCT_OFFSET (GstCudaRdpSettings, column_step));
+  gst_cv_filter_class_install_setting (filter_class, PROP_COLUMN_MODE,
       g_param_spec_enum ("column-mode", "Column mode",
           "How column-step image columns become one segmented column: the "
           "first of them, or the mean of their valid samples per row",
-          GST_TYPE_CUDA_RDP_COLUMN_MODE, DEFAULT_PROP_COLUMN_MODE, flags));
-  g_object_class_install_property (gobject_class, PROP_MEDIAN,
+          GST_TYPE_CUDA_RDP_COLUMN_MODE, DEFAULT_PROP_COLUMN_MODE, flags),
+      G_STRUCT_OFFSET (GstCudaRdpSettings, column_mode));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MEDIAN,
       g_param_spec_enum ("median", "Median",
           "Median prefilter along each column (window in rows; invalid "
           "samples stay invalid and are left out of the windows)",
-          GST_TYPE_CUDA_RDP_MEDIAN, DEFAULT_PROP_MEDIAN, flags));
-  g_object_class_install_property (gobject_class, PROP_MAX_DEPTH,
+          GST_TYPE_CUDA_RDP_MEDIAN, DEFAULT_PROP_MEDIAN, flags),
+      G_STRUCT_OFFSET (GstCudaRdpSettings, median));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MAX_DEPTH,
       g_param_spec_float ("max-depth", "Maximum depth",
           "signal=depth: depths beyond this are clamped to it, in metres "
           "(0 = no clamp); also the overlay's full scale", 0.0f, MAX_DEPTH,
-          DEFAULT_PROP_MAX_DEPTH, flags));
-  g_object_class_install_property (gobject_class, PROP_FOCAL_LENGTH,
+          DEFAULT_PROP_MAX_DEPTH, flags),
+      G_STRUCT_OFFSET (GstCudaRdpSettings, max_depth));
+  gst_cv_filter_class_install_setting (filter_class, PROP_FOCAL_LENGTH,
       g_param_spec_double ("focal-length", "Focal length",
           "Focal length in pixels, for signal=depth when the disparity has "
           "no calibration of its own (GRAY disparity frames, metas without "
-          "one)", 0.0, MAX_FOCAL_LENGTH, DEFAULT_PROP_FOCAL_LENGTH, flags));
-  g_object_class_install_property (gobject_class, PROP_BASELINE,
+          "one)", 0.0, MAX_FOCAL_LENGTH, DEFAULT_PROP_FOCAL_LENGTH, flags),
+      G_STRUCT_OFFSET (GstCudaRdpSettings, focal_length));
+  gst_cv_filter_class_install_setting (filter_class, PROP_BASELINE,
       g_param_spec_double ("baseline", "Baseline",
           "Stereo baseline in metres, for signal=depth when the disparity "
           "has no calibration of its own", 0.0, MAX_BASELINE,
-          DEFAULT_PROP_BASELINE, flags));
-  g_object_class_install_property (gobject_class, PROP_OVERLAY,
+          DEFAULT_PROP_BASELINE, flags),
+      G_STRUCT_OFFSET (GstCudaRdpSettings, baseline));
+  gst_cv_filter_class_install_setting (filter_class, PROP_OVERLAY,
       g_param_spec_boolean ("overlay", "Overlay",
           "Draw the polylines into the frame: in a band of at least 32 px "
           "starting at its column, the value plotted against the row (0 on "
           "the band's left edge, full scale on its right edge), yellow, with "
-          "the cuts marked red", DEFAULT_PROP_OVERLAY, flags));
+          "the cuts marked red", DEFAULT_PROP_OVERLAY, flags),
+      G_STRUCT_OFFSET (GstCudaRdpSettings, overlay));
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA RDP column segmentation", "Filter/Analyzer/Video",
@@ -724,7 +627,6 @@ gst_cuda_rdp_class_init (GstCudaRdpClass * klass)
   gst_cv_filter_class_set_in_place (filter_class);
 
   filter_class->settings_size = sizeof (GstCudaRdpSettings);
-  filter_class->settings_init = gst_cuda_rdp_settings_init;
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_rdp_set_info);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_cuda_rdp_process_cpu);
 #ifdef CV_HAVE_CUDA

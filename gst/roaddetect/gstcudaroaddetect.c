@@ -125,183 +125,6 @@ GST_ELEMENT_REGISTER_DEFINE (cudaroaddetect, "cudaroaddetect", GST_RANK_NONE,
 
 /* ---- properties ------------------------------------------------------------ */
 
-static void
-settings_init (gpointer p)
-{
-  GstCudaRoadDetectSettings *s = p;
-
-  s->equalize = DEFAULT_PROP_EQUALIZE;
-  s->patch_size = DEFAULT_PROP_PATCH_SIZE;
-  s->bins = DEFAULT_PROP_BINS;
-  s->max_range = DEFAULT_PROP_MAX_RANGE;
-  s->min_point_fraction = DEFAULT_PROP_MIN_POINT_FRACTION;
-  s->roughness = DEFAULT_PROP_ROUGHNESS;
-  s->max_models = DEFAULT_PROP_MAX_MODELS;
-  s->initial_models = DEFAULT_PROP_INITIAL_MODELS;
-  s->new_models = DEFAULT_PROP_NEW_MODELS;
-  s->min_samples = DEFAULT_PROP_MIN_SAMPLES;
-  s->update_threshold = DEFAULT_PROP_UPDATE_THRESHOLD;
-  s->classify_threshold = DEFAULT_PROP_CLASSIFY_THRESHOLD;
-  s->horizon_gate = DEFAULT_PROP_HORIZON_GATE;
-  s->variance_floor = DEFAULT_PROP_VARIANCE_FLOOR;
-  s->em_max_iterations = DEFAULT_PROP_EM_MAX_ITERATIONS;
-  s->em_tolerance = DEFAULT_PROP_EM_TOLERANCE;
-  s->height = DEFAULT_PROP_HEIGHT;
-  s->pitch = DEFAULT_PROP_PITCH;
-  s->estimate_camera = DEFAULT_PROP_ESTIMATE_CAMERA;
-  s->overlay = DEFAULT_PROP_OVERLAY;
-}
-
-static void
-gst_cuda_road_detect_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstCudaRoadDetectSettings *s = GST_CV_FILTER (object)->settings;
-
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_EQUALIZE:
-      s->equalize = g_value_get_boolean (value);
-      break;
-    case PROP_PATCH_SIZE:
-      s->patch_size = g_value_get_uint (value);
-      break;
-    case PROP_BINS:
-      s->bins = g_value_get_uint (value);
-      break;
-    case PROP_MAX_RANGE:
-      s->max_range = g_value_get_double (value);
-      break;
-    case PROP_MIN_POINT_FRACTION:
-      s->min_point_fraction = g_value_get_double (value);
-      break;
-    case PROP_ROUGHNESS:
-      s->roughness = g_value_get_double (value);
-      break;
-    case PROP_MAX_MODELS:
-      s->max_models = g_value_get_uint (value);
-      break;
-    case PROP_INITIAL_MODELS:
-      s->initial_models = g_value_get_uint (value);
-      break;
-    case PROP_NEW_MODELS:
-      s->new_models = g_value_get_uint (value);
-      break;
-    case PROP_MIN_SAMPLES:
-      s->min_samples = g_value_get_uint (value);
-      break;
-    case PROP_UPDATE_THRESHOLD:
-      s->update_threshold = g_value_get_double (value);
-      break;
-    case PROP_CLASSIFY_THRESHOLD:
-      s->classify_threshold = g_value_get_double (value);
-      break;
-    case PROP_HORIZON_GATE:
-      s->horizon_gate = g_value_get_boolean (value);
-      break;
-    case PROP_VARIANCE_FLOOR:
-      s->variance_floor = g_value_get_double (value);
-      break;
-    case PROP_EM_MAX_ITERATIONS:
-      s->em_max_iterations = g_value_get_uint (value);
-      break;
-    case PROP_EM_TOLERANCE:
-      s->em_tolerance = g_value_get_double (value);
-      break;
-    case PROP_HEIGHT:
-      s->height = g_value_get_double (value);
-      break;
-    case PROP_PITCH:
-      s->pitch = g_value_get_double (value);
-      break;
-    case PROP_ESTIMATE_CAMERA:
-      s->estimate_camera = g_value_get_boolean (value);
-      break;
-    case PROP_OVERLAY:
-      s->overlay = g_value_get_boolean (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
-static void
-gst_cuda_road_detect_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstCudaRoadDetectSettings *s = GST_CV_FILTER (object)->settings;
-
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_EQUALIZE:
-      g_value_set_boolean (value, s->equalize);
-      break;
-    case PROP_PATCH_SIZE:
-      g_value_set_uint (value, s->patch_size);
-      break;
-    case PROP_BINS:
-      g_value_set_uint (value, s->bins);
-      break;
-    case PROP_MAX_RANGE:
-      g_value_set_double (value, s->max_range);
-      break;
-    case PROP_MIN_POINT_FRACTION:
-      g_value_set_double (value, s->min_point_fraction);
-      break;
-    case PROP_ROUGHNESS:
-      g_value_set_double (value, s->roughness);
-      break;
-    case PROP_MAX_MODELS:
-      g_value_set_uint (value, s->max_models);
-      break;
-    case PROP_INITIAL_MODELS:
-      g_value_set_uint (value, s->initial_models);
-      break;
-    case PROP_NEW_MODELS:
-      g_value_set_uint (value, s->new_models);
-      break;
-    case PROP_MIN_SAMPLES:
-      g_value_set_uint (value, s->min_samples);
-      break;
-    case PROP_UPDATE_THRESHOLD:
-      g_value_set_double (value, s->update_threshold);
-      break;
-    case PROP_CLASSIFY_THRESHOLD:
-      g_value_set_double (value, s->classify_threshold);
-      break;
-    case PROP_HORIZON_GATE:
-      g_value_set_boolean (value, s->horizon_gate);
-      break;
-    case PROP_VARIANCE_FLOOR:
-      g_value_set_double (value, s->variance_floor);
-      break;
-    case PROP_EM_MAX_ITERATIONS:
-      g_value_set_uint (value, s->em_max_iterations);
-      break;
-    case PROP_EM_TOLERANCE:
-      g_value_set_double (value, s->em_tolerance);
-      break;
-    case PROP_HEIGHT:
-      g_value_set_double (value, s->height);
-      break;
-    case PROP_PITCH:
-      g_value_set_double (value, s->pitch);
-      break;
-    case PROP_ESTIMATE_CAMERA:
-      g_value_set_boolean (value, s->estimate_camera);
-      break;
-    case PROP_OVERLAY:
-      g_value_set_boolean (value, s->overlay);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
 /* The core's parameters for a frame's settings and calibration; the pose
  * is the properties' (the caller overrides it with an estimate). */
 static void
@@ -743,7 +566,6 @@ done:
 static void
 gst_cuda_road_detect_class_init (GstCudaRoadDetectClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCvFilterClass *filter_class = GST_CV_FILTER_CLASS (klass);
@@ -751,112 +573,129 @@ gst_cuda_road_detect_class_init (GstCudaRoadDetectClass * klass)
   GST_DEBUG_CATEGORY_INIT (gst_cuda_road_detect_debug, "cudaroaddetect", 0,
       "self-supervised road detection");
 
-  gobject_class->set_property = gst_cuda_road_detect_set_property;
-  gobject_class->get_property = gst_cuda_road_detect_get_property;
-
-  g_object_class_install_property (gobject_class, PROP_EQUALIZE,
+  gst_cv_filter_class_install_setting (filter_class, PROP_EQUALIZE,
       g_param_spec_boolean ("equalize", "Equalize",
           "Equalise each RGB channel's histogram before the HSV conversion "
           "(cuts false positives, thesis Table 1)", DEFAULT_PROP_EQUALIZE,
-          PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_PATCH_SIZE,
+          PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, equalize));
+  gst_cv_filter_class_install_setting (filter_class, PROP_PATCH_SIZE,
       g_param_spec_uint ("patch-size", "Patch size",
           "Side n of the square patches the frame is classified in, px "
           "(a right/bottom remainder of fewer than n px stays unclassified; "
           "changing it resets the model library)", CV_ROAD_MIN_PATCH_SIZE,
-          CV_ROAD_MAX_PATCH_SIZE, DEFAULT_PROP_PATCH_SIZE, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_BINS,
+          CV_ROAD_MAX_PATCH_SIZE, DEFAULT_PROP_PATCH_SIZE, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, patch_size));
+  gst_cv_filter_class_install_setting (filter_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins",
           "Bins m per channel of the hue-saturation histogram of a patch "
           "(feature dimension m x m; changing it resets the library)",
           CV_ROAD_MIN_BINS, CV_ROAD_MAX_BINS, DEFAULT_PROP_BINS,
-          PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_MAX_RANGE,
+          PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, bins));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MAX_RANGE,
       g_param_spec_double ("max-range", "Maximum range",
           "Only 3-D points closer than this (camera depth, m) measure a "
           "patch's roughness: stereo depth is unreliable beyond",
           MIN_MAX_RANGE_M, MAX_MAX_RANGE_M, DEFAULT_PROP_MAX_RANGE,
-          PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_MIN_POINT_FRACTION,
+          PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, max_range));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MIN_POINT_FRACTION,
       g_param_spec_double ("min-point-fraction", "Minimum point fraction",
           "Fraction (0-1) of a patch's pixels that need a valid in-range "
           "disparity for it to be a training candidate", 0.0, 1.0,
-          DEFAULT_PROP_MIN_POINT_FRACTION, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_ROUGHNESS,
+          DEFAULT_PROP_MIN_POINT_FRACTION, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, min_point_fraction));
+  gst_cv_filter_class_install_setting (filter_class, PROP_ROUGHNESS,
       g_param_spec_double ("roughness", "Roughness",
           "T_r: a patch whose point heights above the road plane vary less "
           "than this (variance, m^2) is smooth, a training candidate",
-          0.0, MAX_ROUGHNESS_M2, DEFAULT_PROP_ROUGHNESS, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_MAX_MODELS,
+          0.0, MAX_ROUGHNESS_M2, DEFAULT_PROP_ROUGHNESS, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, roughness));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MAX_MODELS,
       g_param_spec_uint ("max-models", "Maximum models",
           "K: colour models the library holds at most (changing it resets "
           "the library)", 1, CV_ROAD_MAX_MODELS, DEFAULT_PROP_MAX_MODELS,
-          PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_INITIAL_MODELS,
+          PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, max_models));
+  gst_cv_filter_class_install_setting (filter_class, PROP_INITIAL_MODELS,
       g_param_spec_uint ("initial-models", "Initial models",
           "k0: models learned by EM from the first training set "
           "(at most max-models)", 1, CV_ROAD_MAX_MODELS,
-          DEFAULT_PROP_INITIAL_MODELS, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_NEW_MODELS,
+          DEFAULT_PROP_INITIAL_MODELS, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, initial_models));
+  gst_cv_filter_class_install_setting (filter_class, PROP_NEW_MODELS,
       g_param_spec_uint ("new-models", "New models",
           "k: models learned by EM from unexplained training samples "
           "(at most max-models)", 1, CV_ROAD_MAX_MODELS,
-          DEFAULT_PROP_NEW_MODELS, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_MIN_SAMPLES,
+          DEFAULT_PROP_NEW_MODELS, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, new_models));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MIN_SAMPLES,
       g_param_spec_uint ("min-samples", "Minimum samples",
           "N: unexplained training samples (patches) needed to learn new "
           "models; fewer are carried to the next frame (at least "
           "max(initial-models, new-models); changing it resets the library)",
-          1, MAX_MIN_SAMPLES, DEFAULT_PROP_MIN_SAMPLES, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_UPDATE_THRESHOLD,
+          1, MAX_MIN_SAMPLES, DEFAULT_PROP_MIN_SAMPLES, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, min_samples));
+  gst_cv_filter_class_install_setting (filter_class, PROP_UPDATE_THRESHOLD,
       g_param_spec_double ("update-threshold", "Update threshold",
           "T_m: a training sample closer than this (normalised distance) to "
           "its nearest model updates that model", 0.0, MAX_THRESHOLD,
-          DEFAULT_PROP_UPDATE_THRESHOLD, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_CLASSIFY_THRESHOLD,
+          DEFAULT_PROP_UPDATE_THRESHOLD, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, update_threshold));
+  gst_cv_filter_class_install_setting (filter_class, PROP_CLASSIFY_THRESHOLD,
       g_param_spec_double ("classify-threshold", "Classification threshold",
           "T_c: a patch closer than this (normalised distance) to some model "
           "and connected to the seeds is road", 0.0, MAX_THRESHOLD,
-          DEFAULT_PROP_CLASSIFY_THRESHOLD, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_HORIZON_GATE,
+          DEFAULT_PROP_CLASSIFY_THRESHOLD, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, classify_threshold));
+  gst_cv_filter_class_install_setting (filter_class, PROP_HORIZON_GATE,
       g_param_spec_boolean ("horizon-gate", "Horizon gate",
           "Never classify patches above the horizon of the road plane as "
           "road (keeps the region out of the sky)", DEFAULT_PROP_HORIZON_GATE,
-          PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_VARIANCE_FLOOR,
+          PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, horizon_gate));
+  gst_cv_filter_class_install_setting (filter_class, PROP_VARIANCE_FLOOR,
       g_param_spec_double ("variance-floor", "Variance floor",
           "Lower bound of every model variance, count^2 (regularises "
           "histogram bins that were empty in all training samples)",
           MIN_VARIANCE_FLOOR, MAX_VARIANCE_FLOOR, DEFAULT_PROP_VARIANCE_FLOOR,
-          PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_EM_MAX_ITERATIONS,
+          PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, variance_floor));
+  gst_cv_filter_class_install_setting (filter_class, PROP_EM_MAX_ITERATIONS,
       g_param_spec_uint ("em-max-iterations", "EM iterations",
           "Iterations of expectation-maximisation at most", 1,
-          MAX_EM_ITERATIONS, DEFAULT_PROP_EM_MAX_ITERATIONS, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_EM_TOLERANCE,
+          MAX_EM_ITERATIONS, DEFAULT_PROP_EM_MAX_ITERATIONS, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, em_max_iterations));
+  gst_cv_filter_class_install_setting (filter_class, PROP_EM_TOLERANCE,
       g_param_spec_double ("em-tolerance", "EM tolerance",
           "EM stops when the log-likelihood changes by less than this per "
-          "sample, nats", 0.0, 1.0, DEFAULT_PROP_EM_TOLERANCE, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_HEIGHT,
+          "sample, nats", 0.0, 1.0, DEFAULT_PROP_EM_TOLERANCE, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, em_tolerance));
+  gst_cv_filter_class_install_setting (filter_class, PROP_HEIGHT,
       g_param_spec_double ("height", "Camera height",
           "Height of the camera above the road, m (the prior when "
           "estimate-camera=true)", MIN_HEIGHT_M, MAX_HEIGHT_M,
-          DEFAULT_PROP_HEIGHT, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_PITCH,
+          DEFAULT_PROP_HEIGHT, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, height));
+  gst_cv_filter_class_install_setting (filter_class, PROP_PITCH,
       g_param_spec_double ("pitch", "Camera pitch",
           "Pitch of the camera, rad, positive = looking down (the prior when "
           "estimate-camera=true)", -MAX_ABS_PITCH_RAD, MAX_ABS_PITCH_RAD,
-          DEFAULT_PROP_PITCH, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_ESTIMATE_CAMERA,
+          DEFAULT_PROP_PITCH, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, pitch));
+  gst_cv_filter_class_install_setting (filter_class, PROP_ESTIMATE_CAMERA,
       g_param_spec_boolean ("estimate-camera", "Estimate camera",
           "Estimate camera height and pitch in each frame from the "
           "v-disparity of the road (on the GPU with CUDA memory, no host "
           "round trip); height and pitch are the fallback when it fails",
-          DEFAULT_PROP_ESTIMATE_CAMERA, PARAM_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_OVERLAY,
+          DEFAULT_PROP_ESTIMATE_CAMERA, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, estimate_camera));
+  gst_cv_filter_class_install_setting (filter_class, PROP_OVERLAY,
       g_param_spec_boolean ("overlay", "Overlay",
           "Tint road patches green and mark training seeds blue in the frame",
-          DEFAULT_PROP_OVERLAY, PARAM_FLAGS));
+          DEFAULT_PROP_OVERLAY, PARAM_FLAGS),
+      G_STRUCT_OFFSET (GstCudaRoadDetectSettings, overlay));
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA self-supervised road detection", "Filter/Analyzer/Video",
@@ -873,7 +712,6 @@ gst_cuda_road_detect_class_init (GstCudaRoadDetectClass * klass)
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_road_detect_sink_event);
 
   filter_class->settings_size = sizeof (GstCudaRoadDetectSettings);
-  filter_class->settings_init = settings_init;
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_road_detect_set_info);
   filter_class->process_cpu =
       GST_DEBUG_FUNCPTR (gst_cuda_road_detect_process_cpu);

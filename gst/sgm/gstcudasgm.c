@@ -227,176 +227,6 @@ gst_cuda_sgm_census_get_type (void)
 
 /* ---- properties -------------------------------------------------------- */
 
-static void
-gst_cuda_sgm_settings_init (gpointer p)
-{
-  GstCudaSgmSettings *s = p;
-
-  s->max_disparity = DEFAULT_PROP_MAX_DISPARITY;
-  s->min_disparity = DEFAULT_PROP_MIN_DISPARITY;
-  s->p1 = DEFAULT_PROP_P1;
-  s->p2 = DEFAULT_PROP_P2;
-  s->adaptive_p2 = DEFAULT_PROP_ADAPTIVE_P2;
-  s->adaptive_p2_scale = DEFAULT_PROP_ADAPTIVE_P2_SCALE;
-  s->paths = DEFAULT_PROP_PATHS;
-  s->census = DEFAULT_PROP_CENSUS;
-  s->subpixel = DEFAULT_PROP_SUBPIXEL;
-  s->uniqueness = DEFAULT_PROP_UNIQUENESS;
-  s->lr_check = DEFAULT_PROP_LR_CHECK;
-  s->lr_max_diff = DEFAULT_PROP_LR_MAX_DIFF;
-  s->median = DEFAULT_PROP_MEDIAN;
-  s->layout = DEFAULT_PROP_LAYOUT;
-  s->output = DEFAULT_PROP_OUTPUT;
-  s->focal_length = DEFAULT_PROP_FOCAL_LENGTH;
-  s->principal_x = DEFAULT_PROP_PRINCIPAL;
-  s->principal_y = DEFAULT_PROP_PRINCIPAL;
-  s->baseline = DEFAULT_PROP_BASELINE;
-}
-
-static void
-gst_cuda_sgm_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstCudaSgmSettings *s = GST_CV_FILTER (object)->settings;
-
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_MAX_DISPARITY:
-      s->max_disparity = g_value_get_int (value);
-      break;
-    case PROP_MIN_DISPARITY:
-      s->min_disparity = g_value_get_int (value);
-      break;
-    case PROP_P1:
-      s->p1 = g_value_get_int (value);
-      break;
-    case PROP_P2:
-      s->p2 = g_value_get_int (value);
-      break;
-    case PROP_ADAPTIVE_P2:
-      s->adaptive_p2 = g_value_get_boolean (value);
-      break;
-    case PROP_ADAPTIVE_P2_SCALE:
-      s->adaptive_p2_scale = g_value_get_int (value);
-      break;
-    case PROP_PATHS:
-      s->paths = g_value_get_enum (value);
-      break;
-    case PROP_CENSUS:
-      s->census = g_value_get_enum (value);
-      break;
-    case PROP_SUBPIXEL:
-      s->subpixel = g_value_get_boolean (value);
-      break;
-    case PROP_UNIQUENESS:
-      s->uniqueness = g_value_get_double (value);
-      break;
-    case PROP_LR_CHECK:
-      s->lr_check = g_value_get_boolean (value);
-      break;
-    case PROP_LR_MAX_DIFF:
-      s->lr_max_diff = g_value_get_int (value);
-      break;
-    case PROP_MEDIAN:
-      s->median = g_value_get_boolean (value);
-      break;
-    case PROP_LAYOUT:
-      s->layout = g_value_get_enum (value);
-      break;
-    case PROP_OUTPUT:
-      s->output = g_value_get_enum (value);
-      break;
-    case PROP_FOCAL_LENGTH:
-      s->focal_length = g_value_get_double (value);
-      break;
-    case PROP_PRINCIPAL_X:
-      s->principal_x = g_value_get_double (value);
-      break;
-    case PROP_PRINCIPAL_Y:
-      s->principal_y = g_value_get_double (value);
-      break;
-    case PROP_BASELINE:
-      s->baseline = g_value_get_double (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
-static void
-gst_cuda_sgm_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
-{
-  const GstCudaSgmSettings *s = GST_CV_FILTER (object)->settings;
-
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_MAX_DISPARITY:
-      g_value_set_int (value, s->max_disparity);
-      break;
-    case PROP_MIN_DISPARITY:
-      g_value_set_int (value, s->min_disparity);
-      break;
-    case PROP_P1:
-      g_value_set_int (value, s->p1);
-      break;
-    case PROP_P2:
-      g_value_set_int (value, s->p2);
-      break;
-    case PROP_ADAPTIVE_P2:
-      g_value_set_boolean (value, s->adaptive_p2);
-      break;
-    case PROP_ADAPTIVE_P2_SCALE:
-      g_value_set_int (value, s->adaptive_p2_scale);
-      break;
-    case PROP_PATHS:
-      g_value_set_enum (value, s->paths);
-      break;
-    case PROP_CENSUS:
-      g_value_set_enum (value, s->census);
-      break;
-    case PROP_SUBPIXEL:
-      g_value_set_boolean (value, s->subpixel);
-      break;
-    case PROP_UNIQUENESS:
-      g_value_set_double (value, s->uniqueness);
-      break;
-    case PROP_LR_CHECK:
-      g_value_set_boolean (value, s->lr_check);
-      break;
-    case PROP_LR_MAX_DIFF:
-      g_value_set_int (value, s->lr_max_diff);
-      break;
-    case PROP_MEDIAN:
-      g_value_set_boolean (value, s->median);
-      break;
-    case PROP_LAYOUT:
-      g_value_set_enum (value, s->layout);
-      break;
-    case PROP_OUTPUT:
-      g_value_set_enum (value, s->output);
-      break;
-    case PROP_FOCAL_LENGTH:
-      g_value_set_double (value, s->focal_length);
-      break;
-    case PROP_PRINCIPAL_X:
-      g_value_set_double (value, s->principal_x);
-      break;
-    case PROP_PRINCIPAL_Y:
-      g_value_set_double (value, s->principal_y);
-      break;
-    case PROP_BASELINE:
-      g_value_set_double (value, s->baseline);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
 /* The current `layout` and `output` (for caps work, outside a frame). */
 static void
 get_packing_properties (GstCudaSgm * self, GstCudaSgmLayout * layout,
@@ -1084,99 +914,116 @@ gst_cuda_sgm_class_init (GstCudaSgmClass * klass)
   GST_DEBUG_CATEGORY_INIT (gst_cuda_sgm_debug, "cudasgm", 0,
       "semi-global matching stereo");
 
-  gobject_class->set_property = gst_cuda_sgm_set_property;
-  gobject_class->get_property = gst_cuda_sgm_get_property;
   gobject_class->finalize = gst_cuda_sgm_finalize;
 
-  g_object_class_install_property (gobject_class, PROP_MAX_DISPARITY,
+  gst_cv_filter_class_install_setting (filter_class, PROP_MAX_DISPARITY,
       g_param_spec_int ("max-disparity", "Max disparity",
           "Number of disparities searched, px: a multiple of 16; the search "
           "covers min-disparity .. min-disparity + max-disparity - 1",
           CV_SGM_DISPARITY_STEP, CV_SGM_MAX_DISPARITIES,
-          DEFAULT_PROP_MAX_DISPARITY, playing));
-  g_object_class_install_property (gobject_class, PROP_MIN_DISPARITY,
+          DEFAULT_PROP_MAX_DISPARITY, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, max_disparity));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MIN_DISPARITY,
       g_param_spec_int ("min-disparity", "Min disparity",
           "Smallest disparity searched, px (smaller than max-disparity)", 0,
-          MAX_MIN_DISPARITY, DEFAULT_PROP_MIN_DISPARITY, playing));
-  g_object_class_install_property (gobject_class, PROP_P1,
+          MAX_MIN_DISPARITY, DEFAULT_PROP_MIN_DISPARITY, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, min_disparity));
+  gst_cv_filter_class_install_setting (filter_class, PROP_P1,
       g_param_spec_int ("p1", "P1",
           "Penalty for a disparity change of 1 px between neighbours along "
           "a path, cost units (Hamming bits); smaller than p2", 0,
-          CV_SGM_MAX_P2 - 1, DEFAULT_PROP_P1, playing));
-  g_object_class_install_property (gobject_class, PROP_P2,
+          CV_SGM_MAX_P2 - 1, DEFAULT_PROP_P1, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, p1));
+  gst_cv_filter_class_install_setting (filter_class, PROP_P2,
       g_param_spec_int ("p2", "P2",
           "Penalty for a disparity change of more than 1 px, cost units",
-          1, CV_SGM_MAX_P2, DEFAULT_PROP_P2, playing));
-  g_object_class_install_property (gobject_class, PROP_ADAPTIVE_P2,
+          1, CV_SGM_MAX_P2, DEFAULT_PROP_P2, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, p2));
+  gst_cv_filter_class_install_setting (filter_class, PROP_ADAPTIVE_P2,
       g_param_spec_boolean ("adaptive-p2", "Adaptive P2",
           "Lower P2 at intensity edges along the path: max (p1 + 1, p2 * s "
           "/ (s + |luma step|)) with s = adaptive-p2-scale",
-          DEFAULT_PROP_ADAPTIVE_P2, playing));
-  g_object_class_install_property (gobject_class, PROP_ADAPTIVE_P2_SCALE,
+          DEFAULT_PROP_ADAPTIVE_P2, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, adaptive_p2));
+  gst_cv_filter_class_install_setting (filter_class, PROP_ADAPTIVE_P2_SCALE,
       g_param_spec_int ("adaptive-p2-scale", "Adaptive P2 scale",
           "Luma step (grey levels) that halves P2 when adaptive-p2 is on",
-          1, 255, DEFAULT_PROP_ADAPTIVE_P2_SCALE, playing));
-  g_object_class_install_property (gobject_class, PROP_PATHS,
+          1, 255, DEFAULT_PROP_ADAPTIVE_P2_SCALE, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, adaptive_p2_scale));
+  gst_cv_filter_class_install_setting (filter_class, PROP_PATHS,
       g_param_spec_enum ("paths", "Paths",
           "Aggregation paths: 4 (horizontal, vertical) or 8 (plus "
           "diagonals)", GST_TYPE_CUDA_SGM_PATHS, DEFAULT_PROP_PATHS,
-          playing));
-  g_object_class_install_property (gobject_class, PROP_CENSUS,
+          playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, paths));
+  gst_cv_filter_class_install_setting (filter_class, PROP_CENSUS,
       g_param_spec_enum ("census", "Census",
           "Census transform of the matching cost", GST_TYPE_CUDA_SGM_CENSUS,
-          DEFAULT_PROP_CENSUS, playing));
-  g_object_class_install_property (gobject_class, PROP_SUBPIXEL,
+          DEFAULT_PROP_CENSUS, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, census));
+  gst_cv_filter_class_install_setting (filter_class, PROP_SUBPIXEL,
       g_param_spec_boolean ("subpixel", "Sub-pixel",
           "Refine the disparity to 1/16 px (parabola through the costs)",
-          DEFAULT_PROP_SUBPIXEL, playing));
-  g_object_class_install_property (gobject_class, PROP_UNIQUENESS,
+          DEFAULT_PROP_SUBPIXEL, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, subpixel));
+  gst_cv_filter_class_install_setting (filter_class, PROP_UNIQUENESS,
       g_param_spec_double ("uniqueness", "Uniqueness",
           "Uniqueness ratio: a pixel is valid only if its best cost is "
           "below this fraction of the best cost at least 2 px away (1 = off)",
-          0.01, 1.0, DEFAULT_PROP_UNIQUENESS, playing));
-  g_object_class_install_property (gobject_class, PROP_LR_CHECK,
+          0.01, 1.0, DEFAULT_PROP_UNIQUENESS, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, uniqueness));
+  gst_cv_filter_class_install_setting (filter_class, PROP_LR_CHECK,
       g_param_spec_boolean ("lr-check", "Left-right check",
           "Invalidate pixels whose left and right disparities (from the same "
           "cost volume) differ by more than lr-max-diff",
-          DEFAULT_PROP_LR_CHECK, playing));
-  g_object_class_install_property (gobject_class, PROP_LR_MAX_DIFF,
+          DEFAULT_PROP_LR_CHECK, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, lr_check));
+  gst_cv_filter_class_install_setting (filter_class, PROP_LR_MAX_DIFF,
       g_param_spec_int ("lr-max-diff", "Left-right max difference",
           "Largest accepted left-right disparity difference, px", 0,
-          MAX_LR_MAX_DIFF, DEFAULT_PROP_LR_MAX_DIFF, playing));
-  g_object_class_install_property (gobject_class, PROP_MEDIAN,
+          MAX_LR_MAX_DIFF, DEFAULT_PROP_LR_MAX_DIFF, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, lr_max_diff));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MEDIAN,
       g_param_spec_boolean ("median", "Median",
           "3x3 median filter of the disparity", DEFAULT_PROP_MEDIAN,
-          playing));
-  g_object_class_install_property (gobject_class, PROP_LAYOUT,
+          playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, median));
+  gst_cv_filter_class_install_setting (filter_class, PROP_LAYOUT,
       g_param_spec_enum ("layout", "Layout",
           "How the views share the input frame when the caps carry no "
           "multiview-mode (side-by-side or top-bottom there decides)",
-          GST_TYPE_CUDA_SGM_LAYOUT, DEFAULT_PROP_LAYOUT, ready));
-  g_object_class_install_property (gobject_class, PROP_OUTPUT,
+          GST_TYPE_CUDA_SGM_LAYOUT, DEFAULT_PROP_LAYOUT, ready),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, layout));
+  gst_cv_filter_class_install_setting (filter_class, PROP_OUTPUT,
       g_param_spec_enum ("output", "Output",
           "What the output frame shows (the disparity meta is attached in "
           "every mode)", GST_TYPE_CUDA_SGM_OUTPUT, DEFAULT_PROP_OUTPUT,
-          ready));
-  g_object_class_install_property (gobject_class, PROP_FOCAL_LENGTH,
+          ready),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, output));
+  gst_cv_filter_class_install_setting (filter_class, PROP_FOCAL_LENGTH,
       g_param_spec_double ("focal-length", "Focal length",
           "Focal length of the rectified left camera, px, for the meta's "
           "calibration (0 = unknown)", 0.0, MAX_FOCAL_LENGTH,
-          DEFAULT_PROP_FOCAL_LENGTH, playing));
-  g_object_class_install_property (gobject_class, PROP_PRINCIPAL_X,
+          DEFAULT_PROP_FOCAL_LENGTH, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, focal_length));
+  gst_cv_filter_class_install_setting (filter_class, PROP_PRINCIPAL_X,
       g_param_spec_double ("principal-x", "Principal point x",
           "Principal point column of the left view, px (< 0: the view's "
           "centre, (width - 1) / 2)", -1.0, MAX_PRINCIPAL,
-          DEFAULT_PROP_PRINCIPAL, playing));
-  g_object_class_install_property (gobject_class, PROP_PRINCIPAL_Y,
+          DEFAULT_PROP_PRINCIPAL, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, principal_x));
+  gst_cv_filter_class_install_setting (filter_class, PROP_PRINCIPAL_Y,
       g_param_spec_double ("principal-y", "Principal point y",
           "Principal point row of the left view, px (< 0: the view's "
           "centre, (height - 1) / 2)", -1.0, MAX_PRINCIPAL,
-          DEFAULT_PROP_PRINCIPAL, playing));
-  g_object_class_install_property (gobject_class, PROP_BASELINE,
+          DEFAULT_PROP_PRINCIPAL, playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, principal_y));
+  gst_cv_filter_class_install_setting (filter_class, PROP_BASELINE,
       g_param_spec_double ("baseline", "Baseline",
           "Distance between the two cameras, m, for the meta's calibration "
           "(0 = unknown)", 0.0, MAX_BASELINE, DEFAULT_PROP_BASELINE,
-          playing));
+          playing),
+      G_STRUCT_OFFSET (GstCudaSgmSettings, baseline));
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA semi-global matching stereo", "Filter/Analyzer/Video",
@@ -1194,7 +1041,6 @@ gst_cuda_sgm_class_init (GstCudaSgmClass * klass)
   trans_class->transform_meta = GST_DEBUG_FUNCPTR (gst_cuda_sgm_transform_meta);
 
   filter_class->settings_size = sizeof (GstCudaSgmSettings);
-  filter_class->settings_init = gst_cuda_sgm_settings_init;
   filter_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_sgm_transform_caps);
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_sgm_set_info);

@@ -166,174 +166,6 @@ G_DEFINE_TYPE (GstCudaStixels, gst_cuda_stixels, GST_TYPE_CV_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudastixels, "cudastixels", GST_RANK_NONE,
     GST_TYPE_CUDA_STIXELS);
 
-/* The double-valued properties live at these offsets of the settings. */
-static const struct
-{
-  guint id;
-  gsize offset;
-} double_props[] = {
-  {PROP_HEIGHT, G_STRUCT_OFFSET (GstCudaStixelsSettings, camera_height)},
-  {PROP_PITCH, G_STRUCT_OFFSET (GstCudaStixelsSettings, camera_pitch)},
-  {PROP_SIGMA_GROUND, G_STRUCT_OFFSET (GstCudaStixelsSettings, sigma_ground)},
-  {PROP_SIGMA_OBJECT, G_STRUCT_OFFSET (GstCudaStixelsSettings, sigma_object)},
-  {PROP_SIGMA_SKY, G_STRUCT_OFFSET (GstCudaStixelsSettings, sigma_sky)},
-  {PROP_MODEL_COMPLEXITY, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          model_complexity)},
-  {PROP_GRAVITY_FLYING, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          gravity_flying)},
-  {PROP_GRAVITY_FLYING_SLOPE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          gravity_flying_slope)},
-  {PROP_GRAVITY_SINKING, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          gravity_sinking)},
-  {PROP_GRAVITY_SINKING_SLOPE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          gravity_sinking_slope)},
-  {PROP_GRAVITY_TOLERANCE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          gravity_tolerance)},
-  {PROP_ORDERING, G_STRUCT_OFFSET (GstCudaStixelsSettings, ordering)},
-  {PROP_ORDERING_SLOPE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          ordering_slope)},
-  {PROP_GAP_NEARER, G_STRUCT_OFFSET (GstCudaStixelsSettings, gap_nearer)},
-  {PROP_GAP_NEARER_SLOPE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          gap_nearer_slope)},
-  {PROP_GAP_FARTHER, G_STRUCT_OFFSET (GstCudaStixelsSettings, gap_farther)},
-  {PROP_GAP_FARTHER_SLOPE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          gap_farther_slope)},
-  {PROP_GAP_TOLERANCE, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          gap_tolerance)},
-  {PROP_HEIGHT_SIGMA, G_STRUCT_OFFSET (GstCudaStixelsSettings, height_sigma)},
-  {PROP_PITCH_SIGMA, G_STRUCT_OFFSET (GstCudaStixelsSettings, pitch_sigma)},
-  {PROP_OBJECT_SLOPE_SIGMA, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          object_slope_sigma)},
-  {PROP_FOCAL_LENGTH, G_STRUCT_OFFSET (GstCudaStixelsSettings, focal_length)},
-  {PROP_PRINCIPAL_X, G_STRUCT_OFFSET (GstCudaStixelsSettings, principal_x)},
-  {PROP_PRINCIPAL_Y, G_STRUCT_OFFSET (GstCudaStixelsSettings, principal_y)},
-  {PROP_BASELINE, G_STRUCT_OFFSET (GstCudaStixelsSettings, baseline)},
-  {PROP_OVERLAY_MAX_DEPTH, G_STRUCT_OFFSET (GstCudaStixelsSettings,
-          overlay_max_depth)},
-};
-
-static gdouble *
-double_prop (GstCudaStixelsSettings * s, guint id)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (double_props); i++)
-    if (double_props[i].id == id)
-      return G_STRUCT_MEMBER_P (s, double_props[i].offset);
-  return NULL;
-}
-
-static void
-gst_cuda_stixels_settings_init (gpointer p)
-{
-  GstCudaStixelsSettings *s = p;
-
-  s->stixel_width = DEFAULT_PROP_STIXEL_WIDTH;
-  s->row_step = DEFAULT_PROP_ROW_STEP;
-  s->max_disparity = DEFAULT_PROP_MAX_DISPARITY;
-  s->left_band = DEFAULT_PROP_LEFT_BAND;
-  s->camera_height = DEFAULT_PROP_HEIGHT;
-  s->camera_pitch = DEFAULT_PROP_PITCH;
-  s->estimate_camera = DEFAULT_PROP_ESTIMATE_CAMERA;
-  s->sigma_ground = DEFAULT_PROP_SIGMA_GROUND;
-  s->sigma_object = DEFAULT_PROP_SIGMA_OBJECT;
-  s->sigma_sky = DEFAULT_PROP_SIGMA_SKY;
-  s->model_complexity = DEFAULT_PROP_MODEL_COMPLEXITY;
-  s->gravity_flying = DEFAULT_PROP_GRAVITY_FLYING;
-  s->gravity_flying_slope = DEFAULT_PROP_STRUCTURAL_SLOPE;
-  s->gravity_sinking = DEFAULT_PROP_GRAVITY_SINKING;
-  s->gravity_sinking_slope = DEFAULT_PROP_STRUCTURAL_SLOPE;
-  s->gravity_tolerance = DEFAULT_PROP_STRUCTURAL_TOLERANCE;
-  s->ordering = DEFAULT_PROP_ORDERING;
-  s->ordering_slope = DEFAULT_PROP_STRUCTURAL_SLOPE;
-  s->gap_nearer = DEFAULT_PROP_GAP;
-  s->gap_nearer_slope = DEFAULT_PROP_GAP_SLOPE;
-  s->gap_farther = DEFAULT_PROP_GAP;
-  s->gap_farther_slope = DEFAULT_PROP_GAP_SLOPE;
-  s->gap_tolerance = DEFAULT_PROP_STRUCTURAL_TOLERANCE;
-  s->height_sigma = DEFAULT_PROP_HEIGHT_SIGMA;
-  s->pitch_sigma = DEFAULT_PROP_PITCH_SIGMA;
-  s->object_slope_sigma = DEFAULT_PROP_OBJECT_SLOPE_SIGMA;
-  s->focal_length = DEFAULT_PROP_FOCAL_LENGTH;
-  s->principal_x = DEFAULT_PROP_PRINCIPAL;
-  s->principal_y = DEFAULT_PROP_PRINCIPAL;
-  s->baseline = DEFAULT_PROP_BASELINE;
-  s->overlay = DEFAULT_PROP_OVERLAY;
-  s->overlay_max_depth = DEFAULT_PROP_OVERLAY_MAX_DEPTH;
-}
-
-static void
-gst_cuda_stixels_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstCudaStixelsSettings *s = GST_CV_FILTER (object)->settings;
-  gdouble *d;
-
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_STIXEL_WIDTH:
-      s->stixel_width = g_value_get_int (value);
-      break;
-    case PROP_ROW_STEP:
-      s->row_step = g_value_get_int (value);
-      break;
-    case PROP_MAX_DISPARITY:
-      s->max_disparity = g_value_get_int (value);
-      break;
-    case PROP_LEFT_BAND:
-      s->left_band = g_value_get_int (value);
-      break;
-    case PROP_ESTIMATE_CAMERA:
-      s->estimate_camera = g_value_get_boolean (value);
-      break;
-    case PROP_OVERLAY:
-      s->overlay = g_value_get_boolean (value);
-      break;
-    default:
-      if ((d = double_prop (s, prop_id)) != NULL)
-        *d = g_value_get_double (value);
-      else
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
-static void
-gst_cuda_stixels_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstCudaStixelsSettings *s = GST_CV_FILTER (object)->settings;
-  gdouble *d;
-
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_STIXEL_WIDTH:
-      g_value_set_int (value, s->stixel_width);
-      break;
-    case PROP_ROW_STEP:
-      g_value_set_int (value, s->row_step);
-      break;
-    case PROP_MAX_DISPARITY:
-      g_value_set_int (value, s->max_disparity);
-      break;
-    case PROP_LEFT_BAND:
-      g_value_set_int (value, s->left_band);
-      break;
-    case PROP_ESTIMATE_CAMERA:
-      g_value_set_boolean (value, s->estimate_camera);
-      break;
-    case PROP_OVERLAY:
-      g_value_set_boolean (value, s->overlay);
-      break;
-    default:
-      if ((d = double_prop (s, prop_id)) != NULL)
-        g_value_set_double (value, *d);
-      else
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
 /* ---- per frame ------------------------------------------------------------ */
 
 /* The calibration properties, for disparity frames (principal point < 0:
@@ -781,184 +613,190 @@ gst_cuda_stixels_release (GstCvFilter * filter)
 #define PLAYING_FLAGS \
   (G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS)
 
+/* The offset of a field of the settings. */
+#define SETTING(field) G_STRUCT_OFFSET (GstCudaStixelsSettings, field)
+
 static void
-install_double (GObjectClass * gobject_class, guint id, const gchar * name,
-    const gchar * nick, const gchar * blurb, gdouble min, gdouble max,
-    gdouble def)
+install_double (GstCvFilterClass * filter_class, guint id, gsize offset,
+    const gchar * name, const gchar * nick, const gchar * blurb, gdouble min,
+    gdouble max, gdouble def)
 {
-  g_object_class_install_property (gobject_class, id,
-      g_param_spec_double (name, nick, blurb, min, max, def, PLAYING_FLAGS));
+  gst_cv_filter_class_install_setting (filter_class, id,
+      g_param_spec_double (name, nick, blurb, min, max, def, PLAYING_FLAGS),
+      offset);
 }
 
 static void
 gst_cuda_stixels_class_init (GstCudaStixelsClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCvFilterClass *filter_class = GST_CV_FILTER_CLASS (klass);
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_stixels_debug, "cudastixels", 0,
       "Stixel World from disparity");
 
-  gobject_class->set_property = gst_cuda_stixels_set_property;
-  gobject_class->get_property = gst_cuda_stixels_get_property;
-
   /* resolution */
-  g_object_class_install_property (gobject_class, PROP_STIXEL_WIDTH,
+  gst_cv_filter_class_install_setting (filter_class, PROP_STIXEL_WIDTH,
       g_param_spec_int ("stixel-width", "Stixel width",
           "Width of a stixel, in image columns (px)", 1,
-          CV_STIXELS_MAX_CELL_SIZE, DEFAULT_PROP_STIXEL_WIDTH, PLAYING_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_ROW_STEP,
+          CV_STIXELS_MAX_CELL_SIZE, DEFAULT_PROP_STIXEL_WIDTH, PLAYING_FLAGS),
+      SETTING (stixel_width));
+  gst_cv_filter_class_install_setting (filter_class, PROP_ROW_STEP,
       g_param_spec_int ("row-step", "Row step",
           "Vertical downsampling: image rows per cell of the segmentation "
           "(px); height / row-step may be at most 2048", 1,
-          CV_STIXELS_MAX_CELL_SIZE, DEFAULT_PROP_ROW_STEP, PLAYING_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_MAX_DISPARITY,
+          CV_STIXELS_MAX_CELL_SIZE, DEFAULT_PROP_ROW_STEP, PLAYING_FLAGS),
+      SETTING (row_step));
+  gst_cv_filter_class_install_setting (filter_class, PROP_MAX_DISPARITY,
       g_param_spec_int ("max-disparity", "Maximum disparity",
           "Larger disparities are treated as invalid (px); 0 = the disparity "
           "meta's maximum (256 for GRAY8/GRAY16_LE disparity frames)", 0,
-          MAX_MAX_DISPARITY, DEFAULT_PROP_MAX_DISPARITY, PLAYING_FLAGS));
+          MAX_MAX_DISPARITY, DEFAULT_PROP_MAX_DISPARITY, PLAYING_FLAGS),
+      SETTING (max_disparity));
 
-  g_object_class_install_property (gobject_class, PROP_LEFT_BAND,
+  gst_cv_filter_class_install_setting (filter_class, PROP_LEFT_BAND,
       g_param_spec_int ("left-band", "Left band",
           "Columns at the left edge left out of the segmentation (px, rounded "
           "up to whole stixels): where a matcher could not search its whole "
           "disparity range, the right camera does not see the scene; -1 = "
           "the disparity meta's max-disparity (0 for GRAY8/GRAY16_LE "
           "disparity frames), 0 = segment every column", -1, MAX_LEFT_BAND,
-          DEFAULT_PROP_LEFT_BAND, PLAYING_FLAGS));
+          DEFAULT_PROP_LEFT_BAND, PLAYING_FLAGS),
+      SETTING (left_band));
 
   /* camera pose */
-  install_double (gobject_class, PROP_HEIGHT, "height", "Camera height",
+  install_double (filter_class, PROP_HEIGHT, SETTING (camera_height), "height", "Camera height",
       "Height of the (left) camera above the road, in metres (with "
       "estimate-camera: the fallback)", MIN_CAMERA_HEIGHT, MAX_CAMERA_HEIGHT,
       DEFAULT_PROP_HEIGHT);
-  install_double (gobject_class, PROP_PITCH, "pitch", "Camera pitch",
+  install_double (filter_class, PROP_PITCH, SETTING (camera_pitch), "pitch", "Camera pitch",
       "Pitch of the camera, in radians, positive looking down (with "
       "estimate-camera: the fallback)", -MAX_ABS_PITCH, MAX_ABS_PITCH,
       DEFAULT_PROP_PITCH);
-  g_object_class_install_property (gobject_class, PROP_ESTIMATE_CAMERA,
+  gst_cv_filter_class_install_setting (filter_class, PROP_ESTIMATE_CAMERA,
       g_param_spec_boolean ("estimate-camera", "Estimate camera",
           "Estimate the camera height and pitch in every frame from the "
           "v-disparity of the road (on the GPU for CUDA memory); height and "
           "pitch are used when the estimate is unreliable",
-          DEFAULT_PROP_ESTIMATE_CAMERA, PLAYING_FLAGS));
+          DEFAULT_PROP_ESTIMATE_CAMERA, PLAYING_FLAGS),
+      SETTING (estimate_camera));
 
   /* sensor model */
-  install_double (gobject_class, PROP_SIGMA_GROUND, "sigma-ground",
+  install_double (filter_class, PROP_SIGMA_GROUND, SETTING (sigma_ground), "sigma-ground",
       "Ground disparity sigma",
       "Standard deviation of the disparity noise on ground stixels (px)",
       MIN_SIGMA, MAX_SIGMA, DEFAULT_PROP_SIGMA_GROUND);
-  install_double (gobject_class, PROP_SIGMA_OBJECT, "sigma-object",
+  install_double (filter_class, PROP_SIGMA_OBJECT, SETTING (sigma_object), "sigma-object",
       "Object disparity sigma",
       "Standard deviation of the disparity noise on object stixels (px)",
       MIN_SIGMA, MAX_SIGMA, DEFAULT_PROP_SIGMA_OBJECT);
-  install_double (gobject_class, PROP_SIGMA_SKY, "sigma-sky",
+  install_double (filter_class, PROP_SIGMA_SKY, SETTING (sigma_sky), "sigma-sky",
       "Sky disparity sigma",
       "Standard deviation of the disparity noise on sky stixels (px)",
       MIN_SIGMA, MAX_SIGMA, DEFAULT_PROP_SIGMA_SKY);
 
   /* priors (energies = -ln probability) */
-  install_double (gobject_class, PROP_MODEL_COMPLEXITY, "model-complexity",
+  install_double (filter_class, PROP_MODEL_COMPLEXITY, SETTING (model_complexity), "model-complexity",
       "Model complexity",
       "Energy (-ln probability) every stixel costs: larger values give "
       "fewer, longer stixels (eq. 3.13)", 0.0, MAX_ENERGY,
       DEFAULT_PROP_MODEL_COMPLEXITY);
-  install_double (gobject_class, PROP_GRAVITY_FLYING, "gravity-flying",
+  install_double (filter_class, PROP_GRAVITY_FLYING, SETTING (gravity_flying), "gravity-flying",
       "Gravity: flying",
       "Energy of an object floating above the ground it stands on, i.e. "
       "farther than the ground at its foot by more than gravity-tolerance "
       "(eq. 3.18; default -ln 0.1)", 0.0, MAX_ENERGY,
       DEFAULT_PROP_GRAVITY_FLYING);
-  install_double (gobject_class, PROP_GRAVITY_FLYING_SLOPE,
+  install_double (filter_class, PROP_GRAVITY_FLYING_SLOPE, SETTING (gravity_flying_slope),
       "gravity-flying-slope", "Gravity: flying, per px",
       "Extra energy of a floating object per px of disparity mismatch at its "
       "foot (1/px)", 0.0, MAX_ENERGY, DEFAULT_PROP_STRUCTURAL_SLOPE);
-  install_double (gobject_class, PROP_GRAVITY_SINKING, "gravity-sinking",
+  install_double (filter_class, PROP_GRAVITY_SINKING, SETTING (gravity_sinking), "gravity-sinking",
       "Gravity: sinking",
       "Energy of an object sinking into the ground, i.e. nearer than the "
       "ground at its foot by more than gravity-tolerance (eq. 3.18; default "
       "-ln 0.04)", 0.0, MAX_ENERGY, DEFAULT_PROP_GRAVITY_SINKING);
-  install_double (gobject_class, PROP_GRAVITY_SINKING_SLOPE,
+  install_double (filter_class, PROP_GRAVITY_SINKING_SLOPE, SETTING (gravity_sinking_slope),
       "gravity-sinking-slope", "Gravity: sinking, per px",
       "Extra energy of a sinking object per px of disparity mismatch at its "
       "foot (1/px)", 0.0, MAX_ENERGY, DEFAULT_PROP_STRUCTURAL_SLOPE);
-  install_double (gobject_class, PROP_GRAVITY_TOLERANCE, "gravity-tolerance",
+  install_double (filter_class, PROP_GRAVITY_TOLERANCE, SETTING (gravity_tolerance), "gravity-tolerance",
       "Gravity tolerance",
       "Disparity mismatch between an object and the ground at its foot that "
       "costs nothing (px)", 0.0, MAX_TOLERANCE,
       DEFAULT_PROP_STRUCTURAL_TOLERANCE);
-  install_double (gobject_class, PROP_ORDERING, "ordering", "Depth ordering",
+  install_double (filter_class, PROP_ORDERING, SETTING (ordering), "ordering", "Depth ordering",
       "Energy of an object directly above a farther object, i.e. the upper "
       "one nearer (eq. 3.19; default -ln 0.2)", 0.0, MAX_ENERGY,
       DEFAULT_PROP_ORDERING);
-  install_double (gobject_class, PROP_ORDERING_SLOPE, "ordering-slope",
+  install_double (filter_class, PROP_ORDERING_SLOPE, SETTING (ordering_slope), "ordering-slope",
       "Depth ordering, per px",
       "Extra energy of such an object per px of disparity difference (1/px)",
       0.0, MAX_ENERGY, DEFAULT_PROP_STRUCTURAL_SLOPE);
-  install_double (gobject_class, PROP_GAP_NEARER, "gap-nearer",
+  install_double (filter_class, PROP_GAP_NEARER, SETTING (gap_nearer), "gap-nearer",
       "Ground gap: nearer",
       "Energy of a ground stixel directly above a ground stixel whose "
       "disparity at the boundary is smaller by more than gap-tolerance (the "
       "upper one nearer, eq. 3.20)", 0.0, MAX_ENERGY, DEFAULT_PROP_GAP);
-  install_double (gobject_class, PROP_GAP_NEARER_SLOPE, "gap-nearer-slope",
+  install_double (filter_class, PROP_GAP_NEARER_SLOPE, SETTING (gap_nearer_slope), "gap-nearer-slope",
       "Ground gap: nearer, per px",
       "Extra energy of such a gap per px of disparity difference (1/px)",
       0.0, MAX_ENERGY, DEFAULT_PROP_GAP_SLOPE);
-  install_double (gobject_class, PROP_GAP_FARTHER, "gap-farther",
+  install_double (filter_class, PROP_GAP_FARTHER, SETTING (gap_farther), "gap-farther",
       "Ground gap: farther",
       "Energy of a ground stixel directly above a ground stixel whose "
       "disparity at the boundary is larger by more than gap-tolerance (the "
       "upper one farther, eq. 3.20)", 0.0, MAX_ENERGY, DEFAULT_PROP_GAP);
-  install_double (gobject_class, PROP_GAP_FARTHER_SLOPE, "gap-farther-slope",
+  install_double (filter_class, PROP_GAP_FARTHER_SLOPE, SETTING (gap_farther_slope), "gap-farther-slope",
       "Ground gap: farther, per px",
       "Extra energy of such a gap per px of disparity difference (1/px)",
       0.0, MAX_ENERGY, DEFAULT_PROP_GAP_SLOPE);
-  install_double (gobject_class, PROP_GAP_TOLERANCE, "gap-tolerance",
+  install_double (filter_class, PROP_GAP_TOLERANCE, SETTING (gap_tolerance), "gap-tolerance",
       "Ground gap tolerance",
       "Disparity step between two ground stixels that costs nothing (px)",
       0.0, MAX_TOLERANCE, DEFAULT_PROP_STRUCTURAL_TOLERANCE);
-  install_double (gobject_class, PROP_HEIGHT_SIGMA, "height-sigma",
+  install_double (filter_class, PROP_HEIGHT_SIGMA, SETTING (height_sigma), "height-sigma",
       "Camera height sigma",
       "Uncertainty of the camera height for the ground plane prior (m, "
       "eq. 3.22)", 0.0, MAX_CAMERA_HEIGHT, DEFAULT_PROP_HEIGHT_SIGMA);
-  install_double (gobject_class, PROP_PITCH_SIGMA, "pitch-sigma",
+  install_double (filter_class, PROP_PITCH_SIGMA, SETTING (pitch_sigma), "pitch-sigma",
       "Camera pitch sigma",
       "Uncertainty of the camera pitch for the ground plane prior (rad, "
       "eq. 3.22; default 0.05 degrees)", 0.0, MAX_ABS_PITCH,
       DEFAULT_PROP_PITCH_SIGMA);
-  install_double (gobject_class, PROP_OBJECT_SLOPE_SIGMA,
+  install_double (filter_class, PROP_OBJECT_SLOPE_SIGMA, SETTING (object_slope_sigma),
       "object-slope-sigma", "Object slope sigma",
       "Standard deviation of the disparity slope of objects around 0 (px of "
       "disparity per image row); 0 = objects are fronto-parallel",
       0.0, MAX_OBJECT_SLOPE_SIGMA, DEFAULT_PROP_OBJECT_SLOPE_SIGMA);
 
   /* calibration for disparity frames */
-  install_double (gobject_class, PROP_FOCAL_LENGTH, "focal-length",
+  install_double (filter_class, PROP_FOCAL_LENGTH, SETTING (focal_length), "focal-length",
       "Focal length",
       "Focal length of the rectified left camera (px); used only for "
       "GRAY8/GRAY16_LE disparity frames (a disparity meta brings its own); "
       "0 = not set", 0.0, MAX_FOCAL_LENGTH, DEFAULT_PROP_FOCAL_LENGTH);
-  install_double (gobject_class, PROP_PRINCIPAL_X, "principal-x",
+  install_double (filter_class, PROP_PRINCIPAL_X, SETTING (principal_x), "principal-x",
       "Principal point x",
       "Principal point column (px); disparity frames only; -1 = the frame "
       "centre", -1.0, MAX_PRINCIPAL, DEFAULT_PROP_PRINCIPAL);
-  install_double (gobject_class, PROP_PRINCIPAL_Y, "principal-y",
+  install_double (filter_class, PROP_PRINCIPAL_Y, SETTING (principal_y), "principal-y",
       "Principal point y",
       "Principal point row (px); disparity frames only; -1 = the frame "
       "centre", -1.0, MAX_PRINCIPAL, DEFAULT_PROP_PRINCIPAL);
-  install_double (gobject_class, PROP_BASELINE, "baseline", "Baseline",
+  install_double (filter_class, PROP_BASELINE, SETTING (baseline), "baseline", "Baseline",
       "Distance between the two cameras (m); disparity frames only; 0 = not "
       "set", 0.0, MAX_BASELINE, DEFAULT_PROP_BASELINE);
 
   /* overlay */
-  g_object_class_install_property (gobject_class, PROP_OVERLAY,
+  gst_cv_filter_class_install_setting (filter_class, PROP_OVERLAY,
       g_param_spec_boolean ("overlay", "Overlay",
           "Draw the stixels into the frame: objects as translucent boxes "
           "with an outline, ground faintly, coloured by distance from near "
           "(red) to far (green); sky is not drawn", DEFAULT_PROP_OVERLAY,
-          PLAYING_FLAGS));
-  install_double (gobject_class, PROP_OVERLAY_MAX_DEPTH, "overlay-max-depth",
+          PLAYING_FLAGS),
+      SETTING (overlay));
+  install_double (filter_class, PROP_OVERLAY_MAX_DEPTH, SETTING (overlay_max_depth), "overlay-max-depth",
       "Overlay far distance",
       "Distance drawn fully green by the overlay (m); nearer is yellow to "
       "red", MIN_OVERLAY_MAX_DEPTH, MAX_OVERLAY_MAX_DEPTH,
@@ -977,7 +815,6 @@ gst_cuda_stixels_class_init (GstCudaStixelsClass * klass)
   gst_cv_filter_class_set_in_place (filter_class);
 
   filter_class->settings_size = sizeof (GstCudaStixelsSettings);
-  filter_class->settings_init = gst_cuda_stixels_settings_init;
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_stixels_set_info);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_cuda_stixels_process_cpu);
 #ifdef CV_HAVE_CUDA

@@ -14,7 +14,6 @@
 typedef struct
 {
   gboolean overlay;
-  gint luma_scale;              /* disparity = luma * scale / 16 px */
 } CvTestFilterSettings;
 
 typedef struct
@@ -43,41 +42,12 @@ G_DEFINE_TYPE (CvTestFilter, cv_test_filter, GST_TYPE_CV_FILTER);
 
 #define FORMATS "{ RGBA, BGRx, NV12, I420, Y444 }"
 #define SYSTEM_FORMATS "{ RGBA, BGRx, NV12, I420, Y444, GRAY8 }"
+/* disparity = luma * LUMA_SCALE / 16 px */
+#define LUMA_SCALE 16
 
 static const CvDrawRect marker = { 1, 1, 4, 3, {255, 255, 255, 255},
 {0, 0, 0, 0}
 };
-
-static void
-settings_init (gpointer p)
-{
-  CvTestFilterSettings *s = p;
-  s->overlay = FALSE;
-  s->luma_scale = 16;
-}
-
-static void
-set_property (GObject * object, guint id, const GValue * value,
-    GParamSpec * pspec)
-{
-  CvTestFilterSettings *s = GST_CV_FILTER (object)->settings;
-
-  GST_OBJECT_LOCK (object);
-  if (id == PROP_OVERLAY)
-    s->overlay = g_value_get_boolean (value);
-  GST_OBJECT_UNLOCK (object);
-}
-
-static void
-get_property (GObject * object, guint id, GValue * value, GParamSpec * pspec)
-{
-  CvTestFilterSettings *s = GST_CV_FILTER (object)->settings;
-
-  GST_OBJECT_LOCK (object);
-  if (id == PROP_OVERLAY)
-    g_value_set_boolean (value, s->overlay);
-  GST_OBJECT_UNLOCK (object);
-}
 
 static gsize
 storage_size (GstCvFilter * filter)
@@ -170,7 +140,7 @@ process_cpu (GstCvFilter * filter, gconstpointer p, GstBuffer * inbuf,
   for (gint y = 0; y < h; y++)
     for (gint x = 0; x < w; x++)
       ((gint16 *) (map.data + y * stride))[x] =
-          (gint16) (self->luma[y * w + x] * s->luma_scale);
+          (gint16) (self->luma[y * w + x] * LUMA_SCALE);
   gst_buffer_unmap (storage, &map);
   attach (filter, outbuf, storage, NULL);
   gst_buffer_unref (storage);
@@ -245,7 +215,7 @@ process_cuda (GstCvFilter * filter, gconstpointer p, GstBuffer * inbuf,
     for (gint y = 0; y < h; y++)
       for (gint x = 0; x < w; x++)
         ((gint16 *) ((guint8 *) tmp + y * stride))[x] =
-            (gint16) (host_luma[y * w + x] * s->luma_scale);
+            (gint16) (host_luma[y * w + x] * LUMA_SCALE);
     gst_buffer_map (storage, &map, GST_MAP_WRITE | GST_MAP_CUDA);
     cudaMemcpyAsync (map.data, tmp, stride * h, cudaMemcpyHostToDevice, stream);
     cudaStreamSynchronize (stream);
@@ -261,14 +231,13 @@ process_cuda (GstCvFilter * filter, gconstpointer p, GstBuffer * inbuf,
 static void
 cv_test_filter_class_init (CvTestFilterClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstCvFilterClass *filter_class = GST_CV_FILTER_CLASS (klass);
 
-  gobject_class->set_property = set_property;
-  gobject_class->get_property = get_property;
-  g_object_class_install_property (gobject_class, PROP_OVERLAY,
+  filter_class->settings_size = sizeof (CvTestFilterSettings);
+  gst_cv_filter_class_install_setting (filter_class, PROP_OVERLAY,
       g_param_spec_boolean ("overlay", "Overlay", "Draw a marker", FALSE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS),
+      G_STRUCT_OFFSET (CvTestFilterSettings, overlay));
 
   gst_element_class_set_static_metadata (GST_ELEMENT_CLASS (klass),
       "cudavision test filter", "Filter/Video", "luma as disparity", "tests");
@@ -277,8 +246,6 @@ cv_test_filter_class_init (CvTestFilterClass * klass)
       gst_cv_filter_make_caps (FORMATS, SYSTEM_FORMATS));
   gst_cv_filter_class_set_in_place (filter_class);
 
-  filter_class->settings_size = sizeof (CvTestFilterSettings);
-  filter_class->settings_init = settings_init;
   filter_class->set_info = set_info;
   filter_class->process_cpu = process_cpu;
 #ifdef CV_HAVE_CUDA
