@@ -299,6 +299,113 @@ GST_START_TEST (test_transfer_bytes_property)
 
 GST_END_TEST;
 
+/* ---- settings: every supported type, installed with
+ * gst_cv_filter_class_install_setting ---------------------------------- */
+
+typedef struct
+{
+  gboolean flag;
+  gint count;
+  guint size;
+  gfloat gain;
+  gdouble scale;
+  gint format;                  /* GstVideoFormat */
+} TypedSettings;
+
+typedef struct
+{
+  GstCvFilter parent;
+} TypedFilter;
+
+typedef struct
+{
+  GstCvFilterClass parent_class;
+} TypedFilterClass;
+
+G_DEFINE_TYPE (TypedFilter, typed_filter, GST_TYPE_CV_FILTER);
+
+enum
+{
+  PROP_0,
+  PROP_FLAG,
+  PROP_COUNT,
+  PROP_SIZE,
+  PROP_GAIN,
+  PROP_SCALE,
+  PROP_FORMAT,
+};
+
+#define SETTING(field) G_STRUCT_OFFSET (TypedSettings, field)
+
+static void
+typed_filter_class_init (TypedFilterClass * klass)
+{
+  GstCvFilterClass *fc = GST_CV_FILTER_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  gst_element_class_set_static_metadata (GST_ELEMENT_CLASS (klass),
+      "typed settings", "Filter/Video", "settings of every type", "tests");
+  gst_cv_filter_class_add_pad_templates (fc,
+      gst_cv_filter_make_caps ("{ RGBA }", "{ RGBA }"),
+      gst_cv_filter_make_caps ("{ RGBA }", "{ RGBA }"));
+  fc->settings_size = sizeof (TypedSettings);
+  gst_cv_filter_class_install_setting (fc, PROP_FLAG,
+      g_param_spec_boolean ("flag", "f", "f", TRUE, rw), SETTING (flag));
+  gst_cv_filter_class_install_setting (fc, PROP_COUNT,
+      g_param_spec_int ("count", "c", "c", -50, 50, -7, rw), SETTING (count));
+  gst_cv_filter_class_install_setting (fc, PROP_SIZE,
+      g_param_spec_uint ("size", "s", "s", 0, G_MAXUINT, 4000000000u, rw),
+      SETTING (size));
+  gst_cv_filter_class_install_setting (fc, PROP_GAIN,
+      g_param_spec_float ("gain", "g", "g", -1, 1, 0.25f, rw), SETTING (gain));
+  gst_cv_filter_class_install_setting (fc, PROP_SCALE,
+      g_param_spec_double ("scale", "s", "s", 0, 1e9, 1.0e8 + 0.5, rw),
+      SETTING (scale));
+  gst_cv_filter_class_install_setting (fc, PROP_FORMAT,
+      g_param_spec_enum ("format", "f", "f", GST_TYPE_VIDEO_FORMAT,
+          GST_VIDEO_FORMAT_NV12, rw), SETTING (format));
+}
+
+static void
+typed_filter_init (TypedFilter * self)
+{
+}
+
+GST_START_TEST (test_settings_of_every_type)
+{
+  GstElement *e = g_object_new (typed_filter_get_type (), NULL);
+  const TypedSettings *s = GST_CV_FILTER (e)->settings;
+  gboolean flag;
+  gint count, format;
+  guint size;
+  gfloat gain;
+  gdouble scale;
+
+  /* a new element's settings are the pspecs' defaults */
+  fail_unless (s->flag == TRUE && s->count == -7 && s->size == 4000000000u
+      && s->gain == 0.25f && s->scale == 1.0e8 + 0.5
+      && s->format == GST_VIDEO_FORMAT_NV12);
+
+  /* set lands in the field, get reads it back */
+  g_object_set (e, "flag", FALSE, "count", 49, "size", 3u, "gain", -0.5f,
+      "scale", 12345.25, "format", GST_VIDEO_FORMAT_I420, NULL);
+  fail_unless (s->flag == FALSE && s->count == 49 && s->size == 3u
+      && s->gain == -0.5f && s->scale == 12345.25
+      && s->format == GST_VIDEO_FORMAT_I420);
+  g_object_get (e, "flag", &flag, "count", &count, "size", &size, "gain",
+      &gain, "scale", &scale, "format", &format, NULL);
+  fail_unless (flag == FALSE && count == 49 && size == 3u && gain == -0.5f
+      && scale == 12345.25 && format == GST_VIDEO_FORMAT_I420);
+
+  /* the base class' own properties are unaffected */
+  g_object_set (e, "post-messages", TRUE, NULL);
+  g_object_get (e, "post-messages", &flag, NULL);
+  fail_unless (flag == TRUE);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 filter_suite (void)
 {
@@ -316,6 +423,7 @@ filter_suite (void)
   tcase_add_test (tc, test_post_messages);
   tcase_add_test (tc, test_bytes_segment);
   tcase_add_test (tc, test_transfer_bytes_property);
+  tcase_add_test (tc, test_settings_of_every_type);
   return s;
 }
 
