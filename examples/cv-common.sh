@@ -518,3 +518,64 @@ video/x-raw,format=NV12,width=$((2 * w)),height=$h,framerate=${CV_SRC_FPS:-10/1}
         "${CV_SRC_FRAMES:-0}" "${CV_SRC_FPS:-10/1}" ;;
   esac
 }
+
+# ---- the recording scripts (record-annotated.sh, record-disparity.sh) -----
+
+# Their own options, for their usage text.
+cv_usage_record() {
+  cat <<EOF2
+  -o, --output FILE       the MP4 file (default $output)
+  --encoder E             nvh264enc or x264enc (default: nvh264enc when present)
+  --max-disparity D       search range, px (default: 96 synthetic, else 128)
+  --camera-height M --camera-pitch RAD
+                          camera pose above the road (default: synthetic: its
+                          rig; else estimated in every frame)
+Calibration (camera and files; docs/overview.md#calibration):
+  --focal-length PX  --principal-x PX  --principal-y PX  --baseline M
+  --calib FILE            lines "focal-length=..." etc.
+EOF2
+}
+
+# Parses a recording script's arguments into output, CV_ENCODER,
+# max_disparity and pose (and the common, calibration and source options);
+# `usage` is the script's.
+cv_record_parse() {
+  local used
+  while [ $# -gt 0 ]; do
+    used=0
+    cv_common_option "$@" || used=$?
+    [ $used = 0 ] && { cv_calib_option "$@" || used=$?; }
+    [ $used = 0 ] && { cv_source_option "$@" || used=$?; }
+    if [ $used -gt 0 ]; then shift $used; continue; fi
+    case "$1" in
+      -o|--output) output=$2; shift 2 ;;
+      --encoder) CV_ENCODER=$2; shift 2 ;;
+      --max-disparity) max_disparity=$2; shift 2 ;;
+      --camera-height) pose="height=$2 $pose"; shift 2 ;;
+      --camera-pitch) pose="pitch=$2 $pose"; shift 2 ;;
+      -h|--help) usage; exit 0 ;;
+      *) usage >&2; cv_die "unknown option '$1'" ;;
+    esac
+  done
+  # --simulate N: the synthetic camera, N frames (the default source anyway)
+  if [ "$CV_MODE" = simulate ]; then
+    CV_MODE=run; CV_SOURCE=synthetic; CV_SRC_FRAMES=$CV_SIM_FRAMES
+  fi
+}
+
+# The elements (the chain's and "$@"), backend, source, search range, pose
+# and encoder of a recording script.
+cv_record_setup() {
+  cv_need $CV_FULL_CHAIN_ELEMENTS "$@"
+  cv_pick_backend
+  cv_make_source
+  if [ "$CV_SOURCE" = synthetic ]; then
+    # the synthetic rig: 1.65 m above the road, pitched 0.02 rad down; its
+    # nearest road pixels (bottom rows) are at about 81 px of disparity
+    : "${max_disparity:=96}" "${pose:=height=1.65 pitch=0.02}"
+  else
+    cv_need_calib
+  fi
+  : "${max_disparity:=128}" "${pose:=estimate-camera=true}"
+  cv_pick_encoder
+}
