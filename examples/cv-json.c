@@ -153,6 +153,42 @@ json_key (GString * s, const gchar * key)
   g_string_append_printf (s, "\"%s\":", key);
 }
 
+/* A key and its value. */
+static void
+json_field_uint (GString * s, const gchar * key, guint64 v)
+{
+  json_key (s, key);
+  g_string_append_printf (s, "%" G_GUINT64_FORMAT, v);
+}
+
+static void
+json_field_int (GString * s, const gchar * key, gint64 v)
+{
+  json_key (s, key);
+  g_string_append_printf (s, "%" G_GINT64_FORMAT, v);
+}
+
+static void
+json_field_bool (GString * s, const gchar * key, gboolean v)
+{
+  json_key (s, key);
+  g_string_append (s, v ? "true" : "false");
+}
+
+static void
+json_field_double (GString * s, const gchar * key, gdouble v)
+{
+  json_key (s, key);
+  json_double (s, v);
+}
+
+static void
+json_field_float (GString * s, const gchar * key, gfloat v)
+{
+  json_key (s, key);
+  json_float (s, v);
+}
+
 static void
 json_sep (GString * s)
 {
@@ -210,31 +246,21 @@ write_disparity (GString * s, GstCvDisparityMeta * meta)
 
   json_key (s, "disparity");
   g_string_append_c (s, '{');
-  json_key (s, "width");
-  g_string_append_printf (s, "%u", meta->width);
-  json_key (s, "height");
-  g_string_append_printf (s, "%u", meta->height);
-  json_key (s, "min_disparity");
-  g_string_append_printf (s, "%d", meta->min_disparity);
-  json_key (s, "max_disparity");
-  g_string_append_printf (s, "%d", meta->max_disparity);
-  json_key (s, "on_device");
-  g_string_append (s, meta->on_device ? "true" : "false");
-  json_key (s, "has_confidence");
-  g_string_append (s, meta->has_confidence ? "true" : "false");
+  json_field_uint (s, "width", meta->width);
+  json_field_uint (s, "height", meta->height);
+  json_field_int (s, "min_disparity", meta->min_disparity);
+  json_field_int (s, "max_disparity", meta->max_disparity);
+  json_field_bool (s, "on_device", meta->on_device);
+  json_field_bool (s, "has_confidence", meta->has_confidence);
   json_key (s, "calibration");
   g_string_append_c (s, '{');
-  json_key (s, "focal_length");
-  json_double (s, meta->calibration.focal_length);
-  json_key (s, "principal_x");
-  json_double (s, meta->calibration.principal_x);
-  json_key (s, "principal_y");
-  json_double (s, meta->calibration.principal_y);
-  json_key (s, "baseline");
-  json_double (s, meta->calibration.baseline);
+  json_field_double (s, "focal_length", meta->calibration.focal_length);
+  json_field_double (s, "principal_x", meta->calibration.principal_x);
+  json_field_double (s, "principal_y", meta->calibration.principal_y);
+  json_field_double (s, "baseline", meta->calibration.baseline);
   g_string_append_c (s, '}');
-  json_key (s, "valid_fraction");
-  json_double (s, (gdouble) valid / ((gdouble) meta->width * meta->height));
+  json_field_double (s, "valid_fraction",
+      (gdouble) valid / ((gdouble) meta->width * meta->height));
   json_key (s, "min");
   if (valid)
     json_double (s, (gdouble) min_raw / GST_CV_DISPARITY_SCALE);
@@ -272,18 +298,12 @@ write_stixels (GString * s, const GstCvStixelsMeta * meta, gboolean brief)
 
   json_key (s, "stixels");
   g_string_append_c (s, '{');
-  json_key (s, "frame_width");
-  g_string_append_printf (s, "%u", meta->frame_width);
-  json_key (s, "frame_height");
-  g_string_append_printf (s, "%u", meta->frame_height);
-  json_key (s, "n");
-  g_string_append_printf (s, "%u", meta->n_stixels);
-  json_key (s, "n_ground");
-  g_string_append_printf (s, "%u", counts[GST_CV_STIXEL_GROUND]);
-  json_key (s, "n_object");
-  g_string_append_printf (s, "%u", counts[GST_CV_STIXEL_OBJECT]);
-  json_key (s, "n_sky");
-  g_string_append_printf (s, "%u", counts[GST_CV_STIXEL_SKY]);
+  json_field_uint (s, "frame_width", meta->frame_width);
+  json_field_uint (s, "frame_height", meta->frame_height);
+  json_field_uint (s, "n", meta->n_stixels);
+  json_field_uint (s, "n_ground", counts[GST_CV_STIXEL_GROUND]);
+  json_field_uint (s, "n_object", counts[GST_CV_STIXEL_OBJECT]);
+  json_field_uint (s, "n_sky", counts[GST_CV_STIXEL_SKY]);
   json_key (s, "nearest_object_depth");
   if (nearest)
     json_float (s, nearest->depth);
@@ -296,25 +316,17 @@ write_stixels (GString * s, const GstCvStixelsMeta * meta, gboolean brief)
       const GstCvStixel *st = &meta->stixels[i];
       json_sep (s);
       g_string_append_c (s, '{');
-      json_key (s, "column");
-      g_string_append_printf (s, "%u", st->column);
-      json_key (s, "width");
-      g_string_append_printf (s, "%u", st->width);
-      json_key (s, "top");
-      g_string_append_printf (s, "%u", st->top);
-      json_key (s, "bottom");
-      g_string_append_printf (s, "%u", st->bottom);
+      json_field_uint (s, "column", st->column);
+      json_field_uint (s, "width", st->width);
+      json_field_uint (s, "top", st->top);
+      json_field_uint (s, "bottom", st->bottom);
       json_key (s, "class");
       g_string_append_printf (s, "\"%s\"", stixel_class_name
           (st->stixel_class));
-      json_key (s, "disparity_slope");
-      json_float (s, st->disparity_slope);
-      json_key (s, "disparity_intercept");
-      json_float (s, st->disparity_intercept);
-      json_key (s, "depth");
-      json_float (s, st->depth);
-      json_key (s, "cost");
-      json_float (s, st->cost);
+      json_field_float (s, "disparity_slope", st->disparity_slope);
+      json_field_float (s, "disparity_intercept", st->disparity_intercept);
+      json_field_float (s, "depth", st->depth);
+      json_field_float (s, "cost", st->cost);
       g_string_append_c (s, '}');
     }
     g_string_append_c (s, ']');
@@ -329,8 +341,7 @@ write_lines (GString * s, const GstCvLinesMeta * meta, gboolean brief)
 
   json_key (s, "lines");
   g_string_append_c (s, '{');
-  json_key (s, "n");
-  g_string_append_printf (s, "%u", meta->n_lines);
+  json_field_uint (s, "n", meta->n_lines);
   if (!brief) {
     json_key (s, "items");
     g_string_append_c (s, '[');
@@ -338,20 +349,13 @@ write_lines (GString * s, const GstCvLinesMeta * meta, gboolean brief)
       const GstCvLine *l = &meta->lines[i];
       json_sep (s);
       g_string_append_c (s, '{');
-      json_key (s, "rho");
-      json_float (s, l->rho);
-      json_key (s, "theta");
-      json_float (s, l->theta);
-      json_key (s, "votes");
-      g_string_append_printf (s, "%u", l->votes);
-      json_key (s, "x0");
-      json_float (s, l->x0);
-      json_key (s, "y0");
-      json_float (s, l->y0);
-      json_key (s, "x1");
-      json_float (s, l->x1);
-      json_key (s, "y1");
-      json_float (s, l->y1);
+      json_field_float (s, "rho", l->rho);
+      json_field_float (s, "theta", l->theta);
+      json_field_uint (s, "votes", l->votes);
+      json_field_float (s, "x0", l->x0);
+      json_field_float (s, "y0", l->y0);
+      json_field_float (s, "x1", l->x1);
+      json_field_float (s, "y1", l->y1);
       g_string_append_c (s, '}');
     }
     g_string_append_c (s, ']');
@@ -369,15 +373,11 @@ write_segments (GString * s, const GstCvSegmentsMeta * meta, gboolean brief)
   json_key (s, "signal");
   g_string_append (s, meta->signal == GST_CV_SEGMENTS_DEPTH ?
       "\"depth\"" : "\"disparity\"");
-  json_key (s, "epsilon");
-  json_float (s, meta->epsilon);
-  json_key (s, "n_columns");
-  g_string_append_printf (s, "%u", meta->n_columns);
-  json_key (s, "n_cuts");
-  g_string_append_printf (s, "%u", meta->n_columns ?
+  json_field_float (s, "epsilon", meta->epsilon);
+  json_field_uint (s, "n_columns", meta->n_columns);
+  json_field_uint (s, "n_cuts", meta->n_columns ?
       meta->cut_offsets[meta->n_columns] : 0);
-  json_key (s, "n_gaps");
-  g_string_append_printf (s, "%u", meta->n_columns ?
+  json_field_uint (s, "n_gaps", meta->n_columns ?
       meta->gap_offsets[meta->n_columns] : 0);
   if (!brief) {
     json_key (s, "columns");
@@ -385,8 +385,7 @@ write_segments (GString * s, const GstCvSegmentsMeta * meta, gboolean brief)
     for (i = 0; i < meta->n_columns; i++) {
       json_sep (s);
       g_string_append_c (s, '{');
-      json_key (s, "column");
-      g_string_append_printf (s, "%u", meta->columns[i]);
+      json_field_uint (s, "column", meta->columns[i]);
       json_key (s, "cuts");
       g_string_append_c (s, '[');
       for (k = meta->cut_offsets[i]; k < meta->cut_offsets[i + 1]; k++) {
@@ -424,32 +423,22 @@ write_road (GString * s, const GstCvRoadMeta * meta, gboolean brief)
   }
   json_key (s, "road");
   g_string_append_c (s, '{');
-  json_key (s, "patch_size");
-  g_string_append_printf (s, "%u", meta->patch_size);
-  json_key (s, "grid_cols");
-  g_string_append_printf (s, "%u", meta->grid_cols);
-  json_key (s, "grid_rows");
-  g_string_append_printf (s, "%u", meta->grid_rows);
-  json_key (s, "road_patches");
-  g_string_append_printf (s, "%u", road);
-  json_key (s, "seed_patches");
-  g_string_append_printf (s, "%u", seed);
-  json_key (s, "road_fraction");
-  json_double (s, n ? (gdouble) road / n : 0.0);
-  json_key (s, "n_models");
-  g_string_append_printf (s, "%u", meta->n_models);
+  json_field_uint (s, "patch_size", meta->patch_size);
+  json_field_uint (s, "grid_cols", meta->grid_cols);
+  json_field_uint (s, "grid_rows", meta->grid_rows);
+  json_field_uint (s, "road_patches", road);
+  json_field_uint (s, "seed_patches", seed);
+  json_field_double (s, "road_fraction", n ? (gdouble) road / n : 0.0);
+  json_field_uint (s, "n_models", meta->n_models);
   if (!brief) {
     json_key (s, "models");
     g_string_append_c (s, '[');
     for (i = 0; i < meta->n_models; i++) {
       json_sep (s);
       g_string_append_c (s, '{');
-      json_key (s, "weight");
-      json_float (s, meta->models[i].weight);
-      json_key (s, "hue");
-      json_float (s, meta->models[i].hue);
-      json_key (s, "saturation");
-      json_float (s, meta->models[i].saturation);
+      json_field_float (s, "weight", meta->models[i].weight);
+      json_field_float (s, "hue", meta->models[i].hue);
+      json_field_float (s, "saturation", meta->models[i].saturation);
       g_string_append_c (s, '}');
     }
     g_string_append_c (s, ']');
@@ -492,10 +481,8 @@ write_frame (GString * s, GstSample * sample, guint64 index, gboolean brief)
   else
     g_string_append (s, "null");
   if (caps && gst_video_info_from_caps (&info, caps)) {
-    json_key (s, "width");
-    g_string_append_printf (s, "%d", GST_VIDEO_INFO_WIDTH (&info));
-    json_key (s, "height");
-    g_string_append_printf (s, "%d", GST_VIDEO_INFO_HEIGHT (&info));
+    json_field_int (s, "width", GST_VIDEO_INFO_WIDTH (&info));
+    json_field_int (s, "height", GST_VIDEO_INFO_HEIGHT (&info));
     json_key (s, "format");
     g_string_append_printf (s, "\"%s\"",
         gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)));
