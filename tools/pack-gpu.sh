@@ -13,8 +13,9 @@ find build -name '*.cu.o' -delete 2>/dev/null || true
 tools/build.sh
 [ -d .gpu ] && chmod -R u+w .gpu
 ../shared/gpu/bundle build .gpu
-# stock plugins the tests use beyond the bundle's list, with their libraries
-for p in videocrop; do
+# stock plugins the tests use beyond the bundle's list (videocrop: the
+# reliability chain; compositor: examples-pairs-gpu), their libraries are in it
+for p in videocrop compositor; do
   f=/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgst$p.so
   [ -f "$f" ] && cp "$f" .gpu/plugins/
 done
