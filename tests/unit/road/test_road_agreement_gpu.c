@@ -24,7 +24,8 @@
 #define WARM_UP_FRAMES 10
 #define MIN_AGREEMENT 0.99
 #define MIN_FRAME_AGREEMENT 0.97
-/* --quick: frames per sequence (past the warm-up) */
+/* --quick: the frames run of each sequence (its first ones, the warm-up
+ * and the model's first updates included) */
 #define QUICK_FRAMES 16
 #define TARGET_MEAN_IOU 0.90
 #define TARGET_MEAN_FPR 0.05
@@ -104,8 +105,10 @@ typedef struct
   int stage_bad, counted;
 } VariantRun;
 
+/* Runs the first @n_run frames of the sequence @spec through the CPU
+ * reference and every CUDA variant, comparing them frame by frame. */
 static void
-run (const char *name, const RoadSequenceSpec * spec)
+run (const char *name, const RoadSequenceSpec * spec, int n_run)
 {
   RoadSequence seq;
   CvRoadParams p;
@@ -142,7 +145,7 @@ run (const char *name, const RoadSequenceSpec * spec)
     d_rgba[b].height = d_disp[b].height = h;
   }
 
-  for (int f = 0; f < spec->n_frames; f++) {
+  for (int f = 0; f < n_run; f++) {
     const CvImageU8 *rgba = &d_rgba[f % N_BUFFERS];
     const CvImageS16 *disp = &d_disp[f % N_BUFFERS];
     RoadScore cs, gs;
@@ -227,27 +230,26 @@ int
 main (int argc, char **argv)
 {
   RoadSequenceSpec spec;
-  /* --quick (or under compute-sanitizer): the first frames of each
-   * sequence (the model's first updates included) */
+  /* --quick, or under compute-sanitizer */
   const gboolean quick = cv_test_quick (argc, argv);
 
   cv_test_require_gpu ();
   CUDA_OK (cudaSetDevice (0));
 
   road_sequence_spec_init (&spec);
-  spec.n_frames = quick ? QUICK_FRAMES : 60;
+  spec.n_frames = 60;
   spec.illumination_low = 0.55f;
   spec.illumination_end = 1.1f;
   spec.disparity_noise = 0.05f;
   spec.seed = 3;
-  run ("drift", &spec);
+  run ("drift", &spec, quick ? QUICK_FRAMES : spec.n_frames);
 
   road_sequence_spec_init (&spec);
-  spec.n_frames = quick ? QUICK_FRAMES : 70;
+  spec.n_frames = 70;
   spec.color_change_z = 30.0f;
   spec.disparity_noise = 0.05f;
   spec.seed = 4;
-  run ("change", &spec);
+  run ("change", &spec, quick ? QUICK_FRAMES : spec.n_frames);
 
   if (failures) {
     printf ("road-agreement-gpu: %d failures\n", failures);
