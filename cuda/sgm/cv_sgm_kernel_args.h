@@ -47,10 +47,10 @@ extern "C" {
 /* Far above any legitimate wait: a wait lasts at most as long as the path
  * kernel, ~15 ms for 1920x1080, D 256 on the baseline. */
 #define SGM_WAIT_TIMEOUT_NS 2000000000ull
-/* Under a CUDA tool (cv_cuda_under_tool) the
- * kernels run 10-1000 times slower and share the GPU with the tool's other
- * processes by time slices, so a legitimate wait takes seconds: the limit
- * is this many times longer there (10 minutes). */
+/* Under a CUDA tool (cv_cuda_under_tool) the kernels run 10-1000 times
+ * slower and share the GPU with the tool's other processes by time slices,
+ * so a legitimate wait takes seconds: the limit is this many times longer
+ * there (10 minutes). */
 #define SGM_WAIT_TOOL_FACTOR 300
 /* Polls of a counter before a wait gives up even if the clock does not
  * advance (a poll is an L2 round trip plus a short sleep, >= ~0.3 us). */

@@ -22,10 +22,9 @@ gboolean cv_test_have_gpu (void);
  * when cv_test_have_gpu() is FALSE. */
 void cv_test_require_gpu (void);
 
-/* TRUE when the process runs under compute-sanitizer (or a CUDA profiler),
- * which runs kernels
- * 10-1000 times slower, so GPU tests run a smaller sample of their cases
- * (every kernel still at least once).  See cv_cuda_under_tool. */
+/* TRUE when the process runs under compute-sanitizer (or a CUDA profiler,
+ * cv_cuda_under_tool), which runs kernels 10-1000 times slower: GPU tests
+ * then run a smaller sample of their cases (every kernel at least once). */
 gboolean cv_test_under_cuda_tool (void);
 
 /* The GPU tests' reduced mode: TRUE with "--quick" as the first argument,
