@@ -51,6 +51,15 @@ scaled (guint n, guint quick_n)
   return quick ()? quick_n : n;
 }
 
+/* The same for the volume of the stream cases (frames under property
+ * stress, seeks, state cycles), which also shrinks under valgrind: the
+ * memory checker needs their code paths, not hundreds of frames of each. */
+static guint
+stream_scaled (guint n, guint quick_n)
+{
+  return rel_under_valgrind ()? quick_n : scaled (n, quick_n);
+}
+
 static gchar *
 what_of (const RelElement * e, gboolean cuda, const gchar * name)
 {
@@ -924,7 +933,7 @@ rel_case_property_stress (const RelElement * e, gboolean cuda)
   rel_stress_start (&stress, el, e->stress, 0x5eed);
   t0 = g_get_monotonic_time ();
   n = rel_run_n_frames (&live.run);
-  while (n < scaled (STRESS_MIN_FRAMES, 30)
+  while (n < stream_scaled (STRESS_MIN_FRAMES, 30)
       || g_get_monotonic_time () - t0 < STRESS_MIN_US) {
     fail_unless (rel_live_wait_frames (&live, n + 10, 60));
     n = rel_run_n_frames (&live.run);
@@ -944,8 +953,8 @@ rel_case_property_stress (const RelElement * e, gboolean cuda)
             GST_SEEK_TYPE_NONE, GST_CLOCK_TIME_NONE));
   }
   n = rel_run_n_frames (&live.run);
-  fail_unless (rel_live_wait_frames (&live, n + scaled (STRESS_SETTLED_FRAMES,
-              8), 60));
+  fail_unless (rel_live_wait_frames (&live,
+          n + stream_scaled (STRESS_SETTLED_FRAMES, 8), 60));
   gst_element_send_event (live.pipeline, gst_event_new_eos ());
   rel_live_wait_eos (&live, 60);
   rel_live_stop (&live);
@@ -996,7 +1005,7 @@ rel_case_flushing_seeks (const RelElement * e, gboolean cuda)
 
   rel_live_start (&live, desc, REL_RUN_PIXELS, what);
   fail_unless (rel_live_wait_frames (&live, 3, 60));
-  guint n_seeks = scaled (SEEK_COUNT, 4);
+  guint n_seeks = stream_scaled (SEEK_COUNT, 4);
 
   for (guint i = 0; i <= n_seeks; i++) {
     /* the last one plays a known segment to its end */
@@ -1108,7 +1117,7 @@ rel_case_state_cycles (const RelElement * e, gboolean cuda)
   RelRun reference;
 
   rel_live_start (&live, desc, REL_RUN_PIXELS, what);
-  for (guint i = 0; i < scaled (STATE_CYCLES, 6); i++) {
+  for (guint i = 0; i < stream_scaled (STATE_CYCLES, 6); i++) {
     GstState target = targets[i % G_N_ELEMENTS (targets)];
 
     fail_unless (rel_live_wait_frames (&live,

@@ -13,12 +13,18 @@
 #define VALGRIND_TIME_SCALE 40
 #define CUDA_TOOL_TIME_SCALE 20
 
-guint
-rel_time_scale (void)
+gboolean
+rel_under_valgrind (void)
 {
   const gchar *preload = g_getenv ("LD_PRELOAD");
 
-  if (preload && strstr (preload, "vgpreload"))
+  return preload != NULL && strstr (preload, "vgpreload") != NULL;
+}
+
+guint
+rel_time_scale (void)
+{
+  if (rel_under_valgrind ())
     return VALGRIND_TIME_SCALE;
   return cv_test_under_cuda_tool ()? CUDA_TOOL_TIME_SCALE : 1;
 }

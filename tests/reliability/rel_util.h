@@ -38,6 +38,9 @@ void rel_select_checks (gint * argc, gchar ** argv);
 #define REL_TEST_TIMEOUT_S 300
 void rel_isolate_tests (void);
 
+/* TRUE under valgrind (its preload library is in LD_PRELOAD). */
+gboolean rel_under_valgrind (void);
+
 /* How much longer waits may take in this process: 40 under valgrind, 20
  * under compute-sanitizer, else 1.  Every deadline of these tests is
  * multiplied by it. */
