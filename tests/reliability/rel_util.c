@@ -860,6 +860,7 @@ live_poll (RelLive * live, gint64 wait_us)
         error->message, debug ? debug : "");
   }
   live->eos = TRUE;
+  live->eos_seqnum = gst_message_get_seqnum (msg);
   gst_message_unref (msg);
 }
 
@@ -884,18 +885,34 @@ rel_live_wait_frames (RelLive * live, guint n, guint timeout_s)
   return TRUE;
 }
 
-void
-rel_live_wait_eos (RelLive * live, guint timeout_s)
+/* Waits for an EOS message, any one or (@any FALSE) the one with @seqnum. */
+static void
+live_wait_eos (RelLive * live, gboolean any, guint32 seqnum, guint timeout_s)
 {
   gint64 deadline = g_get_monotonic_time () +
       (gint64) timeout_s * rel_time_scale () * G_USEC_PER_SEC;
 
-  live->eos = FALSE;
-  while (!live->eos) {
+  for (;;) {
+    live->eos = FALSE;
     live_poll (live, 100 * LIVE_POLL_US);
-    fail_unless (live->eos || g_get_monotonic_time () < deadline,
-        "%s: no EOS within %u s", live->what, timeout_s * rel_time_scale ());
+    if (live->eos && (any || live->eos_seqnum == seqnum))
+      return;
+    fail_unless (g_get_monotonic_time () < deadline, "%s: no EOS%s within "
+        "%u s", live->what, any ? "" : " of the last seek",
+        timeout_s * rel_time_scale ());
   }
+}
+
+void
+rel_live_wait_eos (RelLive * live, guint timeout_s)
+{
+  live_wait_eos (live, TRUE, 0, timeout_s);
+}
+
+void
+rel_live_wait_eos_of (RelLive * live, guint32 seqnum, guint timeout_s)
+{
+  live_wait_eos (live, FALSE, seqnum, timeout_s);
 }
 
 void

@@ -165,6 +165,7 @@ typedef struct
   RelRun run;
   gchar *what;
   gboolean eos;                 /* an EOS message was seen */
+  guint32 eos_seqnum;           /* its seqnum */
 } RelLive;
 
 /* Parses @description and records its "sink" (the pipeline stays NULL). */
@@ -181,6 +182,9 @@ gboolean rel_live_wait_frames (RelLive * live, guint n, guint timeout_s);
 void rel_live_wait_error (RelLive * live, guint timeout_s);
 /* Waits for an EOS message (an error or @timeout_s fail the test). */
 void rel_live_wait_eos (RelLive * live, guint timeout_s);
+/* Waits for the EOS message of the seek (or EOS event) with @seqnum: the
+ * EOS of an earlier segment may still be on the bus. */
+void rel_live_wait_eos_of (RelLive * live, guint32 seqnum, guint timeout_s);
 /* Sets @state and waits until it is reached (a failure or a hang fail). */
 void rel_live_set_state (RelLive * live, GstState state);
 /* Sets the pipeline to NULL and frees it (the run stays in @live->run). */
