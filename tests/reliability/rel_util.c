@@ -692,6 +692,8 @@ history_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     case GST_EVENT_FLUSH_STOP:
       g_mutex_lock (&run->lock);
       run->reset_pending = TRUE;
+      if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+        run->frames_before_flush = run->frames->len;
       g_mutex_unlock (&run->lock);
       break;
     default:

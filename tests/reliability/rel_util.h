@@ -116,6 +116,7 @@ typedef struct
   gchar *debug;
   gchar *error_source;          /* name of the element that posted it */
   GArray *frames;               /* RelFrame, in arrival order */
+  guint frames_before_flush;    /* frames that arrived before the last flush */
   gchar *first_problem;         /* first inconsistency of an output's metas */
 
   /*< private >*/
