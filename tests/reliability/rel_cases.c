@@ -26,6 +26,8 @@
 #define SEEK_COUNT 20
 #define SEEK_MAX_START 40
 #define SEEK_SEGMENT 6
+/* the first frame of the last segment, which plays to its end */
+#define SEEK_LAST_START 10
 
 /* PLAYING <-> NULL / READY / PAUSED cycles. */
 #define STATE_CYCLES 30
@@ -1009,7 +1011,7 @@ rel_case_flushing_seeks (const RelElement * e, gboolean cuda)
 
   for (guint i = 0; i <= n_seeks; i++) {
     /* the last one plays a known segment to its end */
-    gint start = i == n_seeks ? 10 : g_rand_int_range (rand, 0,
+    gint start = i == n_seeks ? SEEK_LAST_START : g_rand_int_range (rand, 0,
         SEEK_MAX_START + 1);
     GstClockTime t = gst_util_uint64_scale (start, GST_SECOND, REL_FPS);
     GstClockTime stop = gst_util_uint64_scale (start + SEEK_SEGMENT,
@@ -1035,19 +1037,20 @@ rel_case_flushing_seeks (const RelElement * e, gboolean cuda)
   rel_assert_result_metas (e, &live.run, 0, what);
   g_rand_free (rand);
   {
-    /* the last segment arrived whole: after the last flush, frames 10 ..
-     * 10 + SEEK_SEGMENT - 1 */
+    /* the last segment arrived whole: after the last flush, frames
+     * SEEK_LAST_START .. SEEK_LAST_START + SEEK_SEGMENT - 1 */
     const guint last_from = live.run.frames_before_flush;
     gboolean whole = live.run.frames->len == last_from + SEEK_SEGMENT;
     GString *last = g_string_new (NULL);
     for (guint i = last_from; i < live.run.frames->len; i++) {
       gint idx = rel_frame_index (g_array_index (live.run.frames, RelFrame,
               i).pts);
-      whole = whole && idx == 10 + (gint) (i - last_from);
+      whole = whole && idx == SEEK_LAST_START + (gint) (i - last_from);
       g_string_append_printf (last, " %d", idx);
     }
     fail_unless (whole, "%s: the last segment gave the frames%s, expected "
-        "10 .. %d", what, last->str, 10 + SEEK_SEGMENT - 1);
+        "%d .. %d", what, last->str, SEEK_LAST_START,
+        SEEK_LAST_START + SEEK_SEGMENT - 1);
     g_string_free (last, TRUE);
   }
   make_reference (e, &live.run, format, cuda, overlay_on (e), &reference);
