@@ -218,8 +218,8 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   const size_t conf_pitch = (size_t) w + 5;
   CvImageS16 cpu_d;
   CvImageU8 cpu_c;
-  int16_t *gd = g_new (int16_t, (size_t) w * h);
-  uint8_t *gc = g_new (uint8_t, (size_t) w * h);
+  int16_t *gd;
+  uint8_t *gc;
   CvImageU8 dl, dr, dc;
   CvImageS16 dd;
   CvError err = { 0 };
@@ -227,11 +227,10 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   int first = -1, x, y;
   gboolean ok = TRUE;
 
-  if (g->n_seen++ % g->sample != 0) {
-    g_free (gd);
-    g_free (gc);
-    return TRUE;
-  }
+  if (g->n_seen++ % g->sample != 0)
+    return TRUE;                /* not in the sanitizer's sample */
+  gd = g_new (int16_t, (size_t) w * h);
+  gc = g_new (uint8_t, (size_t) w * h);
   cpu_result (g, p, l, r, &cpu_d, &cpu_c);
 
   {
