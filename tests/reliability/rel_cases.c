@@ -37,16 +37,16 @@
 #define FUZZ_MAX_W 80
 #define FUZZ_MAX_H 60
 
-/* REL_QUICK=1 (or CV_TEST_QUICK=1), or running under compute-sanitizer:
- * every case with fewer formats, frames and iterations. */
+/* The GPU tests' reduced mode (cv_test_quick: CV_TEST_QUICK=1, or running
+ * under compute-sanitizer): every case with fewer formats, frames and
+ * iterations. */
 static gboolean
 quick (void)
 {
-  return g_strcmp0 (g_getenv ("REL_QUICK"), "1") == 0
-      || cv_test_quick (0, NULL);
+  return cv_test_quick (0, NULL);
 }
 
-/* @n, or @quick_n under REL_QUICK. */
+/* @n, or @quick_n in the reduced mode. */
 static guint
 scaled (guint n, guint quick_n)
 {

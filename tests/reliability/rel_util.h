@@ -13,8 +13,8 @@
 #include <gst/video/video.h>
 #include <gst/cudavision/cudavision.h>
 
-/* cv_test_under_cuda_tool (): under compute-sanitizer the cases run their
- * quick variant (see REL_QUICK) and wait longer */
+/* cv_test_quick, cv_test_under_cuda_tool: under compute-sanitizer the
+ * cases run their reduced variant and wait longer */
 #include "cv_test.h"
 
 G_BEGIN_DECLS
