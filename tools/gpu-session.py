@@ -13,13 +13,13 @@ Run from the repository root on the GPU host, after packing the build with
             GPU tests whose name contains a SUBSTR
 --bench     run the benchmarks .gpu/build/tests/bench/*/<name> whose name
             contains a SUBSTR ('all' = every benchmark)
---jobs      sanitizer runs at once (default 1)
+--jobs      parallel tests, or sanitizer runs, at once (default 1)
 --budget    stop starting new steps after this many seconds
 
 Logs go to $OUT (or ./gpu-logs): tests.log, sanitize.log, bench.log,
 device.txt and summary.txt; the summary is printed last.
 """
-import argparse, concurrent.futures, io, json, os, shlex, subprocess, sys, time
+import argparse, concurrent.futures, io, json, os, shlex, subprocess, sys, threading, time
 
 ROOT = os.getcwd()
 GPU = os.path.join(ROOT, ".gpu")
@@ -27,6 +27,7 @@ OUT = os.environ.get("OUT") or os.path.join(ROOT, "gpu-logs")
 os.makedirs(OUT, exist_ok=True)
 START = time.time()
 summary = []
+lock = threading.Lock()  # summary.txt and tests.log, written from several threads
 
 
 def bundle_env():
@@ -70,7 +71,9 @@ def run(cmd, env, log, timeout, cwd=None):
                            stderr=subprocess.STDOUT, text=True, timeout=timeout)
         out, rc = p.stdout, p.returncode
     except subprocess.TimeoutExpired as x:
-        out, rc = (x.stdout or "") if isinstance(x.stdout, str) else "", -999
+        # what it printed before the limit (bytes, even with text=True)
+        out = x.stdout or ""
+        out, rc = out.decode(errors="replace") if isinstance(out, bytes) else out, -999
     log.write(out)
     log.write(f"[exit {rc}, {time.time() - t0:.1f}s]\n")
     log.flush()
@@ -85,9 +88,10 @@ INTENDED_API_ERRORS = ("reliability-faults-gpu",)
 def note(line):
     """Adds a line to the summary, written at once: a run killed at its time
     limit still brings back what it finished."""
-    summary.append(line)
-    with open(os.path.join(OUT, "summary.txt"), "w") as f:
-        f.write("\n".join(summary) + "\n")
+    with lock:
+        summary.append(line)
+        with open(os.path.join(OUT, "summary.txt"), "w") as f:
+            f.write("\n".join(summary) + "\n")
 
 
 def over_budget(args):
@@ -106,7 +110,7 @@ def main():
     ap.add_argument("--test-timeout", type=float, default=150,
                     help="seconds one test may take (a hang must not eat the run)")
     ap.add_argument("--jobs", type=int, default=1,
-                    help="sanitizer runs at once (they are CPU-bound; the GPU is shared)")
+                    help="parallel tests, or sanitizer runs, at once (the GPU is shared)")
     ap.add_argument("--budget", type=float, default=0)
     args = ap.parse_args()
 
@@ -118,19 +122,38 @@ def main():
     if args.tests is not None:
         want = args.tests or ["-gpu"]
         sel = [t for t in tests if "all" in want or any(w in t["name"] for w in want)]
-        with open(os.path.join(OUT, "tests.log"), "w") as log:
-            for t in sel:
-                if over_budget(args):
-                    note(f"test  {t['name']}: not run (budget)")
-                    continue
-                rc, out = run(t["cmd"], test_env(env, t), log,
-                              min((t.get("timeout") or 30) * 3, args.test_timeout),
-                              t.get("workdir"))
-                status = {0: "PASS", 77: "SKIP"}.get(rc, "FAIL")
-                note(f"test  {status} {t['name']}")
-                if status == "FAIL":
-                    tail = "\n".join(out.splitlines()[-15:])
-                    note("      " + tail.replace("\n", "\n      "))
+        tests_log = os.path.join(OUT, "tests.log")
+        open(tests_log, "w").close()
+
+        def run_test(t):
+            if over_budget(args):
+                note(f"test  {t['name']}: not run (budget)")
+                return
+            log = io.StringIO()
+            rc, out = run(t["cmd"], test_env(env, t), log,
+                          min((t.get("timeout") or 30) * 3, args.test_timeout),
+                          t.get("workdir"))
+            with lock, open(tests_log, "a") as f:
+                f.write(log.getvalue())
+            status = {0: "PASS", 77: "SKIP"}.get(rc, "FAIL")
+            note(f"test  {status} {t['name']}")
+            if status == "FAIL":
+                tail = "\n".join(out.splitlines()[-15:])
+                note("      " + tail.replace("\n", "\n      "))
+
+        def run_serial(ts):
+            for t in ts:
+                run_test(t)
+
+        # meson's parallel tests share the GPU (--jobs at once); the others
+        # (elements, reliability: deadlines, memory checks) run one after
+        # the other, beside them
+        serial = [t for t in sel if not t.get("is_parallel", True)]
+        with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs) + 1) as pool:
+            futures = [pool.submit(run_serial, serial)]
+            futures += [pool.submit(run_test, t) for t in sel if t not in serial]
+            for f in futures:
+                f.result()
 
     if args.sanitize is not None:
         want = args.sanitize or ["-gpu"]
@@ -148,7 +171,11 @@ def main():
                 cmd += ["--report-api-errors", "no"]
             cmd += t["cmd"]
             log = io.StringIO()
-            rc, out = run(cmd, test_env(env, t), log, args.sanitize_timeout,
+            # the tests' reduced mode (cv_test_quick), whatever the tool's
+            # version puts in their environment
+            tenv = test_env(env, t)
+            tenv["CV_TEST_QUICK"] = "1"
+            rc, out = run(cmd, tenv, log, args.sanitize_timeout,
                           t.get("workdir"))
             errs = [l for l in out.splitlines() if "SUMMARY:" in l]
             if rc != 0 and "SKIP" in out and "instrumented API call" in out:
@@ -158,7 +185,10 @@ def main():
 
         with open(os.path.join(OUT, "sanitize.log"), "w") as log, \
                 concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-            for line, text in pool.map(sanitize, runs):
+            # noted as they finish: a run stopped at its limit keeps them
+            jobs = [pool.submit(sanitize, r) for r in runs]
+            for job in concurrent.futures.as_completed(jobs):
+                line, text = job.result()
                 note(line)
                 log.write(text)
                 log.flush()

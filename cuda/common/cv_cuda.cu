@@ -85,6 +85,32 @@ cv_device_bytes_in_use (void)
   return device_bytes_in_use.load ();
 }
 
+extern "C" CvStatus
+cv_cuda_allow_dynamic_smem (const void *kernel, const char *name,
+    size_t bytes, CvError * err)
+{
+  cudaFuncAttributes fa;
+  int device, optin;
+  size_t allowed;
+
+  if (bytes <= CV_CUDA_SMEM_WITHOUT_OPTIN)
+    return CV_OK;
+  CV_CUDA_TRY (err, cudaGetDevice (&device));
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&optin,
+          cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  CV_CUDA_TRY (err, cudaFuncGetAttributes (&fa, kernel));
+  allowed = (size_t) optin > fa.sharedSizeBytes ?
+      (size_t) optin - fa.sharedSizeBytes : 0;
+  if (bytes > allowed)
+    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
+        "%s needs %zu bytes of shared memory per block, the device allows "
+        "%zu", name, bytes, allowed);
+  if ((size_t) fa.maxDynamicSharedSizeBytes < allowed)
+    CV_CUDA_TRY (err, cudaFuncSetAttribute (kernel,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) allowed));
+  return CV_OK;
+}
+
 extern "C" int
 cv_cuda_under_tool (void)
 {

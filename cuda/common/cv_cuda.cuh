@@ -18,6 +18,16 @@
       return cv_cuda_error ((err), (int) cv_try_code_, #call);          \
   } while (0)
 
+/* Before launching @kernel (named @name) with @bytes of dynamic shared
+ * memory, in a function returning CvStatus (cv_cuda_allow_dynamic_smem). */
+#define CV_CUDA_ALLOW_SMEM(err, kernel, name, bytes)                    \
+  do {                                                                  \
+    CvStatus cv_smem_status_ = cv_cuda_allow_dynamic_smem (             \
+        (const void *) (kernel), (name), (bytes), (err));               \
+    if (cv_smem_status_ != CV_OK)                                       \
+      return cv_smem_status_;                                           \
+  } while (0)
+
 /* After a kernel launch: checks the launch itself (configuration, missing
  * kernel image); asynchronous faults surface at the next synchronisation. */
 #define CV_CUDA_CHECK_LAUNCH(err, kernel_name)                          \

@@ -52,6 +52,20 @@ size_t cv_device_bytes_in_use (void);
 /* Records a failed CUDA call (cudaError_t @code) in @err; returns CV_ERROR_CUDA. */
 CvStatus cv_cuda_error (CvError * err, int code, const char *call);
 
+/* Dynamic shared memory a block may use without opting in. */
+#define CV_CUDA_SMEM_WITHOUT_OPTIN ((size_t) 48 * 1024)
+
+/* Lets @kernel (the address of a __global__ function, named @name in
+ * messages) launch with @bytes of dynamic shared memory in the current
+ * context.  Above CV_CUDA_SMEM_WITHOUT_OPTIN it raises the kernel's limit to
+ * the most the device allows (its opt-in maximum less the kernel's static
+ * shared memory), never just to @bytes: the limit is a function attribute
+ * shared by every plan in the context, and a plan that set a smaller one
+ * would make another plan's larger launch fail ("invalid argument").
+ * CV_ERROR_UNSUPPORTED, with both sizes, when @bytes exceed that maximum. */
+CvStatus cv_cuda_allow_dynamic_smem (const void *kernel, const char *name,
+    size_t bytes, CvError * err);
+
 /* Number of CUDA devices usable by the runtime (0 when no driver / GPU). */
 int cv_cuda_device_count (void);
 

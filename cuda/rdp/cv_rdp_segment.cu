@@ -7,18 +7,14 @@
 
 namespace {
 
-/* Dynamic shared memory a block may use without opting in. */
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
-
 template < class Sig, int W >
 CvStatus
 launch_words (const SegmentArgs & a, int n_columns, cudaStream_t stream,
     CvError * err)
 {
   const size_t shared = segment_shared_bytes (a, sizeof (typename Sig::Value));
-  if (shared > kDefaultSharedLimit)
-    CV_CUDA_TRY (err, cudaFuncSetAttribute (rdp_segment_kernel < Sig, W >,
-            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared));
+  CV_CUDA_ALLOW_SMEM (err, (rdp_segment_kernel < Sig, W >),
+      "rdp_segment_kernel", shared);
   rdp_segment_kernel < Sig, W > <<<n_columns, kLanes, shared, stream>>> (a);
   CV_CUDA_CHECK_LAUNCH (err, "rdp_segment_kernel");
   return CV_OK;

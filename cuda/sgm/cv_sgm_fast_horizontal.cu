@@ -315,8 +315,7 @@ sgm_fast_horizontal_launch (const SgmFastHorizArgs * args, int full_census,
         "(packed variant), the device offers %d", args->width, smem,
         smem_limit);
   if ((int) smem > *smem_set) {
-    CV_CUDA_TRY (err, cudaFuncSetAttribute ((const void *) kernel,
-            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+    CV_CUDA_ALLOW_SMEM (err, kernel, "sgm_fast_horizontal_kernel", smem);
     *smem_set = (int) smem;
   }
   kernel <<< grid, block, smem, stream >>> (*args);

@@ -283,12 +283,12 @@ extern "C" int
 sgm_fast_paths_occupancy (int n_disp, int lanes, int smem_limit)
 {
   int n = 0;
+  CvError unused = { CV_OK, 0, "" };
   size_t smem = fast_paths_smem_bytes (n_disp, lanes);
   SgmFastPathsKernel kernel = pick_fast_paths (n_disp, lanes);
   if (smem > (size_t) smem_limit
-      || cudaFuncSetAttribute ((const void *) kernel,
-          cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem)
-      != cudaSuccess
+      || cv_cuda_allow_dynamic_smem ((const void *) kernel, "sgm_fast_paths_kernel", smem,
+          &unused) != CV_OK
       || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n, kernel,
           SGM_FAST_WARPS * SGM_WARP, smem) != cudaSuccess) {
     cudaGetLastError ();
@@ -313,8 +313,7 @@ sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes, int n_blocks,
         "sgm: the packed path kernel needs %zu bytes of shared memory per "
         "block, the device offers %d", smem, smem_limit);
   if ((int) smem > *smem_set) {
-    CV_CUDA_TRY (err, cudaFuncSetAttribute ((const void *) kernel,
-            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+    CV_CUDA_ALLOW_SMEM (err, kernel, "sgm_fast_paths_kernel", smem);
     *smem_set = (int) smem;
   }
   if (args->coop) {

@@ -164,8 +164,7 @@ sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit, int *smem_set,
         "(winner-takes-all), the device offers %d", args->width, smem,
         smem_limit);
   if ((int) smem > *smem_set) {
-    CV_CUDA_TRY (err, cudaFuncSetAttribute ((const void *) kernel,
-            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+    CV_CUDA_ALLOW_SMEM (err, kernel, "sgm_fast_wta_kernel", smem);
     *smem_set = (int) smem;
   }
   kernel <<< grid, block, smem, stream >>> (*args);

@@ -300,8 +300,7 @@ sgm_horizontal_launch (const SgmHorizArgs * args, int k, int full_census,
         "sgm: rows of %d pixels need %zu bytes of shared memory per block, "
         "the device offers %d", args->width, lay.total, smem_limit);
   if ((int) lay.total > *smem_set) {
-    CV_CUDA_TRY (err, cudaFuncSetAttribute ((const void *) kernel,
-            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) lay.total));
+    CV_CUDA_ALLOW_SMEM (err, kernel, "sgm_horizontal_kernel", lay.total);
     *smem_set = (int) lay.total;
   }
   kernel <<< grid, block, lay.total, stream >>> (*args);

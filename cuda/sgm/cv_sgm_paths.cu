@@ -368,14 +368,14 @@ sgm_paths_occupancy (int k, int full_census, int ns, int n_disp,
     int smem_limit)
 {
   int n = 0;
+  CvError unused = { CV_OK, 0, "" };
   size_t smem = sgm_paths_smem_bytes (n_disp, full_census, ns);
   SgmPathsKernel kernel = pick_kernel (k, full_census, ns);
   /* the occupancy of a dynamic size above the default limit counts only
    * once the kernel is allowed that size (queried rarely: cached) */
   if (smem > (size_t) smem_limit
-      || cudaFuncSetAttribute ((const void *) kernel,
-          cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem)
-      != cudaSuccess
+      || cv_cuda_allow_dynamic_smem ((const void *) kernel, "sgm_paths_kernel", smem,
+          &unused) != CV_OK
       || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n, kernel,
           SGM_PATHS_WARPS * SGM_WARP, smem) != cudaSuccess) {
     cudaGetLastError ();
@@ -401,8 +401,7 @@ sgm_paths_launch (const SgmPathsArgs * args, int k, int full_census, int ns,
         "sgm: the path kernel needs %zu bytes of shared memory per block, "
         "the device offers %d", smem, smem_limit);
   if ((int) smem > *smem_set) {
-    CV_CUDA_TRY (err, cudaFuncSetAttribute ((const void *) kernel,
-            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem));
+    CV_CUDA_ALLOW_SMEM (err, kernel, "sgm_paths_kernel", smem);
     *smem_set = (int) smem;
   }
   if (args->coop) {

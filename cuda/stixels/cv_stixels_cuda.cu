@@ -64,9 +64,6 @@ template < int R > struct ColumnBounds
   static constexpr int min_blocks = R == 1 ? kOneRowMinBlocks : 1;
 };
 
-/* Shared memory a block may use without opting in. */
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
-
 /* Compaction: one warp per column. */
 constexpr int kCompactColumnsPerBlock = 8;
 
@@ -912,10 +909,8 @@ launch_columns (CvStixelsCuda * plan, const CvCameraPose * pose_dev,
   const ColumnInfoLayout info = column_info_layout (m.n_columns);
   unsigned char *info_base = static_cast<unsigned char *>(plan->column_info.ptr);
 
-  if (smem > kDefaultSharedLimit)
-    CV_CUDA_TRY (err, cudaFuncSetAttribute (column_kernel < R,
-            kDefaultModes >, cudaFuncAttributeMaxDynamicSharedMemorySize,
-            (int) smem));
+  CV_CUDA_ALLOW_SMEM (err, (column_kernel < R, kDefaultModes >),
+      "stixels column_kernel", smem);
   column_kernel < R, kDefaultModes > <<<m.n_columns, threads, smem,
       stream>>> (
       static_cast<const CvStxCell *>(plan->cells.ptr), m, pose_dev,

@@ -50,9 +50,6 @@ constexpr int kCriticalWarps = CV_STX_CRIT_PARTS;
 constexpr int kDiagTasks = 2;
 /* Sub-partitions (warp schedulers) of an SM. */
 constexpr int kSubPartitions = 4;
-/* Shared memory a block may use without opting in. */
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
-
 /* How far the kernel runs (the benchmark times the phases). */
 enum TiledStop
 {
@@ -475,10 +472,9 @@ launch (const CvStxModel * m, const CvStxModelF * mf,
     int d_share, int split, int stop, cudaStream_t stream, CvError * err)
 {
   const size_t smem = tiled_smem (m->n_rows, kObjSlope).total;
-  if (smem > kDefaultSharedLimit) {
-    CV_CUDA_TRY (err, cudaFuncSetAttribute (tiled_column_kernel < W,
-            kObjSlope >, cudaFuncAttributeMaxDynamicSharedMemorySize,
-            (int) smem));
+  if (smem > CV_CUDA_SMEM_WITHOUT_OPTIN) {
+    CV_CUDA_ALLOW_SMEM (err, (tiled_column_kernel < W, kObjSlope >),
+        "stixels tiled_column_kernel", smem);
     /* all of L1 as shared memory, so that two blocks of ~100 KB fit */
     CV_CUDA_TRY (err, cudaFuncSetAttribute (tiled_column_kernel < W,
             kObjSlope >, cudaFuncAttributePreferredSharedMemoryCarveout,

@@ -580,8 +580,8 @@ hough_fast_configure (CvHoughCuda * plan, CvError * err)
   if (status != CV_OK || !lay->usable)
     return status;
   /* dynamic shared memory beyond 48 KiB needs the opt-in, once */
-  CV_CUDA_TRY (err, cudaFuncSetAttribute (fast_vote_kernel,
-          cudaFuncAttributeMaxDynamicSharedMemorySize, (int) lay->smem_bytes));
+  CV_CUDA_ALLOW_SMEM (err, fast_vote_kernel, "fast_vote_kernel",
+      lay->smem_bytes);
   CV_CUDA_TRY (err, cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
           fast_vote_kernel, lay->threads, lay->smem_bytes));
   if (per_sm < 1) {

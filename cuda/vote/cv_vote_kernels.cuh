@@ -111,9 +111,6 @@ compact_kernel (Test test, int width, int height, uint32_t * __restrict__ locs,
 
 /* Largest block of stage 2 (the register budget __launch_bounds__ keeps). */
 constexpr int kVoteMaxThreads = 1024;
-/* Dynamic shared memory a kernel may use without opting in. */
-constexpr size_t kSmemWithoutOptin = 48 * 1024;
-
 template <class Fn>
 __global__ void __launch_bounds__ (kVoteMaxThreads)
 vote_kernel (Fn fn, CvVoteLayout lay, uint32_t * __restrict__ out)
@@ -164,9 +161,7 @@ launch_vote (const Fn & fn, const CvVoteLayout & lay, uint32_t * out,
   if (lay.n_parts > 1)
     CV_CUDA_TRY (err, cudaMemsetAsync (out, 0,
             (size_t) lay.n_spaces * lay.n_bins * sizeof (uint32_t), stream));
-  if (lay.smem_bytes > kSmemWithoutOptin)
-    CV_CUDA_TRY (err, cudaFuncSetAttribute (vote_kernel<Fn>,
-            cudaFuncAttributeMaxDynamicSharedMemorySize, (int) lay.smem_bytes));
+  CV_CUDA_ALLOW_SMEM (err, vote_kernel<Fn>, "vote_kernel", lay.smem_bytes);
   vote_kernel<Fn><<<dim3 (lay.n_spaces, lay.n_passes, lay.n_parts),
       lay.threads, lay.smem_bytes, stream>>> (fn, lay, out);
   CV_CUDA_CHECK_LAUNCH (err, "vote_kernel");

@@ -813,6 +813,8 @@ int
 main (int argc, char **argv)
 {
   quick = cv_test_quick (argc, argv);
+  /* line by line: a run stopped at a time limit shows how far it came */
+  setvbuf (stdout, NULL, _IOLBF, 0);
   cv_test_require_gpu ();
   CUDA_OK (cudaSetDevice (0));
   test_ccl ();

@@ -10,7 +10,8 @@
  * the same plan; the stages called one by one (some twice) and a graph
  * whose frames move and change are checked as well.
  * --quick (and under compute-sanitizer, cv_test_quick): the same cases on
- * small frames (320x240 instead of 1920x1080).
+ * smaller frames (320x240 instead of 1920x1080, 96x72 instead of 240x180),
+ * two runs of each Hough case instead of three.
  * Skips (77) without a GPU. */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -36,6 +37,8 @@
 
 static cudaStream_t stream;
 static int n_checks;
+/* runs of each Hough case on one plan (3; 2 under --quick: still one reuse) */
+static int hough_runs = 3;
 
 static void *
 upload (const void *host, size_t bytes)
@@ -335,9 +338,9 @@ hough_case (const char *name, CvHoughCuda * plan, const CvImageU8 * img,
     char what[160];
     snprintf (what, sizeof what, "%s [%s]", name, hough_impls[v].name);
     set_impl (plan, &hough_impls[v], tuning);
-    /* three times: the later runs reuse the plan (counters, accumulators
-     * and graphs used in turn must be left right) */
-    for (int run = 0; run < 3; run++) {
+    /* several times: the later runs reuse the plan (counters,
+     * accumulators and graphs used in turn must be left right) */
+    for (int run = 0; run < hough_runs; run++) {
       VT_OK (cv_hough_cuda (plan, &dimg, p, (CvStream) stream, &err), &err);
       CUDA_OK (cudaStreamSynchronize (stream));
     }
@@ -558,10 +561,13 @@ main (int argc, char **argv)
   guint32 seed = 2024;
   const CvVoteTuning dflt = tuning_of (1, 0), flat = tuning_of (0, 0);
   const gboolean quick = cv_test_quick (argc, argv);
-  /* the "1080p" frames (small ones under --quick) */
+  /* the "1080p" frames and the small ones (smaller under --quick: racecheck
+   * follows every shared-memory access of the all-edges votes) */
   const int hd_w = quick ? 320 : 1920, hd_h = quick ? 240 : 1080;
+  const int small_w = quick ? 96 : 240, small_h = quick ? 72 : 180;
 
   cv_test_require_gpu ();
+  hough_runs = quick ? 2 : 3;
   CUDA_OK (cudaSetDevice (0));
   CUDA_OK (cudaStreamCreate (&stream));
 
@@ -592,7 +598,7 @@ main (int argc, char **argv)
     CvHoughCuda *plan = cv_hough_cuda_new ();
     CvHoughParams p;
     CvImageU8 *hd = cv_test_image_new (hd_w, hd_h, 1, 0);
-    CvImageU8 *small = cv_test_image_new (240, 180, 1, 7);
+    CvImageU8 *small = cv_test_image_new (small_w, small_h, 1, 7);
 
     draw_scene (hd, 40, &seed);
     cv_hough_params_init (&p);
