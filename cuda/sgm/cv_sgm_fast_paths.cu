@@ -287,8 +287,8 @@ sgm_fast_paths_occupancy (int n_disp, int lanes, int smem_limit)
   size_t smem = fast_paths_smem_bytes (n_disp, lanes);
   SgmFastPathsKernel kernel = pick_fast_paths (n_disp, lanes);
   if (smem > (size_t) smem_limit
-      || cv_cuda_allow_dynamic_smem ((const void *) kernel, "sgm_fast_paths_kernel", smem,
-          &unused) != CV_OK
+      || cv_cuda_allow_dynamic_smem ((const void *) kernel,
+          "sgm_fast_paths_kernel", smem, &unused) != CV_OK
       || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n, kernel,
           SGM_FAST_WARPS * SGM_WARP, smem) != cudaSuccess) {
     cudaGetLastError ();

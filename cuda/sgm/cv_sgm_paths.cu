@@ -374,8 +374,8 @@ sgm_paths_occupancy (int k, int full_census, int ns, int n_disp,
   /* the occupancy of a dynamic size above the default limit counts only
    * once the kernel is allowed that size (queried rarely: cached) */
   if (smem > (size_t) smem_limit
-      || cv_cuda_allow_dynamic_smem ((const void *) kernel, "sgm_paths_kernel", smem,
-          &unused) != CV_OK
+      || cv_cuda_allow_dynamic_smem ((const void *) kernel,
+          "sgm_paths_kernel", smem, &unused) != CV_OK
       || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n, kernel,
           SGM_PATHS_WARPS * SGM_WARP, smem) != cudaSuccess) {
     cudaGetLastError ();
