@@ -353,71 +353,115 @@ build_overlay (GstCudaStixels * self, const GstCudaStixelsSettings * s,
       || format == GST_VIDEO_FORMAT_I420, s->overlay_max_depth, draw);
 }
 
+/* One frame's state, shared by both backends from frame_begin to
+ * frame_finish. */
+typedef struct
+{
+  GstVideoFrame vframe;
+  gboolean mapped;
+  GstCvDisparityInput input;
+  gboolean acquired;
+  CvStixelParams params;
+  CvGroundParams ground;
+  CvImageS16 disparity;         /* right of the left band */
+  CvImageU8 confidence;
+  gint band;
+  const CvStixelList *list;     /* the result to publish */
+  gboolean pose_estimated;
+} StixelsFrame;
+
+/* Maps @outbuf (writable for the overlay), acquires its disparity, makes the
+ * parameters and crops the left band.  TRUE: the backend segments
+ * f->disparity.  FALSE: the frame is done, *@ret GST_FLOW_OK with the result
+ * of a frame the band covers, or GST_FLOW_ERROR (posted).  Either way
+ * frame_finish ends the frame. */
+static gboolean
+frame_begin (GstCudaStixels * self, const GstCudaStixelsSettings * s,
+    GstBuffer * outbuf, StixelsFrame * f, GstFlowReturn * ret)
+{
+  GstCvFilter *filter = GST_CV_FILTER (self);
+  CvStereoCalibration props_calib;
+
+  memset (f, 0, sizeof (*f));
+  *ret = GST_FLOW_ERROR;
+  if (!gst_cv_filter_map_frame (filter, outbuf, &filter->in_info,
+          s->overlay ? GST_MAP_READWRITE : GST_MAP_READ, &f->vframe))
+    return FALSE;
+  f->mapped = TRUE;
+  properties_calibration (s, GST_VIDEO_FRAME_WIDTH (&f->vframe),
+      GST_VIDEO_FRAME_HEIGHT (&f->vframe), &props_calib);
+  if (!gst_cv_disparity_input_acquire (filter, outbuf, &f->vframe,
+          &props_calib, TRUE, &self->disparity_scratch, &f->input))
+    return FALSE;
+  f->acquired = TRUE;
+  if (!make_params (self, s, &f->input, &f->params, &f->ground))
+    return FALSE;
+  f->band = left_band_width (s, &f->input);
+  if (!crop_left_band (&f->input, f->band, &f->disparity, &f->confidence)) {
+    if (band_only_result (self, &f->input, &f->params, &f->band, &f->list))
+      *ret = GST_FLOW_OK;
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Releases what frame_begin took; on GST_FLOW_OK attaches the meta of
+ * f->list (after the unmap: the buffer must be writable). */
+static GstFlowReturn
+frame_finish (GstCudaStixels * self, GstBuffer * outbuf, StixelsFrame * f,
+    GstFlowReturn ret)
+{
+  if (f->acquired)
+    gst_cv_disparity_input_release (&f->input);
+  if (f->mapped)
+    gst_video_frame_unmap (&f->vframe);
+  if (ret == GST_FLOW_OK)
+    publish (self, outbuf, f->list, f->band, f->pose_estimated);
+  return ret;
+}
+
 static GstFlowReturn
 gst_cuda_stixels_process_cpu (GstCvFilter * filter, gconstpointer settings,
     GstBuffer * inbuf, GstBuffer * outbuf)
 {
   GstCudaStixels *self = GST_CUDA_STIXELS (filter);
   const GstCudaStixelsSettings *s = settings;
-  GstVideoFrame vframe;
-  GstCvDisparityInput input;
-  CvStereoCalibration props_calib;
-  CvStixelParams params;
-  CvGroundParams ground;
+  StixelsFrame f;
   CvGroundEstimate estimate = { 0 };
-  CvImageS16 disparity;
-  CvImageU8 confidence;
-  const CvStixelList *list = NULL;
-  gint band = 0;
   CvError err = { 0 };
-  GstFlowReturn ret = GST_FLOW_ERROR;
+  GstFlowReturn ret;
 
-  if (!gst_cv_filter_map_frame (filter, outbuf, &filter->in_info,
-          s->overlay ? GST_MAP_READWRITE : GST_MAP_READ, &vframe))
-    return GST_FLOW_ERROR;
-  properties_calibration (s, GST_VIDEO_FRAME_WIDTH (&vframe),
-      GST_VIDEO_FRAME_HEIGHT (&vframe), &props_calib);
-  if (!gst_cv_disparity_input_acquire (filter, outbuf, &vframe, &props_calib,
-          TRUE, &self->disparity_scratch, &input)) {
-    gst_video_frame_unmap (&vframe);
-    return GST_FLOW_ERROR;
-  }
-  if (!make_params (self, s, &input, &params, &ground))
-    goto done;
-  band = left_band_width (s, &input);
-  if (!crop_left_band (&input, band, &disparity, &confidence)) {
-    if (band_only_result (self, &input, &params, &band, &list))
-      ret = GST_FLOW_OK;
-    goto done;
-  }
+  if (!frame_begin (self, s, outbuf, &f, &ret))
+    return frame_finish (self, outbuf, &f, ret);
 
   if (s->estimate_camera) {
     if (self->ground_cpu == NULL)
       self->ground_cpu = cv_ground_cpu_new ();
-    if (cv_ground_estimate_cpu (self->ground_cpu, &disparity,
-            &params.calibration, &ground, &params.pose, &estimate,
+    if (cv_ground_estimate_cpu (self->ground_cpu, &f.disparity,
+            &f.params.calibration, &f.ground, &f.params.pose, &estimate,
             &err) != CV_OK) {
       ret = gst_cv_filter_core_error (filter, "Camera pose estimate", &err);
       goto done;
     }
-    params.pose = estimate.pose;
+    f.params.pose = estimate.pose;
+    f.pose_estimated = estimate.ok;
   }
-  if (cv_stixels_cpu (&params, &disparity,
-          confidence.data ? &confidence : NULL, &self->cpu_list,
+  if (cv_stixels_cpu (&f.params, &f.disparity,
+          f.confidence.data ? &f.confidence : NULL, &self->cpu_list,
           &err) != CV_OK) {
     ret = gst_cv_filter_core_error (filter, "Stixels", &err);
     goto done;
   }
-  list = &self->cpu_list;
-  if (!convert (self, list, band))
+  f.list = &self->cpu_list;
+  if (!convert (self, f.list, f.band))
     goto done;
 
   if (s->overlay) {
     CvFrame frame;
     CvDrawList draw;
 
-    gst_cv_frame_from_video_frame (&vframe, &frame);
-    build_overlay (self, s, &vframe, &draw);
+    gst_cv_frame_from_video_frame (&f.vframe, &frame);
+    build_overlay (self, s, &f.vframe, &draw);
     if (cv_draw_cpu (&frame, &draw, &err) != CV_OK) {
       ret = gst_cv_filter_core_error (filter, "Overlay", &err);
       goto done;
@@ -426,11 +470,7 @@ gst_cuda_stixels_process_cpu (GstCvFilter * filter, gconstpointer settings,
   ret = GST_FLOW_OK;
 
 done:
-  gst_cv_disparity_input_release (&input);
-  gst_video_frame_unmap (&vframe);
-  if (ret == GST_FLOW_OK)
-    publish (self, outbuf, list, band, estimate.ok);
-  return ret;
+  return frame_finish (self, outbuf, &f, ret);
 }
 
 #ifdef CV_HAVE_CUDA
@@ -452,19 +492,11 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
   GstCudaStixels *self = GST_CUDA_STIXELS (filter);
   const GstCudaStixelsSettings *s = settings;
   CvStream stream = (CvStream) filter->stream;
-  GstVideoFrame vframe;
-  GstCvDisparityInput input;
-  CvStereoCalibration props_calib;
-  CvStixelParams params;
-  CvGroundParams ground;
+  StixelsFrame f;
   CvGroundEstimate estimate = { 0 };
   const CvCameraPose *pose_device = NULL;
-  const CvStixelList *list = NULL;
-  CvImageS16 disparity;
-  CvImageU8 confidence;
-  gint band = 0;
   CvError err = { 0 };
-  GstFlowReturn ret = GST_FLOW_ERROR;
+  GstFlowReturn ret;
   cudaError_t cuda_status;
 
   if (self->plan == NULL && (self->plan = cv_stixels_cuda_new ()) == NULL) {
@@ -472,25 +504,8 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
         ("Could not create the CUDA stixels plan"), ("out of host memory"));
     return GST_FLOW_ERROR;
   }
-
-  if (!gst_cv_filter_map_frame (filter, outbuf, &filter->in_info,
-          s->overlay ? GST_MAP_READWRITE : GST_MAP_READ, &vframe))
-    return GST_FLOW_ERROR;
-  properties_calibration (s, GST_VIDEO_FRAME_WIDTH (&vframe),
-      GST_VIDEO_FRAME_HEIGHT (&vframe), &props_calib);
-  if (!gst_cv_disparity_input_acquire (filter, outbuf, &vframe, &props_calib,
-          TRUE, &self->disparity_scratch, &input)) {
-    gst_video_frame_unmap (&vframe);
-    return GST_FLOW_ERROR;
-  }
-  if (!make_params (self, s, &input, &params, &ground))
-    goto done;
-  band = left_band_width (s, &input);
-  if (!crop_left_band (&input, band, &disparity, &confidence)) {
-    if (band_only_result (self, &input, &params, &band, &list))
-      ret = GST_FLOW_OK;
-    goto done;
-  }
+  if (!frame_begin (self, s, outbuf, &f, &ret))
+    return frame_finish (self, outbuf, &f, ret);
 
   if (s->estimate_camera) {
     /* the pose goes from the estimator to the stixels on the device */
@@ -503,8 +518,8 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
     }
     if (cv_device_buffer_ensure (&self->pose_device, sizeof (CvCameraPose),
             &err) != CV_OK
-        || cv_ground_estimate_cuda (self->ground_cuda, &disparity,
-            &params.calibration, &ground, &params.pose,
+        || cv_ground_estimate_cuda (self->ground_cuda, &f.disparity,
+            &f.params.calibration, &f.ground, &f.params.pose,
             (CvCameraPose *) self->pose_device.ptr, NULL, stream,
             &err) != CV_OK) {
       ret = gst_cv_filter_core_error (filter, "Camera pose estimate", &err);
@@ -512,8 +527,8 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
     }
     pose_device = self->pose_device.ptr;
   }
-  if (cv_stixels_cuda_compute (self->plan, &params, &disparity,
-          confidence.data ? &confidence : NULL, pose_device,
+  if (cv_stixels_cuda_compute (self->plan, &f.params, &f.disparity,
+          f.confidence.data ? &f.confidence : NULL, pose_device,
           stream, &err) != CV_OK) {
     ret = gst_cv_filter_core_error (filter, "Stixels", &err);
     goto done;
@@ -525,19 +540,20 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
     ret = gst_cv_filter_core_error (filter, "Stixels", &err);
     goto done;
   }
-  if (cv_stixels_cuda_result (self->plan, &list, &err) != CV_OK) {
+  if (cv_stixels_cuda_result (self->plan, &f.list, &err) != CV_OK) {
     ret = gst_cv_filter_core_error (filter, "Stixels result", &err);
     goto done;
   }
-  gst_cv_filter_count_transfer (filter, result_list_bytes (list));
+  gst_cv_filter_count_transfer (filter, result_list_bytes (f.list));
   if (s->estimate_camera) {
     if (cv_ground_cuda_result (self->ground_cuda, &estimate, &err) != CV_OK) {
       ret = gst_cv_filter_core_error (filter, "Camera pose estimate", &err);
       goto done;
     }
     gst_cv_filter_count_transfer (filter, sizeof (CvGroundEstimate));
+    f.pose_estimated = estimate.ok;
   }
-  if (!convert (self, list, band))
+  if (!convert (self, f.list, f.band))
     goto done;
 
   if (s->overlay) {
@@ -550,8 +566,8 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
           ("out of host memory"));
       goto done;
     }
-    gst_cv_frame_from_video_frame (&vframe, &frame);
-    build_overlay (self, s, &vframe, &draw);
+    gst_cv_frame_from_video_frame (&f.vframe, &frame);
+    build_overlay (self, s, &f.vframe, &draw);
     /* the base class synchronises the stream after this frame */
     if (cv_draw_cuda (self->draw, &frame, &draw, stream, &err) != CV_OK) {
       ret = gst_cv_filter_core_error (filter, "Overlay", &err);
@@ -563,11 +579,7 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
   ret = GST_FLOW_OK;
 
 done:
-  gst_cv_disparity_input_release (&input);
-  gst_video_frame_unmap (&vframe);
-  if (ret == GST_FLOW_OK)
-    publish (self, outbuf, list, band, estimate.ok);
-  return ret;
+  return frame_finish (self, outbuf, &f, ret);
 }
 #endif
 
