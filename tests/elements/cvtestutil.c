@@ -3,8 +3,38 @@
 
 #include "cv_test.h"
 
+#include <gmodule.h>
 #include <gst/check/gstcheck.h>
 #include <string.h>
+
+gpointer
+cv_test_plugin_symbol (const gchar * name)
+{
+  GstPlugin *plugin = gst_plugin_load_by_name ("cudavision");
+  GModule *module;
+  gpointer symbol = NULL;
+
+  if (plugin == NULL)
+    return NULL;
+  /* the plugin is loaded: this gives its handle (the module stays open
+   * for the process) */
+  module = g_module_open (gst_plugin_get_filename (plugin),
+      G_MODULE_BIND_LAZY);
+  if (module == NULL || !g_module_symbol (module, name, &symbol))
+    symbol = NULL;
+  gst_object_unref (plugin);
+  return symbol;
+}
+
+GstBufferPool *
+cv_test_device_pool_new (gpointer cuda_context, gsize size,
+    guint min_buffers)
+{
+  GstBufferPool *(*pool_new) (gpointer, gsize, guint) =
+      cv_test_plugin_symbol ("gst_cv_device_pool_new");
+
+  return pool_new ? pool_new (cuda_context, size, min_buffers) : NULL;
+}
 
 gchar *
 cv_test_run_pipeline (const gchar * description, guint timeout_s,

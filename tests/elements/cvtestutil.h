@@ -26,5 +26,17 @@ void cv_test_expect_eos (const gchar * description);
  * FALSE (the caller exits with CV_TEST_EXIT_SKIP).  After gst_init. */
 gboolean cv_test_have_cuda_elements (void);
 
+/* The address of @name (a function the plugin exports) in the loaded
+ * cudavision plugin, NULL when it cannot be found.  The tests see the base
+ * class's headers only (cvbase_headers_dep): what needs the plugin's own
+ * copy of the base class or the core (its registered types, its device
+ * accounting) is called through this. */
+gpointer cv_test_plugin_symbol (const gchar * name);
+
+/* The plugin's gst_cv_device_pool_new (@cuda_context: a GstCudaContext):
+ * a pool of device buffers of @size bytes, NULL when it fails. */
+GstBufferPool *cv_test_device_pool_new (gpointer cuda_context, gsize size,
+    guint min_buffers);
+
 G_END_DECLS
 #endif

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "rel_util.h"
 
+#include "cvtestutil.h"
+
 #include <gst/check/gstcheck.h>
 #include <gst/app/gstappsrc.h>
-#include <gmodule.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,20 +144,8 @@ rel_plugin_device_bytes (void)
   static gsize looked_up = 0;
 
   if (g_once_init_enter (&looked_up)) {
-    GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (),
-        "cudavision");
-    if (plugin) {
-      /* the plugin is loaded already: this gives its handle, and the
-       * module stays open for the process */
-      GModule *module = g_module_open (gst_plugin_get_filename (plugin),
-          G_MODULE_BIND_LAZY);
-      gpointer symbol = NULL;
-
-      if (module && g_module_symbol (module, "cv_device_bytes_in_use",
-              &symbol))
-        bytes_in_use = (gsize (*)(void)) symbol;
-      gst_object_unref (plugin);
-    }
+    bytes_in_use = (gsize (*)(void))
+        cv_test_plugin_symbol ("cv_device_bytes_in_use");
     g_once_init_leave (&looked_up, 1);
   }
   return bytes_in_use ? (gint64) bytes_in_use () : -1;

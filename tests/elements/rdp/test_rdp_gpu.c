@@ -24,7 +24,6 @@
 #ifdef CV_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #include <gst/cuda/gstcudamemory.h>
-#include "gstcvdevicememory.h"
 #endif
 
 static const GstVideoFormat cuda_formats[] = {
@@ -261,7 +260,7 @@ move_disparity_to_device (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   size = gst_cv_disparity_storage_size (width, height, FALSE, &stride, NULL,
       NULL);
   if (d->pool == NULL) {
-    d->pool = gst_cv_device_pool_new (ctx, size, 2);
+    d->pool = cv_test_device_pool_new (ctx, size, 2);
     d->size = size;
   }
   if (d->pool == NULL || d->size != size

@@ -32,7 +32,6 @@
 #include "cv_stixels.h"
 #include "cv_test.h"
 #include "cvtestutil.h"
-#include "gstcvdevicememory.h"
 #include "gstcvframe.h"
 #include "gststixelsoutput.h"
 #include "stixels_element_util.h"
@@ -71,7 +70,7 @@ to_device_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   ctx = GST_CUDA_MEMORY_CAST (mem)->context;
   size = gst_buffer_get_size (meta->storage);
   if (probe->pool == NULL)
-    probe->pool = gst_cv_device_pool_new (ctx, size, 2);
+    probe->pool = cv_test_device_pool_new (ctx, size, 2);
   fail_unless (gst_buffer_pool_acquire_buffer (probe->pool, &storage,
           NULL) == GST_FLOW_OK);
   fail_unless (gst_buffer_map (meta->storage, &src, GST_MAP_READ));
