@@ -48,6 +48,12 @@ cv_test_quick (int argc, char **argv)
       || cv_test_under_cuda_tool ();
 }
 
+guint
+cv_test_count (guint full, guint quick)
+{
+  return cv_test_quick (0, NULL) ? MIN (full, quick) : full;
+}
+
 gchar *
 cv_test_data_path (const gchar * relative)
 {

@@ -31,6 +31,11 @@ gboolean cv_test_under_cuda_tool (void);
  * CV_TEST_QUICK=1 in the environment, or under a CUDA tool. */
 gboolean cv_test_quick (int argc, char **argv);
 
+/* How many frames (runs, cases) a GPU test takes: @full normally, @quick in
+ * the reduced mode set by the environment or a CUDA tool (cv_test_quick
+ * without arguments). */
+guint cv_test_count (guint full, guint quick);
+
 /* Path of a file of the shared data folder ($CUDAVISION_DATA or
  * ../shared/data), e.g. "middlebury/cones/left.png"; free with g_free. */
 gchar *cv_test_data_path (const gchar * relative);
