@@ -10,7 +10,8 @@ Run from the repository root on the GPU host, after packing the build with
 --tests     run the bundled meson tests whose name contains a SUBSTR
             (default: every test whose name ends in -gpu; 'all' = all tests)
 --sanitize  run compute-sanitizer memcheck, racecheck and synccheck over the
-            GPU tests whose name contains a SUBSTR
+            GPU tests whose name contains a SUBSTR; TOOL:SUBSTR runs one
+            tool on them (e.g. racecheck:reliability-input)
 --bench     run the benchmarks .gpu/build/tests/bench/*/<name> whose name
             contains a SUBSTR ('all' = every benchmark)
 --jobs      parallel tests, or sanitizer runs, at once (default 1)
@@ -105,6 +106,9 @@ def main():
     ap.add_argument("--bench", nargs="*")
     ap.add_argument("--tools", nargs="*", default=["memcheck", "racecheck", "synccheck"],
                     help="compute-sanitizer tools for --sanitize")
+    ap.add_argument("--sanitize-env", nargs="*", default=[],
+                    help="VAR=VALUE for the sanitizer runs, e.g. "
+                    "GST_CHECKS_IGNORE=test_large_frames")
     ap.add_argument("--sanitize-timeout", type=float, default=240,
                     help="seconds one sanitizer run may take")
     ap.add_argument("--test-timeout", type=float, default=150,
@@ -156,10 +160,13 @@ def main():
                 f.result()
 
     if args.sanitize is not None:
-        want = args.sanitize or ["-gpu"]
-        sel = [t for t in tests if t["name"].endswith("-gpu")
-               and any(w in t["name"] for w in want)]
-        runs = [(tool, t) for tool in args.tools for t in sel]
+        runs = []
+        for w in args.sanitize or ["-gpu"]:
+            # TOOL:SUBSTR runs that tool only, SUBSTR every tool of --tools
+            tools, _, sub = w.rpartition(":")
+            for tool in [tools] if tools else args.tools:
+                runs += [(tool, t) for t in tests if t["name"].endswith("-gpu")
+                         and sub in t["name"] and (tool, t) not in runs]
 
         def sanitize(job):
             tool, t = job
@@ -175,6 +182,7 @@ def main():
             # version puts in their environment
             tenv = test_env(env, t)
             tenv["CV_TEST_QUICK"] = "1"
+            tenv.update(kv.split("=", 1) for kv in args.sanitize_env)
             rc, out = run(cmd, tenv, log, args.sanitize_timeout,
                           t.get("workdir"))
             errs = [l for l in out.splitlines() if "SUMMARY:" in l]
