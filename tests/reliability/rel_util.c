@@ -46,7 +46,20 @@ rel_select_checks (gint * argc, gchar ** argv)
 {
   for (gint i = 1; i + 1 < *argc; i++) {
     if (strcmp (argv[i], "--checks") == 0) {
-      g_setenv ("GST_CHECKS", argv[i + 1], TRUE);
+      gchar **names = g_strsplit (argv[i + 1], ",", -1);
+      gchar **ignore = g_strsplit (g_getenv ("GST_CHECKS_IGNORE") ?
+          g_getenv ("GST_CHECKS_IGNORE") : "", ",", -1);
+      GString *run = g_string_new (NULL);
+
+      for (gchar ** n = names; *n; n++)
+        if (!g_strv_contains ((const gchar * const *) ignore, *n))
+          g_string_append_printf (run, "%s%s", run->len ? "," : "", *n);
+      /* everything ignored: a name no test has, not the empty list (which
+       * GstCheck reads as "every test") */
+      g_setenv ("GST_CHECKS", run->len ? run->str : "none", TRUE);
+      g_string_free (run, TRUE);
+      g_strfreev (ignore);
+      g_strfreev (names);
       for (gint j = i; j + 2 <= *argc; j++)
         argv[j] = argv[j + 2];
       *argc -= 2;

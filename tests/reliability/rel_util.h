@@ -23,7 +23,9 @@ G_BEGIN_DECLS
 #define REL_FPS 30
 
 /* Takes "--checks NAME,NAME" off the command line and runs only those
- * GstCheck tests (GST_CHECKS), so one program can be several meson tests. */
+ * GstCheck tests (GST_CHECKS), so one program can be several meson tests;
+ * names also in GST_CHECKS_IGNORE are left out (GstCheck itself reads that
+ * list only without GST_CHECKS). */
 void rel_select_checks (gint * argc, gchar ** argv);
 
 /* ---- hang detection ---------------------------------------------------- */
