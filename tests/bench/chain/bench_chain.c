@@ -16,7 +16,10 @@
  * `transfer-bytes`): frames never leave the GPU, only result lists do.
  *
  *   bench-chain [--frames N] [--warmup N] [--streams 1,2,4,8]
- *               [--size WxH] [--disparity D]
+ *               [--size WxH] [--disparity D] [--elements N]
+ *
+ * --elements N runs the first N elements only (1: cudasgm alone, as issue 3
+ * asks for its frames per second).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -59,7 +62,7 @@ typedef struct
 typedef struct
 {
   GstElement *pipeline, *src;
-  GstElement *elements[N_ELEMENTS];
+  GstElement *elements[N_ELEMENTS];   /* the first bench.n_elements */
   ElementTiming timing[N_ELEMENTS];
   GThread *pusher;
   gint64 t_warm, t_end;         /* µs: warm-up frame out, last frame out */
@@ -70,6 +73,7 @@ typedef struct
 typedef struct
 {
   gint frames, warmup, width, height, disparity;
+  guint n_elements;             /* the first n of element_names */
   GstCudaContext *context;
   GstBuffer *ring[RING_SIZE];
   GstCaps *caps;
@@ -210,23 +214,30 @@ static gboolean
 stream_setup (Stream * s, gint index, gboolean overlay)
 {
   GError *error = NULL;
-  gchar *desc = g_strdup_printf ("appsrc name=src format=time block=true "
-      "max-buffers=%d ! queue max-size-buffers=%d ! "
-      "cudasgm name=e0 paths=8 max-disparity=%d %s ! queue max-size-buffers=%d ! "
-      "cudastixels name=e1 overlay=%d estimate-camera=true ! "
-      "queue max-size-buffers=%d ! "
-      "cudardp name=e2 overlay=%d ! queue max-size-buffers=%d ! "
-      "cudahough name=e3 overlay=%d ! queue max-size-buffers=%d ! "
-      "cudaroaddetect name=e4 overlay=%d estimate-camera=true ! "
-      "fakesink name=sink sync=false signal-handoffs=true",
-      QUEUE_BUFFERS, QUEUE_BUFFERS, bench.disparity, bench.calibration,
-      QUEUE_BUFFERS, overlay, QUEUE_BUFFERS, overlay, QUEUE_BUFFERS, overlay,
-      QUEUE_BUFFERS, overlay);
+  GString *desc = g_string_new (NULL);
   GstElement *sink;
 
+  g_string_printf (desc, "appsrc name=src format=time block=true "
+      "max-buffers=%d ! queue max-size-buffers=%d ! ", QUEUE_BUFFERS,
+      QUEUE_BUFFERS);
+  for (guint e = 0; e < bench.n_elements; e++) {
+    if (e == 0)
+      g_string_append_printf (desc, "cudasgm name=e0 paths=8 "
+          "max-disparity=%d %s", bench.disparity, bench.calibration);
+    else
+      g_string_append_printf (desc, "%s name=e%u overlay=%d%s",
+          element_names[e], e, overlay, e == 1 || e == 4 ?
+          " estimate-camera=true" : "");
+    if (e + 1 < bench.n_elements)
+      g_string_append_printf (desc, " ! queue max-size-buffers=%d ! ",
+          QUEUE_BUFFERS);
+  }
+  g_string_append (desc, " ! fakesink name=sink sync=false "
+      "signal-handoffs=true");
+
   memset (s, 0, sizeof (*s));
-  s->pipeline = gst_parse_launch (desc, &error);
-  g_free (desc);
+  s->pipeline = gst_parse_launch (desc->str, &error);
+  g_string_free (desc, TRUE);
   if (s->pipeline == NULL) {
     g_printerr ("pipeline: %s\n", error->message);
     return FALSE;
@@ -235,7 +246,7 @@ stream_setup (Stream * s, gint index, gboolean overlay)
       gst_context_new_cuda_context (bench.context));
   s->src = gst_bin_get_by_name (GST_BIN (s->pipeline), "src");
   gst_app_src_set_caps (GST_APP_SRC (s->src), bench.caps);
-  for (guint e = 0; e < N_ELEMENTS; e++) {
+  for (guint e = 0; e < bench.n_elements; e++) {
     gchar name[8];
     GstPad *pad;
 
@@ -264,7 +275,7 @@ static void
 stream_free (Stream * s)
 {
   gst_element_set_state (s->pipeline, GST_STATE_NULL);
-  for (guint e = 0; e < N_ELEMENTS; e++) {
+  for (guint e = 0; e < bench.n_elements; e++) {
     gst_object_unref (s->elements[e]);
     g_hash_table_unref (s->timing[e].entry);
     g_array_unref (s->timing[e].times);
@@ -304,7 +315,7 @@ run (gint n_streams, gboolean overlay)
   gsize mem_before = gpu_used_bytes (), mem_peak = 0;
   gint64 t_first = G_MAXINT64, t_last = 0;
   gboolean ok = TRUE;
-  guint64 transfer[N_ELEMENTS] = { 0 };
+  guint64 transfer[N_ELEMENTS] = { 0 }, transfer_sum = 0;
   gdouble fps;
 
   for (gint i = 0; i < n_streams; i++)
@@ -344,24 +355,25 @@ run (gint n_streams, gboolean overlay)
     g_thread_join (streams[i].pusher);
     t_first = MIN (t_first, streams[i].t_warm);
     t_last = MAX (t_last, streams[i].t_end);
-    for (guint e = 0; e < N_ELEMENTS; e++) {
+    for (guint e = 0; e < bench.n_elements; e++) {
       guint64 b = 0;
       g_object_get (streams[i].elements[e], "transfer-bytes", &b, NULL);
       transfer[e] += b;
     }
   }
 
+  for (guint e = 0; e < bench.n_elements; e++)
+    transfer_sum += transfer[e];
   fps = (gdouble) n_streams * (bench.frames - bench.warmup_frame) /
       ((t_last - t_first) / 1e6);
   printf ("%7d  %-7s  %10.1f  %10.1f  %12.1f  %10.1f\n", n_streams,
       overlay ? "yes" : "no", fps, fps / n_streams,
       (gdouble) (mem_peak - mem_before) / n_streams / (1 << 20),
-      (gdouble) (transfer[0] + transfer[1] + transfer[2] + transfer[3] +
-          transfer[4]) / n_streams / bench.frames);
+      (gdouble) transfer_sum / n_streams / bench.frames);
 
   if (n_streams == 1) {
     printf ("           element          median ms   transfer B/frame\n");
-    for (guint e = 0; e < N_ELEMENTS; e++)
+    for (guint e = 0; e < bench.n_elements; e++)
       printf ("           %-15s  %9.4f   %10.1f\n", element_names[e],
           median_of (streams[0].timing[e].times),
           (gdouble) transfer[e] / bench.frames);
@@ -378,6 +390,7 @@ main (int argc, char **argv)
   gchar *streams_arg = g_strdup ("1,2,4,8"), *size_arg = g_strdup ("1242x375");
   gchar **counts;
   gboolean ok = TRUE;
+  gint n_elements = N_ELEMENTS;
   GOptionEntry entries[] = {
     {"frames", 0, 0, G_OPTION_ARG_INT, &bench.frames, "Frames per stream", "N"},
     {"warmup", 0, 0, G_OPTION_ARG_INT, &bench.warmup, "Frames not timed", "N"},
@@ -386,6 +399,8 @@ main (int argc, char **argv)
     {"size", 0, 0, G_OPTION_ARG_STRING, &size_arg, "Size of one view", "WxH"},
     {"disparity", 0, 0, G_OPTION_ARG_INT, &bench.disparity,
         "cudasgm max-disparity", "D"},
+    {"elements", 0, 0, G_OPTION_ARG_INT, &n_elements,
+        "The first N elements of the chain (1: cudasgm alone)", "N"},
     {NULL}
   };
   GOptionContext *octx = g_option_context_new ("- the whole chain on one GPU");
@@ -400,6 +415,9 @@ main (int argc, char **argv)
   g_option_context_free (octx);
   if (sscanf (size_arg, "%dx%d", &bench.width, &bench.height) != 2)
     return 2;
+  if (n_elements < 1 || n_elements > (gint) N_ELEMENTS)
+    return 2;
+  bench.n_elements = (guint) n_elements;
   bench.warmup_frame = bench.warmup;
 
   if (!gst_cuda_load_library () || !cv_test_have_gpu ()) {
@@ -407,7 +425,7 @@ main (int argc, char **argv)
     return CV_TEST_EXIT_SKIP;
   }
   gst_cuda_memory_init_once ();
-  for (guint e = 0; e < N_ELEMENTS; e++) {
+  for (guint e = 0; e < bench.n_elements; e++) {
     GstElementFactory *f = gst_element_factory_find (element_names[e]);
     if (f == NULL) {
       g_printerr ("bench-chain: element %s missing\n", element_names[e]);
@@ -428,11 +446,15 @@ main (int argc, char **argv)
 
   printf ("bench-chain: 2 x %dx%d NV12 frames in CUDA memory (ring of %d, "
       "uploaded once), cudasgm 8 paths D=%d, %d frames per stream after %d "
-      "warm-up\n", bench.width, bench.height, RING_SIZE, bench.disparity,
-      bench.frames - bench.warmup, bench.warmup);
+      "warm-up; elements:", bench.width, bench.height, RING_SIZE,
+      bench.disparity, bench.frames - bench.warmup, bench.warmup);
+  for (guint e = 0; e < bench.n_elements; e++)
+    printf (" %s", element_names[e]);
+  printf ("\n");
   printf ("streams  overlay  fps (all)   fps/stream  GPU MiB/stream  host<->dev B/frame\n");
   counts = g_strsplit (streams_arg, ",", -1);
-  for (gint overlay = 0; overlay < 2; overlay++)
+  /* cudasgm alone has no overlay */
+  for (gint overlay = 0; overlay < (bench.n_elements > 1 ? 2 : 1); overlay++)
     for (gchar ** c = counts; *c; c++)
       ok &= run (atoi (*c), overlay);
   g_strfreev (counts);
