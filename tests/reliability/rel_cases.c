@@ -39,27 +39,20 @@
 
 /* The GPU tests' reduced mode (cv_test_quick: CV_TEST_QUICK=1, or running
  * under compute-sanitizer): every case with fewer formats, frames and
- * iterations. */
+ * iterations (cv_test_count). */
 static gboolean
 quick (void)
 {
   return cv_test_quick (0, NULL);
 }
 
-/* @n, or @quick_n in the reduced mode. */
-static guint
-scaled (guint n, guint quick_n)
-{
-  return quick ()? quick_n : n;
-}
-
-/* The same for the volume of the stream cases (frames under property
+/* cv_test_count for the volume of the stream cases (frames under property
  * stress, seeks, state cycles), which also shrinks under valgrind: the
  * memory checker needs their code paths, not hundreds of frames of each. */
 static guint
 stream_scaled (guint n, guint quick_n)
 {
-  return rel_under_valgrind ()? quick_n : scaled (n, quick_n);
+  return rel_under_valgrind ()? quick_n : cv_test_count (n, quick_n);
 }
 
 static gchar *
@@ -405,7 +398,7 @@ rel_case_large_frames (const RelElement * e, gboolean cuda)
   /* the properties meant for large frames: it works, in every format (on
    * CUDA memory: or fails with the documented limit) */
   /* (a stereo matcher's 8K pair costs half a minute on the CPU: one format) */
-  for (guint f = 0; formats[f] != NULL && f < scaled (e->input ==
+  for (guint f = 0; formats[f] != NULL && f < cv_test_count (e->input ==
           REL_INPUT_STEREO ? 1 : 2, 1); f++) {
     what = g_strdup_printf ("%s%s: 8K %s frame with %s", e->factory,
         cuda ? " (CUDA)" : "", formats[f], e->large_props);
@@ -491,7 +484,7 @@ rel_case_invalid_disparity (const RelElement * e, gboolean cuda)
   for (guint v = 0; e->data_variants[v] != NULL; v++)
   for (guint p = 0; p < G_N_ELEMENTS (disp_patterns); p++) {
     /* (on CUDA memory one format: the upload path is what differs) */
-    for (guint f = 0; f < (cuda ? 1 : scaled (2, 1)); f++) {
+    for (guint f = 0; f < (cuda ? 1 : cv_test_count (2, 1)); f++) {
       const gchar *format = formats_of (e, cuda)[f];
       GPtrArray *samples = new_samples ();
       gchar *props = g_strdup_printf ("%s %s", overlay_on (e),
@@ -679,7 +672,7 @@ rel_case_extreme_properties (const RelElement * e, gboolean cuda)
     if (skip_property (specs[i])
         || !numeric_range (specs[i], &range[0], &range[1]))
       continue;
-    for (guint k = 0; k < scaled (2, 1); k++) {
+    for (guint k = 0; k < cv_test_count (2, 1); k++) {
       gchar *value = value_string (specs[i], range[k]);
       gchar *props = g_strdup_printf ("%s %s=%s", overlay_on (e),
           specs[i]->name, value);
@@ -1258,7 +1251,7 @@ rel_case_fuzz (const RelElement * e, gboolean cuda)
   guint32 seed = env_seed ? (guint32) g_ascii_strtoull (env_seed, NULL, 0) :
       0xc0ffee;
   guint n_iter = env_n ? (guint) g_ascii_strtoull (env_n, NULL, 0) :
-      scaled (cuda ? FUZZ_ITERATIONS / 2 : FUZZ_ITERATIONS, 5);
+      cv_test_count (cuda ? FUZZ_ITERATIONS / 2 : FUZZ_ITERATIONS, 5);
   const gchar *const *formats = formats_of (e, cuda);
   guint n_formats = 0, n_specs, n_errors = 0;
   GParamSpec **specs;
