@@ -36,6 +36,72 @@ cv_test_device_pool_new (gpointer cuda_context, gsize size,
   return pool_new ? pool_new (cuda_context, size, min_buffers) : NULL;
 }
 
+struct _CvTestLatency
+{
+  GstPad *sink, *src;
+  gulong sink_probe, src_probe;
+  gint64 t_in;                  /* µs, the buffer now inside */
+  GArray *us;                   /* gdouble per buffer */
+};
+
+static GstPadProbeReturn
+latency_in (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  ((CvTestLatency *) data)->t_in = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+latency_out (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  CvTestLatency *l = data;
+  gdouble us = (gdouble) (g_get_monotonic_time () - l->t_in);
+
+  g_array_append_val (l->us, us);
+  return GST_PAD_PROBE_OK;
+}
+
+CvTestLatency *
+cv_test_latency_attach (GstElement * element)
+{
+  CvTestLatency *l = g_new0 (CvTestLatency, 1);
+
+  l->us = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  l->sink = gst_element_get_static_pad (element, "sink");
+  l->src = gst_element_get_static_pad (element, "src");
+  l->sink_probe = gst_pad_add_probe (l->sink, GST_PAD_PROBE_TYPE_BUFFER,
+      latency_in, l, NULL);
+  l->src_probe = gst_pad_add_probe (l->src, GST_PAD_PROBE_TYPE_BUFFER,
+      latency_out, l, NULL);
+  return l;
+}
+
+guint
+cv_test_latency_count (const CvTestLatency * latency)
+{
+  return latency->us->len;
+}
+
+gdouble
+cv_test_latency_median (CvTestLatency * latency, guint skip)
+{
+  if (latency->us->len <= skip)
+    return 0.0;
+  return cv_test_median ((gdouble *) latency->us->data + skip,
+      (int) (latency->us->len - skip));
+}
+
+void
+cv_test_latency_free (CvTestLatency * latency)
+{
+  gst_pad_remove_probe (latency->sink, latency->sink_probe);
+  gst_pad_remove_probe (latency->src, latency->src_probe);
+  gst_object_unref (latency->sink);
+  gst_object_unref (latency->src);
+  g_array_free (latency->us, TRUE);
+  g_free (latency);
+}
+
 gchar *
 cv_test_run_pipeline (const gchar * description, guint timeout_s,
     gchar ** debug_out)

@@ -26,6 +26,20 @@ void cv_test_expect_eos (const gchar * description);
  * FALSE (the caller exits with CV_TEST_EXIT_SKIP).  After gst_init. */
 gboolean cv_test_have_cuda_elements (void);
 
+/* Wall time of each buffer inside an element, sink pad to src pad (map,
+ * kernels, stream sync, result lists, meta), for the GPU element tests'
+ * latency logs.  Probes added after others on the same pads run after
+ * them. */
+typedef struct _CvTestLatency CvTestLatency;
+CvTestLatency *cv_test_latency_attach (GstElement * element);
+/* Buffers timed so far. */
+guint cv_test_latency_count (const CvTestLatency * latency);
+/* Median in µs of the buffers after the first @skip (the warm-up; sorts
+ * those samples). */
+gdouble cv_test_latency_median (CvTestLatency * latency, guint skip);
+/* Removes the probes and frees. */
+void cv_test_latency_free (CvTestLatency * latency);
+
 /* The address of @name (a function the plugin exports) in the loaded
  * cudavision plugin, NULL when it cannot be found.  The tests see the base
  * class's headers only (cvbase_headers_dep): what needs the plugin's own

@@ -391,32 +391,9 @@ GST_START_TEST (test_gpu_pipeline)
 
 GST_END_TEST;
 
-/* Wall time of one frame inside the GPU cudahough (sink pad to src pad:
- * map, kernels, stream sync, line list, meta), for the log; the GPU time
- * of the kernels alone is measured by the bench-vote benchmark. */
-typedef struct
-{
-  gint64 t_in;
-  GArray *us;
-} Latency;
-
-static GstPadProbeReturn
-latency_in (GstPad * pad, GstPadProbeInfo * info, gpointer data)
-{
-  ((Latency *) data)->t_in = g_get_monotonic_time ();
-  return GST_PAD_PROBE_OK;
-}
-
-static GstPadProbeReturn
-latency_out (GstPad * pad, GstPadProbeInfo * info, gpointer data)
-{
-  Latency *l = data;
-  gdouble us = (gdouble) (g_get_monotonic_time () - l->t_in);
-
-  g_array_append_val (l->us, us);
-  return GST_PAD_PROBE_OK;
-}
-
+/* Wall time of one frame inside the GPU cudahough (cv_test_latency), for
+ * the log; the GPU time of the kernels alone is measured by the bench-vote
+ * benchmark. */
 GST_START_TEST (test_element_latency)
 {
   enum
@@ -430,26 +407,20 @@ GST_START_TEST (test_element_latency)
 
   for (guint k = 0; k < G_N_ELEMENTS (settings); k++) {
     Pair p = pair_new (settings[k], GST_VIDEO_FORMAT_NV12, FW, FH);
-    GstPad *sink = gst_element_get_static_pad (p.gpu_hough, "sink");
-    GstPad *src = gst_element_get_static_pad (p.gpu_hough, "src");
-    Latency l = { 0, g_array_new (FALSE, FALSE, sizeof (gdouble)) };
+    CvTestLatency *l = cv_test_latency_attach (p.gpu_hough);
     guint64 bytes;
 
-    gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, latency_in, &l, NULL);
-    gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, latency_out, &l, NULL);
     for (guint i = 0; i < warmup + runs; i++)
       gst_buffer_unref (hough_push (p.gpu, gst_buffer_ref (in)));
-    fail_unless_equals_int (l.us->len, warmup + runs);
+    fail_unless_equals_int (cv_test_latency_count (l), warmup + runs);
     bytes = transfer_bytes (p.gpu_hough);
     printf ("  cudahough %dx%d NV12 %s: median %.1f us per frame (wall time "
         "in the element), %.0f bytes moved per frame\n", FW, FH,
         settings[k][0] ? settings[k] : "(defaults)",
-        cv_test_median ((gdouble *) l.us->data + warmup, runs),
+        cv_test_latency_median (l, warmup),
         (gdouble) bytes / (warmup + runs));
     check_on_gpu (&p, "latency");
-    g_array_free (l.us, TRUE);
-    gst_object_unref (sink);
-    gst_object_unref (src);
+    cv_test_latency_free (l);
     pair_free (&p);
   }
   gst_buffer_unref (in);

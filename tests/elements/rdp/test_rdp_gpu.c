@@ -552,35 +552,8 @@ GST_START_TEST (test_gpu_pipeline)
 
 GST_END_TEST;
 
-/* Wall time of one frame inside the GPU cudardp (sink pad to src pad: map,
- * kernels, stream sync, result lists, meta) for the log; the kernels alone
- * are timed by bench-rdp. */
-#ifdef CV_HAVE_CUDA
-typedef struct
-{
-  gint64 t_in;
-  GArray *us;
-} Latency;
-
-static GstPadProbeReturn
-latency_in (GstPad * pad, GstPadProbeInfo * info, gpointer data)
-{
-  ((Latency *) data)->t_in = g_get_monotonic_time ();
-  return GST_PAD_PROBE_OK;
-}
-
-static GstPadProbeReturn
-latency_out (GstPad * pad, GstPadProbeInfo * info, gpointer data)
-{
-  Latency *l = data;
-  gdouble us = (gdouble) (g_get_monotonic_time () - l->t_in);
-
-  g_array_append_val (l->us, us);
-  return GST_PAD_PROBE_OK;
-}
-
-#endif
-
+/* Wall time of one frame inside the GPU cudardp (cv_test_latency) for the
+ * log; the kernels alone are timed by bench-rdp. */
 GST_START_TEST (test_element_latency)
 {
 #ifdef CV_HAVE_CUDA
@@ -597,34 +570,27 @@ GST_START_TEST (test_element_latency)
       /* RGBA: KITTI's 375 rows are odd, which 4:2:0 formats would round */
       Pair p = pair_new (settings[k], GST_VIDEO_FORMAT_RGBA, FW, FH);
       GstBuffer *in = input_new (GST_VIDEO_FORMAT_RGBA, FW, FH, kinds[i], 3);
-      GstPad *sink = gst_element_get_static_pad (p.gpu_rdp, "sink");
-      GstPad *src = gst_element_get_static_pad (p.gpu_rdp, "src");
-      Latency l = { 0, g_array_new (FALSE, FALSE, sizeof (gdouble)) };
+      CvTestLatency *l;
       DeviceProbe d;
       guint64 bytes;
 
       /* the disparity on the device, as after cudasgm; the probe runs
        * before the timing probe */
       device_probe_add (&p, &d);
-      gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, latency_in, &l,
-          NULL);
-      gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, latency_out, &l,
-          NULL);
+      l = cv_test_latency_attach (p.gpu_rdp);
       for (guint n = 0; n < warmup + runs; n++)
         gst_buffer_unref (rdp_elem_push (p.gpu, gst_buffer_ref (in)));
-      fail_unless_equals_int (l.us->len, warmup + runs);
+      fail_unless_equals_int (cv_test_latency_count (l), warmup + runs);
       fail_unless (d.moved == warmup + runs && d.failures == 0);
       bytes = transfer_bytes (p.gpu_rdp);
       printf ("  cudardp %dx%d RGBA, %s disparity on the device, %s: median "
           "%.1f us per frame (wall time in the element), %.0f bytes moved "
           "per frame\n", FW, FH, rdp_input_name (kinds[i]),
           settings[k][0] ? settings[k] : "(defaults)",
-          cv_test_median ((gdouble *) l.us->data + warmup, runs),
+          cv_test_latency_median (l, warmup),
           (gdouble) bytes / (warmup + runs));
       check_on_gpu (&p, "latency");
-      g_array_free (l.us, TRUE);
-      gst_object_unref (sink);
-      gst_object_unref (src);
+      cv_test_latency_free (l);
       gst_buffer_unref (in);
       pair_free (&p);
       device_probe_clear (&d);
