@@ -46,9 +46,9 @@ rel_select_checks (gint * argc, gchar ** argv)
 {
   for (gint i = 1; i + 1 < *argc; i++) {
     if (strcmp (argv[i], "--checks") == 0) {
+      const gchar *ignored = g_getenv ("GST_CHECKS_IGNORE");
       gchar **names = g_strsplit (argv[i + 1], ",", -1);
-      gchar **ignore = g_strsplit (g_getenv ("GST_CHECKS_IGNORE") ?
-          g_getenv ("GST_CHECKS_IGNORE") : "", ",", -1);
+      gchar **ignore = g_strsplit (ignored ? ignored : "", ",", -1);
       GString *run = g_string_new (NULL);
 
       for (gchar ** n = names; *n; n++)
