@@ -7,7 +7,9 @@
  *
  * Inputs: the synthetic street scene (cv_scene.h) degraded like an SGM
  * disparity and stretched to 1024 / 4096 rows like the paper's KITTI
- * data; uniform noise (the worst case).
+ * data; uniform noise (the worst case).  `bench-rdp SUBSTR` runs only the
+ * inputs whose key ("street 375 rows", "noise 1024 rows", ...) contains
+ * SUBSTR (e.g. under a profiler).
  *
  * GPU time: CUDA events around each frame, median of RUNS frames after
  * WARMUP.  A host callback holds the stream while a batch of frames is
@@ -304,8 +306,17 @@ levels_vs_epsilon (Bench * b, const Input * in, const CvRdpParams * base,
   }
 }
 
+/* argv[1], when given: run only the inputs whose name contains it. */
+static const char *only_inputs;
+
+static gboolean
+wanted (const char *name)
+{
+  return only_inputs == NULL || strstr (name, only_inputs) != NULL;
+}
+
 int
-main (void)
+main (int argc, char **argv)
 {
   static const float eps_disparity[] = { 4.0f, 6.0f, 8.0f };
   static const float eps_depth[] = { 1.0f, 2.0f, 4.0f };
@@ -315,6 +326,7 @@ main (void)
   Input in;
   gint64 t0 = g_get_monotonic_time ();
 
+  only_inputs = argc > 1 ? argv[1] : NULL;
   cv_test_require_gpu ();
   CUDA_OK (cudaSetDevice (0));
   CUDA_OK (cudaGetDeviceProperties (&prop, 0));
@@ -334,40 +346,46 @@ main (void)
   depth.calib.baseline = SCENE_BASELINE_M;
   depth.max_depth = DEPTH_MAX_M;
 
-  in = make_input ("street (scene, SGM-like) stretched to 1024 rows",
-      scene_image (1024, 1));
-  bench_input (&b, &in, &disparity, eps_disparity, 3,
-      "target <= 0.05 ms (paper: 1.09 ms on a Jetson Xavier)");
-  bench_input (&b, &in, &depth, eps_depth, 3,
-      "the same scene as depth: a workload like the paper's (4-7 levels)");
-  levels_vs_epsilon (&b, &in, &disparity, 1.0f);
-  levels_vs_epsilon (&b, &in, &depth, 0.25f);
-  free_input (&in);
+  if (wanted ("street 1024 rows")) {
+    in = make_input ("street (scene, SGM-like) 1024 rows", scene_image (1024,
+            1));
+    bench_input (&b, &in, &disparity, eps_disparity, 3,
+        "target <= 0.05 ms (paper: 1.09 ms on a Jetson Xavier)");
+    bench_input (&b, &in, &depth, eps_depth, 3,
+        "the same scene as depth: a workload like the paper's (4-7 levels)");
+    levels_vs_epsilon (&b, &in, &disparity, 1.0f);
+    levels_vs_epsilon (&b, &in, &depth, 0.25f);
+    free_input (&in);
+  }
 
-  in = make_input ("street (scene, SGM-like) 375 rows", scene_image (375, 1));
-  bench_input (&b, &in, &disparity, eps_disparity, 3, "target <= 0.02 ms");
-  bench_input (&b, &in, &depth, eps_depth, 3, "report");
-  free_input (&in);
+  if (wanted ("street 375 rows")) {
+    in = make_input ("street (scene, SGM-like) 375 rows", scene_image (375, 1));
+    bench_input (&b, &in, &disparity, eps_disparity, 3, "target <= 0.02 ms");
+    bench_input (&b, &in, &depth, eps_depth, 3, "report");
+    free_input (&in);
+  }
 
-  {
+  if (wanted ("noise 1024 rows")) {
     CvImageS16 *img = rdp_image_new (1242, 1024, 0);
     rdp_image_fill (img, RDP_INPUT_NOISE, 7);
-    in = make_input ("pure noise 0..128 px (worst case)", img);
+    in = make_input ("noise 0..128 px (worst case) 1024 rows", img);
     bench_input (&b, &in, &disparity, eps_disparity, 1, "report");
     free_input (&in);
   }
 
-  in = make_input ("street (scene, SGM-like) stretched to 4096 rows",
-      scene_image (4096, 1));
-  bench_input (&b, &in, &disparity, eps_disparity, 1,
-      "report (4096-row columns)");
-  bench_input (&b, &in, &depth, eps_depth, 1, "report (4096-row columns)");
-  free_input (&in);
+  if (wanted ("street 4096 rows")) {
+    in = make_input ("street (scene, SGM-like) 4096 rows", scene_image (4096,
+            1));
+    bench_input (&b, &in, &disparity, eps_disparity, 1,
+        "report (4096-row columns)");
+    bench_input (&b, &in, &depth, eps_depth, 1, "report (4096-row columns)");
+    free_input (&in);
+  }
 
-  {
+  if (wanted ("noise 4096 rows")) {
     CvImageS16 *img = rdp_image_new (1242, 4096, 0);
     rdp_image_fill (img, RDP_INPUT_NOISE, 8);
-    in = make_input ("pure noise, 4096 rows", img);
+    in = make_input ("noise 0..128 px 4096 rows", img);
     bench_input (&b, &in, &disparity, eps_disparity, 1,
         "report (4096-row columns)");
     free_input (&in);
