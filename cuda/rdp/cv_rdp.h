@@ -171,9 +171,9 @@ void cv_rdp_cpu_result (const CvRdpCpu * cpu, CvRdpResult * result);
 #ifdef CV_HAVE_CUDA
 /* ---- CUDA (device memory; the caller's CUDA context current) ------------ */
 
-/* Device plan: owns the device scratch (prepared signal, per-column result
- * slots) and the pinned host result, all sized on first use and grown only
- * when a frame needs more; no allocation per frame otherwise.  Growing
+/* Device plan: owns the device scratch (per-column result slots) and the
+ * pinned host result, all sized on first use and grown only when a frame
+ * needs more; no allocation per frame otherwise.  Growing
  * waits for the frames already queued on the stream passed in (it frees
  * buffers they use), so use one stream per plan.  Not thread-safe: one
  * plan per stream of frames. */
@@ -182,14 +182,15 @@ typedef struct CvRdpCuda CvRdpCuda;
 CvRdpCuda *cv_rdp_cuda_new (void);
 void cv_rdp_cuda_free (CvRdpCuda * plan);
 
-/* Memory of a plan for an output of C columns x H rows: device 16 bytes per
- * sample (prepared signal, worst-case cut and gap slots), pinned host 12
- * bytes per sample (worst-case flat result: any sample may be a cut), e.g.
- * 20 + 15 MB for 1242 x 1024. */
+/* Memory of a plan for an output of C columns x H rows: device 12 bytes per
+ * sample (worst-case cut and gap slots), pinned host 12 bytes per sample
+ * (worst-case flat result: any sample may be a cut), e.g. 15 + 15 MB for
+ * 1242 x 1024. */
 
 /* Enqueues on @stream the whole segmentation of @disparity (device memory,
  * int16 fixed point as above): preparation (column step / mean, median,
- * depth), the iterative segmentation (one thread block per column), the
+ * depth) and the iterative segmentation (one warp per column) in one
+ * kernel, the
  * compaction of the per-column lists into flat arrays, written straight
  * into the plan's pinned host memory.  Nothing is waited for: synchronise
  * @stream before cv_rdp_cuda_result.  Equivalent to cv_rdp_cuda_segment

@@ -225,9 +225,8 @@ rdp_median_column (const CvRdpSetup * s, const int32_t * raw,
       int yy = y + dy;
       window[n++] = (yy >= 0 && yy < s->height) ? raw[yy] : CV_RDP_INVALID_S32;
     }
-    /* constant sizes let the compiler unroll the rank selection */
-    filtered[y] = n == 3 ? cv_rdp_median (window, 3) :
-        cv_rdp_median (window, CV_RDP_MEDIAN_MAX);
+    filtered[y] = n == 3 ? cv_rdp_median3 (window[0], window[1], window[2])
+        : cv_rdp_median (window, CV_RDP_MEDIAN_MAX);
   }
 }
 

@@ -1,5 +1,5 @@
-/* CUDA plan of the RDP segmentation: buffers, and the three launches
- * (prepare, segment, gather) in stream order.
+/* CUDA plan of the RDP segmentation: buffers, and the two launches
+ * (segment, gather) in stream order.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -13,7 +13,6 @@
 
 struct CvRdpCuda
 {
-  CvDeviceBuffer signal;        /* prepared columns */
   CvDeviceBuffer counts;        /* cut count, gap count, levels per column */
   CvDeviceBuffer cut_rows, cut_values, gaps;
   CvHostBuffer host;            /* the flat result (pinned) */
@@ -99,7 +98,6 @@ cv_rdp_cuda_free (CvRdpCuda * plan)
 {
   if (plan == nullptr)
     return;
-  cv_device_buffer_free (&plan->signal);
   cv_device_buffer_free (&plan->counts);
   cv_device_buffer_free (&plan->cut_rows);
   cv_device_buffer_free (&plan->cut_values);
@@ -130,24 +128,18 @@ cv_rdp_cuda_segment (CvRdpCuda * plan, const CvRdpParams * params,
   const size_t n = (size_t) setup.n_columns;
   const size_t cut_cap = (size_t) setup.height;
   const size_t gap_cap = (size_t) (setup.height + 1) / 2;
-  const size_t pitch = (size_t) rdp_signal_pitch (setup.height);
-  /* int32 and float samples are both 4 bytes */
-  static_assert (sizeof (int32_t) == sizeof (float), "4-byte samples");
-  const size_t signal_bytes = n * pitch * sizeof (int32_t);
   const size_t counts_bytes = 3 * n * sizeof (int32_t);
   const size_t rows_bytes = n * cut_cap * sizeof (int32_t);
   const size_t values_bytes = n * cut_cap * sizeof (float);
   const size_t gaps_bytes = n * gap_cap * sizeof (CvRdpGap);
-  if (plan->signal.size < signal_bytes || plan->counts.size < counts_bytes
+  if (plan->counts.size < counts_bytes
       || plan->cut_rows.size < rows_bytes || plan->cut_values.size < values_bytes
       || plan->gaps.size < gaps_bytes) {
     /* growing frees buffers that frames still queued on @stream may use:
      * wait for them (first frames / a larger frame size only) */
     CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
   }
-  if ((status = cv_device_buffer_ensure (&plan->signal, signal_bytes,
-              err)) != CV_OK
-      || (status = cv_device_buffer_ensure (&plan->counts, counts_bytes,
+  if ((status = cv_device_buffer_ensure (&plan->counts, counts_bytes,
               err)) != CV_OK
       || (status = cv_device_buffer_ensure (&plan->cut_rows, rows_bytes,
               err)) != CV_OK
@@ -168,11 +160,8 @@ cv_rdp_cuda_segment (CvRdpCuda * plan, const CvRdpParams * params,
   slots.cut_capacity = (int) cut_cap;
   slots.gap_capacity = (int) gap_cap;
 
-  cudaStream_t s = (cudaStream_t) stream;
-  status = rdp_launch_prepare (&setup, disparity, plan->signal.ptr, s, err);
-  if (status != CV_OK)
-    return status;
-  status = rdp_launch_segment (&setup, plan->signal.ptr, &slots, s, err);
+  status = rdp_launch_segment (&setup, disparity, &slots,
+      (cudaStream_t) stream, err);
   if (status != CV_OK)
     return status;
 

@@ -9,14 +9,11 @@
 #include "cv_cuda.cuh"
 #include "cv_rdp_slots.h"
 
-/* Column selection, median, depth: disparity (device) -> prepared signal. */
-CvStatus rdp_launch_prepare (const CvRdpSetup * setup,
-    const CvImageS16 * disparity, void *signal, cudaStream_t stream,
-    CvError * err);
-
-/* Iterative RDP, one warp-sized thread block per column -> slots. */
-CvStatus rdp_launch_segment (const CvRdpSetup * setup, const void *signal,
-    const RdpDeviceSlots * slots, cudaStream_t stream, CvError * err);
+/* Column selection, median, depth and iterative RDP, one warp per column:
+ * disparity (device) -> slots. */
+CvStatus rdp_launch_segment (const CvRdpSetup * setup,
+    const CvImageS16 * disparity, const RdpDeviceSlots * slots,
+    cudaStream_t stream, CvError * err);
 
 /* Offsets (prefix sums) and copy of the slots into the flat host arrays. */
 CvStatus rdp_launch_gather (int n_columns, const RdpDeviceSlots * slots,

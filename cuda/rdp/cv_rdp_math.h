@@ -180,6 +180,23 @@ cv_rdp_median (const int32_t * window, int n)
   return result;
 }
 
+/* The 3-sample median of the filter (window @a, @b, @c around a valid
+ * centre @b) in min/max form, equal to cv_rdp_median ({a, b, c}, 3) for
+ * every b >= 0 (rdp-cpu checks it exhaustively on a range with ties and
+ * invalid values): an invalid neighbour stands in as -inf, so one invalid
+ * neighbour gives the lower median of the other two (their minimum); when
+ * both are invalid the second stands in as +inf, giving b. */
+CV_RDP_FN int32_t
+cv_rdp_median3 (int32_t a, int32_t b, int32_t c)
+{
+  const int32_t a2 = a < 0 ? INT32_MIN : a;
+  const int32_t c2 = c >= 0 ? c : (a < 0 ? INT32_MAX : INT32_MIN);
+  const int32_t lo = a2 < b ? a2 : b;
+  const int32_t hi = a2 < b ? b : a2;
+  const int32_t mid = hi < c2 ? hi : c2;
+  return lo > mid ? lo : mid;
+}
+
 /* Depth (m) of a fixed-point disparity @d_q: @numerator / d_q with
  * numerator = focal_length * baseline * 16 (rounded to float once, on the
  * host), clamped to @max_depth when that is > 0.  Invalid for d_q <= 0. */

@@ -2,9 +2,13 @@
  * one thread block per column), with the paper's optimisations and future
  * work.
  *
- * One column per block of one warp (32 lanes).  Lane l owns the P =
- * ceil(height / 32) consecutive rows [l * P, l * P + P) ("several points per
- * thread", any height up to CV_RDP_MAX_HEIGHT), and keeps, per row, one bit
+ * One column per warp (32 lanes).  A block holds one or two warps, on
+ * adjacent columns: they load their columns from the source disparity
+ * together (selecting, filtering and converting them on the way,
+ * cv_rdp_column_kernel.cuh), then each segments its own, with its own
+ * shared memory.  Lane l owns the P = ceil(height / 32) consecutive rows
+ * [l * P, l * P + P) ("several points per thread", any height up to
+ * CV_RDP_MAX_HEIGHT), and keeps, per row, one bit
  * in W 32-bit register words for "is a cut" and one for "active" (valid,
  * not a cut, and in a segment that may still split).  The column itself sits
  * in shared memory, lane-major with an odd lane stride so the 32 lanes
@@ -26,10 +30,9 @@
  *  4. a segment that did not split is finished: its rows leave the active
  *     set and are never evaluated again (idle handling: lanes with no
  *     active rows skip the walk, later iterations cost only what is left,
- *     and a column that converges frees its block at once, making room on
- *     the SM for other columns); the convergence flag is "any active row
- *     left", a warp vote.
- * No __syncthreads: a warp needs only __syncwarp.
+ *     and a column that converges stops issuing at once); the convergence
+ *     flag is "any active row left", a warp vote.
+ * After the load, no __syncthreads: a warp needs only __syncwarp.
  *
  * Why one warp and not the paper's one thread per row: the paper's block
  * pays log2(n) __syncthreads per iteration for its strided segmented
@@ -47,14 +50,18 @@
 #ifndef CV_RDP_SEGMENT_KERNEL_CUH
 #define CV_RDP_SEGMENT_KERNEL_CUH
 
-#include "cv_rdp_math.h"
-#include "cv_rdp_slots.h"
+#include "cv_cuda.h"
+#include "cv_rdp_column_kernel.cuh"
 
 namespace {
 
 constexpr int kBitsPerWord = 32;
-/* Global loads a lane keeps in flight while filling shared memory. */
-constexpr int kLoadBatch = 8;
+/* Columns (warps) per block.  Two already halve the sectors per staging
+ * load (and measured as fast as 4 or 8 on the street scenes, 375 to 4096
+ * rows, H200); more make the blocks coarse: 1242 columns in blocks of 8 leave
+ * some SMs twice the warps of others, which costs where the segmentation is
+ * long (noise). */
+constexpr int kMaxColumnsPerBlock = 2;
 /* Register words per lane for the tallest column. */
 constexpr int kMaxWords = CV_RDP_MAX_HEIGHT / (kLanes * kBitsPerWord);
 static_assert (kMaxWords * kLanes * kBitsPerWord == CV_RDP_MAX_HEIGHT,
@@ -62,30 +69,68 @@ static_assert (kMaxWords * kLanes * kBitsPerWord == CV_RDP_MAX_HEIGHT,
 
 struct SegmentArgs
 {
-  const void *signal;
-  int signal_pitch;             /* elements between columns */
+  ColumnSource source;
+  int n_columns;
   int height;
   int rows_per_lane;            /* P */
   int lane_stride;              /* shared-memory elements between lanes (odd, >= P) */
   int32_t epsilon_q;
   float epsilon_m;
+  size_t warp_shared_bytes;     /* dynamic shared memory of one column's warp */
+  size_t staging_offset;        /* of its staging buffer inside it */
+  int columns_per_block;        /* C: warps per block */
   RdpDeviceSlots slots;
 };
 
-/* The kernel's arguments for one frame. */
+/* Dynamic shared memory of one column's warp: the atomic slots, the
+ * prepared column (lane-major, @value_size bytes per sample), the staging
+ * buffer of load_columns; a multiple of 8 bytes so the next warp's slots
+ * stay aligned. */
+inline size_t
+segment_staging_offset (const SegmentArgs & a, size_t value_size)
+{
+  return kLanes * sizeof (unsigned long long) +
+      (size_t) kLanes * a.lane_stride * value_size;
+}
+
+inline size_t
+segment_warp_shared_bytes (const SegmentArgs & a, size_t value_size)
+{
+  const size_t bytes = segment_staging_offset (a, value_size) +
+      kColumnStagingBytes;
+  return (bytes + 7) / 8 * 8;
+}
+
+/* Columns per block: kMaxColumnsPerBlock while the block stays within the
+ * shared memory every GPU gives without opting in, else one (which may
+ * need more). */
+inline int
+segment_columns_per_block (size_t warp_shared_bytes)
+{
+  int c = kMaxColumnsPerBlock;
+  while (c > 1 && c * warp_shared_bytes > CV_CUDA_SMEM_WITHOUT_OPTIN)
+    c /= 2;
+  return c;
+}
+
+/* The kernel's arguments for one frame; @value_size is the signal's sample
+ * size (sizeof (Sig::Value)). */
 inline SegmentArgs
-segment_args (const CvRdpSetup * setup, const void *signal,
-    const RdpDeviceSlots * slots)
+segment_args (const CvRdpSetup * setup, const CvImageS16 * disparity,
+    const RdpDeviceSlots * slots, size_t value_size)
 {
   SegmentArgs a;
-  a.signal = signal;
-  a.signal_pitch = rdp_signal_pitch (setup->height);
+  a.source = column_source (setup, disparity);
+  a.n_columns = setup->n_columns;
   a.height = setup->height;
   a.rows_per_lane = (setup->height + kLanes - 1) / kLanes;
   a.lane_stride = a.rows_per_lane | 1;  /* odd: conflict-free lane-major reads */
   a.epsilon_q = setup->epsilon_q;
   a.epsilon_m = setup->epsilon_m;
   a.slots = *slots;
+  a.warp_shared_bytes = segment_warp_shared_bytes (a, value_size);
+  a.staging_offset = segment_staging_offset (a, value_size);
+  a.columns_per_block = segment_columns_per_block (a.warp_shared_bytes);
   return a;
 }
 
@@ -99,15 +144,6 @@ segment_words (int rows_per_lane)
   while (w < words)
     w *= 2;
   return w;
-}
-
-/* Dynamic shared memory of one column's block: the atomic slots, then the
- * column, lane-major. */
-inline size_t
-segment_shared_bytes (const SegmentArgs & a, size_t value_size)
-{
-  return kLanes * sizeof (unsigned long long) +
-      (size_t) kLanes * a.lane_stride * value_size;
 }
 
 struct DisparitySignal
@@ -256,6 +292,48 @@ bits_after (const uint32_t (&w)[W], int j)
   return p;
 }
 
+/* Bit j of the result = bit j - 1 of @w (bit 0 = @in). */
+template < int W > __device__ __forceinline__ void
+bits_shift_up (const uint32_t (&w)[W], uint32_t in, uint32_t (&out)[W])
+{
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    out[k] = (w[k] << 1) | (k > 0 ? w[k - 1] >> 31 : in);
+}
+
+/* Bit j of the result = bit j + 1 of @w (bits at or above the top are 0). */
+template < int W > __device__ __forceinline__ void
+bits_shift_down (const uint32_t (&w)[W], uint32_t (&out)[W])
+{
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    out[k] = (w[k] >> 1) | (k + 1 < W ? w[k + 1] << 31 : 0u);
+}
+
+template < int W > __device__ __forceinline__ bool
+bits_test (const uint32_t (&w)[W], int j)
+{
+  bool b = false;
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    if (k == (j >> 5))
+      b = (w[k] >> (j & 31)) & 1u;
+  return b;
+}
+
+/* Whether the row before / after each of the lane's @cnt rows is valid,
+ * from its rows' @valid bits and the rows next to them (@before: the row
+ * before its first; @after: the row after its last). */
+template < int W > __device__ __forceinline__ void
+bits_neighbours_valid (const uint32_t (&valid)[W], uint32_t before,
+    bool after, int cnt, uint32_t (&prev)[W], uint32_t (&next)[W])
+{
+  bits_shift_up (valid, before, prev);
+  bits_shift_down (valid, next);
+  if (after && cnt > 0)
+    bits_set (next, cnt - 1);
+}
+
 __device__ __forceinline__ int
 warp_exclusive_scan (int v, int lane, int *total)
 {
@@ -278,50 +356,35 @@ struct Crossing
   int lo, hi;                   /* its end cuts (rows) */
 };
 
-template < class Sig, int W >
-__global__ void __launch_bounds__ (kLanes)
+/* kHalf: the median's half window (0: no median). */
+template < class Sig, int W, int kHalf >
+__global__ void __launch_bounds__ (kLanes * kMaxColumnsPerBlock)
 rdp_segment_kernel (SegmentArgs a)
 {
   typedef typename Sig::Value Value;
   RDP_DYNAMIC_SHARED (unsigned long long, rdp_shared);
-  unsigned long long *slot = rdp_shared;        /* [kLanes] max keys */
-  Value *val = reinterpret_cast < Value * >(rdp_shared + kLanes);
 
-  const int col = blockIdx.x;
-  const int lane = threadIdx.x;
+  const int C = blockDim.x / kLanes;
+  const int warp = threadIdx.x / kLanes;
+  const int lane = threadIdx.x % kLanes;
+  const int c0 = blockIdx.x * C;
+  const int col = c0 + warp;
   const int n = a.height;
   const int P = a.rows_per_lane;
   const int S = a.lane_stride;
-  const Value *src = static_cast < const Value * >(a.signal) +
-      (size_t) col * a.signal_pitch;
+  unsigned char *block_mem = reinterpret_cast < unsigned char *>(rdp_shared);
+  auto staging_of =[&](int c) {
+    return reinterpret_cast < int16_t * >(block_mem +
+        (size_t) c * a.warp_shared_bytes + a.staging_offset);
+  };
+  unsigned char *mem = block_mem + (size_t) warp * a.warp_shared_bytes;
+  unsigned long long *slot = reinterpret_cast < unsigned long long *>(mem);
+  Value *val = reinterpret_cast < Value * >(slot + kLanes);
 
-  /* ---- the column into shared memory: row r at (r / P) * S + r % P.
-   * Coalesced reads, kLoadBatch of them in flight per lane (a block has one
-   * warp, so the warp itself must hide the memory latency); the position
-   * advances by 32 rows incrementally. */
-  {
-    int q = lane / P, m = lane - q * P;
-    const int dq = kLanes / P, dm = kLanes - dq * P;
-    for (int r0 = lane; r0 < n; r0 += kLanes * kLoadBatch) {
-      Value v[kLoadBatch];
-#pragma unroll
-      for (int i = 0; i < kLoadBatch; i++) {
-        const int r = r0 + i * kLanes;
-        v[i] = r < n ? src[r] : Value (0);
-      }
-#pragma unroll
-      for (int i = 0; i < kLoadBatch; i++) {
-        if (r0 + i * kLanes < n)
-          val[q * S + m] = v[i];
-        q += dq;
-        m += dm;
-        if (m >= P) {
-          m -= P;
-          q++;
-        }
-      }
-    }
-  }
+  load_columns < Value, kHalf > (a.source, c0, C, a.n_columns, n, P, S,
+      staging_of, val);
+  if (col >= a.n_columns)
+    return;                     /* the whole warp: the others go on alone */
   slot[lane] = 0;
   __syncwarp ();
 
@@ -330,27 +393,38 @@ rdp_segment_kernel (SegmentArgs a)
   const int end = first + cnt;
   const Value *mine = val + lane * S;
 
-  /* ---- initial state: run ends are cuts, run interiors are active ---- */
-  uint32_t cut[W], active[W];
+  /* ---- valid rows, and whether the row before / after each is valid
+   * (the neighbouring lanes' edge rows by ballot; no row before 0 or after
+   * n - 1) ---- */
+  uint32_t valid[W];
 #pragma unroll
   for (int k = 0; k < W; k++) {
-    cut[k] = 0;
-    active[k] = 0;
+    valid[k] = 0;
+#pragma unroll 4
     for (int b = 0; b < kBitsPerWord; b++) {
       const int j = k * kBitsPerWord + b;
-      if (j >= cnt)
-        break;
-      if (!Sig::valid (mine[j]))
-        continue;
-      const int r = first + j;
-      const bool prev_valid = r > 0
-          && Sig::valid (j > 0 ? mine[j - 1] : val[(lane - 1) * S + P - 1]);
-      const bool next_valid = r + 1 < n
-          && Sig::valid (j + 1 < P ? mine[j + 1] : val[(lane + 1) * S]);
-      if (prev_valid && next_valid)
-        active[k] |= 1u << b;
-      else
-        cut[k] |= 1u << b;
+      if (j < cnt && Sig::valid (mine[j]))
+        valid[k] |= 1u << b;
+    }
+  }
+  const unsigned first_valid = __ballot_sync (kFullMask, bits_test (valid, 0));
+  const unsigned last_valid = __ballot_sync (kFullMask,
+      cnt > 0 && bits_test (valid, cnt - 1));
+  const uint32_t valid_before_first = lane > 0 ?
+      (last_valid >> (lane - 1)) & 1u : 0u;
+  const bool valid_after_last = lane + 1 < kLanes
+      && ((first_valid >> (lane + 1)) & 1u);
+
+  /* ---- initial state: run ends are cuts, run interiors are active ---- */
+  uint32_t cut[W], active[W];
+  {
+    uint32_t prev_valid[W], next_valid[W];
+    bits_neighbours_valid (valid, valid_before_first, valid_after_last, cnt,
+        prev_valid, next_valid);
+#pragma unroll
+    for (int k = 0; k < W; k++) {
+      active[k] = valid[k] & prev_valid[k] & next_valid[k];
+      cut[k] = valid[k] & ~active[k];
     }
   }
 
@@ -494,28 +568,32 @@ rdp_segment_kernel (SegmentArgs a)
   /* a gap starts at an invalid row after a valid one (or at row 0) and ends
    * at an invalid row before a valid one (or at the last row); the k-th
    * start pairs with the k-th end */
-  int starts = 0, ends = 0;
-  for (int j = 0; j < cnt; j++) {
-    if (Sig::valid (mine[j]))
-      continue;
-    const int r = first + j;
-    starts += r == 0
-        || Sig::valid (j > 0 ? mine[j - 1] : val[(lane - 1) * S + P - 1]);
-    ends += r == n - 1
-        || Sig::valid (j + 1 < P ? mine[j + 1] : val[(lane + 1) * S]);
+  uint32_t gap_start[W], gap_end[W], prev_valid[W], next_valid[W];
+  bits_neighbours_valid (valid, valid_before_first, valid_after_last, cnt,
+      prev_valid, next_valid);
+#pragma unroll
+  for (int k = 0; k < W; k++) {
+    const int b = cnt - k * kBitsPerWord;  /* rows of mine in word k */
+    const uint32_t rows = b >= kBitsPerWord ? ~0u : (b > 0 ? (1u << b) - 1u : 0u);
+    const uint32_t invalid = rows & ~valid[k];
+    gap_start[k] = invalid & prev_valid[k];
+    gap_end[k] = invalid & next_valid[k];
   }
+  if (first == 0 && cnt > 0 && !bits_test (valid, 0))
+    bits_set (gap_start, 0);
+  if (end == n && cnt > 0 && !bits_test (valid, cnt - 1))
+    bits_set (gap_end, cnt - 1);
   int total_gaps, total_ends;
-  int start_pos = warp_exclusive_scan (starts, lane, &total_gaps);
-  int end_pos = warp_exclusive_scan (ends, lane, &total_ends);
+  int start_pos = warp_exclusive_scan (bits_count (gap_start), lane,
+      &total_gaps);
+  int end_pos = warp_exclusive_scan (bits_count (gap_end), lane, &total_ends);
   CvRdpGap *gaps_out = s.gaps + (size_t) col * s.gap_capacity;
-  for (int j = 0; j < cnt; j++) {
-    if (Sig::valid (mine[j]))
-      continue;
-    const int r = first + j;
-    if (r == 0 || Sig::valid (j > 0 ? mine[j - 1] : val[(lane - 1) * S + P - 1]))
-      gaps_out[start_pos++].start = r;
-    if (r == n - 1 || Sig::valid (j + 1 < P ? mine[j + 1] : val[(lane + 1) * S]))
-      gaps_out[end_pos++].end = r;
+#pragma unroll
+  for (int k = 0; k < W; k++) {
+    for (uint32_t m = gap_start[k]; m != 0; m &= m - 1)
+      gaps_out[start_pos++].start = first + k * kBitsPerWord + __ffs (m) - 1;
+    for (uint32_t m = gap_end[k]; m != 0; m &= m - 1)
+      gaps_out[end_pos++].end = first + k * kBitsPerWord + __ffs (m) - 1;
   }
 
   if (lane == 0) {

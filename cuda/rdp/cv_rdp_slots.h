@@ -2,9 +2,6 @@
  * (internal to cuda/rdp; plain C++ so the kernels can also be compiled for
  * the host by the emulation test).
  *
- *  - the prepared signal, column-major: column j at signal + j * pitch
- *    (pitch = rdp_signal_pitch (height) elements), int32 fixed-point
- *    disparity or float depth, negative = invalid;
  *  - per-column result slots (RdpDeviceSlots): counts, levels, and each
  *    column's cut rows / values / gaps at a fixed capacity per column;
  *  - the flat result in pinned host memory, written by the gather kernel
@@ -41,18 +38,6 @@ struct RdpHostView
   float *cut_values;
   CvRdpGap *gaps;
 };
-
-/* Rows of the prepared signal's columns are padded to a multiple of this,
- * so every column starts 128-byte aligned. */
-#define RDP_SIGNAL_ROW_ALIGN 32
-
-/* Column pitch (elements) of the prepared signal. */
-static inline int
-rdp_signal_pitch (int height)
-{
-  return (height + RDP_SIGNAL_ROW_ALIGN - 1) / RDP_SIGNAL_ROW_ALIGN *
-      RDP_SIGNAL_ROW_ALIGN;
-}
 
 /* The kernels are written for 32-lane warps. */
 namespace {

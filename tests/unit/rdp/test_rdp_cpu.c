@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cv_rdp_math.h"
 #include "cv_rdp_private.h"
 #include "cv_test.h"
 #include "rdp_test_support.h"
@@ -133,6 +134,36 @@ test_greedy_not_minimal (void)
   rdp_naive_free (nv);
   cv_rdp_cpu_free (cpu);
   rdp_image_free (img);
+}
+
+/* cv_rdp_median3 (min/max form, used by both backends) is the rank
+ * selection cv_rdp_median for 3 samples around a valid centre: every
+ * combination of a small range with ties, invalid neighbours and the
+ * extremes of the fixed-point range. */
+static void
+test_median3 (void)
+{
+  static const int32_t values[] = { CV_RDP_INVALID_S32, -7, 0, 1, 2, 3, 5,
+    16, 32766, 32767
+  };
+  const int nv = (int) (sizeof (values) / sizeof (values[0]));
+  int mismatches = 0;
+
+  for (int i = 0; i < nv; i++)
+    for (int j = 0; j < nv; j++)
+      for (int k = 0; k < nv; k++) {
+        const int32_t w[3] = { values[i], values[j], values[k] };
+        if (w[1] < 0)
+          continue;             /* the filter keeps invalid centres */
+        if (cv_rdp_median3 (w[0], w[1], w[2]) != cv_rdp_median (w, 3)) {
+          if (mismatches++ < 5)
+            g_printerr ("median3 (%d, %d, %d) = %d, rank selection %d\n",
+                w[0], w[1], w[2], cv_rdp_median3 (w[0], w[1], w[2]),
+                cv_rdp_median (w, 3));
+        }
+      }
+  CHECK (mismatches == 0, "cv_rdp_median3 differs from cv_rdp_median in %d "
+      "windows", mismatches);
 }
 
 /* The library's float distance is the unfused sequence of cv_rdp_math.h:
@@ -355,6 +386,7 @@ main (void)
 {
   test_known_columns ();
   test_greedy_not_minimal ();
+  test_median3 ();
   test_no_fp_contraction ();
   test_validation ();
   test_suite ();

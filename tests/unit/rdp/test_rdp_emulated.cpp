@@ -1,5 +1,5 @@
-/* rdp-emulated-kernels: the CUDA kernels of cuda/rdp (prepare, segment,
- * gather), compiled for the host and run on rdp_emu.h's emulation of warps
+/* rdp-emulated-kernels: the CUDA kernels of cuda/rdp (segment, gather),
+ * compiled for the host and run on rdp_emu.h's emulation of warps
  * and blocks, must reproduce the CPU reference exactly.  This checks the
  * kernels' logic (lane-major layout, segment ends, crossing segments,
  * atomics, idle handling, compaction) on machines without a GPU; the
@@ -11,7 +11,6 @@
 #include "rdp_emu.h"
 
 #include "cv_rdp_private.h"
-#include "cv_rdp_prepare_kernel.cuh"
 #include "cv_rdp_segment_kernel.cuh"
 #include "cv_rdp_gather_kernel.cuh"
 #include "cv_test.h"
@@ -21,12 +20,8 @@ using rdp_emu::Dim3;
 
 namespace {
 
-/* Garbage the "device" buffers start with: results must not depend on it. */
-constexpr uint32_t kBufferGarbage = 0xdeadbeefu;
-
 struct EmuFrame
 {
-  std::vector < uint32_t > signal;
   std::vector < int32_t > counts, slot_rows;
   std::vector < float >slot_values;
   std::vector < CvRdpGap > slot_gaps;
@@ -43,74 +38,67 @@ fill_garbage (std::vector < T > &v, size_t n)
   std::memset (v.data (), 0xef, n * sizeof (T));
 }
 
-template < class Sig, int W > void
-run_segment (const SegmentArgs & a, int n_columns)
+template < class Sig, int W, int kHalf > void
+run_segment (const SegmentArgs & a)
 {
-  const size_t shared = segment_shared_bytes (a, sizeof (typename Sig::Value));
-  rdp_emu::launch (Dim3 { (unsigned) n_columns, 1, 1 }, Dim3 { (unsigned) kLanes,
-        1, 1 }, shared, [&a]() {
-        rdp_segment_kernel < Sig, W > (a);
+  const int c = a.columns_per_block;
+  const unsigned blocks = (unsigned) ((a.n_columns + c - 1) / c);
+  rdp_emu::launch (Dim3 { blocks, 1, 1 }, Dim3 { (unsigned) (c * kLanes), 1,
+        1 }, c * a.warp_shared_bytes, [&a]() {
+        rdp_segment_kernel < Sig, W, kHalf > (a);
       });
 }
 
-template < class Sig > void
-run_segment_signal (const SegmentArgs & a, int n_columns)
+template < class Sig, int W > void
+run_segment_median (const SegmentArgs & a)
 {
+  switch (a.source.median_half) {
+    case 0:
+      run_segment < Sig, W, 0 > (a);
+      break;
+    case 1:
+      run_segment < Sig, W, 1 > (a);
+      break;
+    default:
+      run_segment < Sig, W, 2 > (a);
+      break;
+  }
+}
+
+/* @columns_per_block: 0 = the launcher's choice */
+template < class Sig > void
+run_segment_signal (const CvRdpSetup & setup, const CvImageS16 * img,
+    const RdpDeviceSlots & slots, int columns_per_block)
+{
+  SegmentArgs a = segment_args (&setup, img, &slots,
+      sizeof (typename Sig::Value));
+  if (columns_per_block > 0)
+    a.columns_per_block = columns_per_block;
   switch (segment_words (a.rows_per_lane)) {
     case 1:
-      run_segment < Sig, 1 > (a, n_columns);
+      run_segment_median < Sig, 1 > (a);
       break;
     case 2:
-      run_segment < Sig, 2 > (a, n_columns);
+      run_segment_median < Sig, 2 > (a);
       break;
     case 4:
-      run_segment < Sig, 4 > (a, n_columns);
+      run_segment_median < Sig, 4 > (a);
       break;
     case 8:
-      run_segment < Sig, 8 > (a, n_columns);
+      run_segment_median < Sig, 8 > (a);
       break;
     default:
-      run_segment < Sig, 16 > (a, n_columns);
+      run_segment_median < Sig, 16 > (a);
       break;
   }
 }
 
-template < bool kDepth > void
-run_prepare_depth (const CvRdpSetup & setup, const PrepareArgs & pa, Dim3 grid,
-    Dim3 block)
-{
-  switch (setup.median_window / 2) {
-    case 0:
-      rdp_emu::launch (grid, block, 0, [&pa]() {
-            rdp_prepare_kernel < kDepth, 0 > (pa);
-          });
-      break;
-    case 1:
-      rdp_emu::launch (grid, block, 0, [&pa]() {
-            rdp_prepare_kernel < kDepth, 1 > (pa);
-          });
-      break;
-    default:
-      rdp_emu::launch (grid, block, 0, [&pa]() {
-            rdp_prepare_kernel < kDepth, 2 > (pa);
-          });
-      break;
-  }
-}
-
-void
-run_prepare (const CvRdpSetup & setup, const PrepareArgs & pa, Dim3 grid,
-    Dim3 block)
-{
-  if (setup.signal == CV_RDP_SIGNAL_DEPTH)
-    run_prepare_depth < true > (setup, pa, grid, block);
-  else
-    run_prepare_depth < false > (setup, pa, grid, block);
-}
-
-/* The plan's three launches (cv_rdp_cuda.cu), on the emulator. */
+/* The plan's two launches (cv_rdp_cuda.cu), on the emulator, with
+ * @columns_per_block warps (columns) per segmentation block (0: the
+ * launcher's choice). */
 bool
-emu_compute (const CvRdpParams * p, const CvImageS16 * img, EmuFrame & f)
+emu_compute (const CvRdpParams * p, const CvImageS16 * img,
+    int columns_per_block, EmuFrame & f)
 {
   CvRdpSetup setup;
   CvError err = { };
@@ -119,16 +107,7 @@ emu_compute (const CvRdpParams * p, const CvImageS16 * img, EmuFrame & f)
     return false;
   }
   const int n = setup.n_columns, h = setup.height;
-  const size_t pitch = (size_t) rdp_signal_pitch (h);
   const int cut_cap = h, gap_cap = (h + 1) / 2;
-
-  f.signal.assign ((size_t) n * pitch, kBufferGarbage);
-  const PrepareArgs pa = prepare_args (&setup, img, f.signal.data ());
-  const Dim3 tiles = { (unsigned) ((n + kTile - 1) / kTile),
-    (unsigned) ((h + kTile - 1) / kTile), 1
-  };
-  const Dim3 tile_block = { (unsigned) kTile, (unsigned) kTileWarps, 1 };
-  run_prepare (setup, pa, tiles, tile_block);
 
   fill_garbage (f.counts, 3 * (size_t) n);
   fill_garbage (f.slot_rows, (size_t) n * cut_cap);
@@ -143,11 +122,11 @@ emu_compute (const CvRdpParams * p, const CvImageS16 * img, EmuFrame & f)
   slots.gaps = f.slot_gaps.data ();
   slots.cut_capacity = cut_cap;
   slots.gap_capacity = gap_cap;
-  const SegmentArgs sa = segment_args (&setup, f.signal.data (), &slots);
   if (setup.signal == CV_RDP_SIGNAL_DEPTH)
-    run_segment_signal < DepthSignal > (sa, n);
+    run_segment_signal < DepthSignal > (setup, img, slots, columns_per_block);
   else
-    run_segment_signal < DisparitySignal > (sa, n);
+    run_segment_signal < DisparitySignal > (setup, img, slots,
+        columns_per_block);
 
   fill_garbage (f.cut_offsets, (size_t) n + 1);
   fill_garbage (f.gap_offsets, (size_t) n + 1);
@@ -225,8 +204,13 @@ run_case (RdpInputKind kind, int w, int h, int param_set, guint32 seed)
   char label[160];
   CvRdpParams p;
   params_set (&p, param_set);
-  g_snprintf (label, sizeof (label), "%s %dx%d params %d seed %u",
-      rdp_input_name (kind), w, h, param_set, seed);
+  /* the launcher's choice, 1 or kMaxColumnsPerBlock columns per block:
+   * warps sharing a block, partial last blocks (odd widths) */
+  const int choices[] = { 0, 1, kMaxColumnsPerBlock };
+  const int columns_per_block = choices[seed % 3];
+  g_snprintf (label, sizeof (label), "%s %dx%d params %d seed %u, %d per "
+      "block", rdp_input_name (kind), w, h, param_set, seed,
+      columns_per_block);
   CvImageS16 *img = rdp_image_new (w, h, 2 * (int) (seed % 4));
   rdp_image_fill (img, kind, seed);
   CvRdpCpu *cpu = cv_rdp_cpu_new ();
@@ -236,7 +220,7 @@ run_case (RdpInputKind kind, int w, int h, int param_set, guint32 seed)
   if (cv_rdp_cpu_compute (cpu, &p, img, 1, &err) != CV_OK) {
     g_printerr ("%s: cpu: %s\n", label, err.message);
     failures++;
-  } else if (!emu_compute (&p, img, f)) {
+  } else if (!emu_compute (&p, img, columns_per_block, f)) {
     failures++;
   } else {
     cv_rdp_cpu_result (cpu, &ref);
@@ -278,6 +262,14 @@ main ()
   run_case (RDP_INPUT_STREET, 70, 40, 0, seed++);
   run_case (RDP_INPUT_INVALID_RUNS, 65, 17, 2, seed++);
   cases += 2;
+  /* every parameter set over several load chunks (kChunkRows): the median
+   * windows (3 and 5) and the column means across chunk boundaries */
+  for (RdpInputKind k : { RDP_INPUT_STREET, RDP_INPUT_INVALID_RUNS,
+        RDP_INPUT_NOISE })
+    for (int ps = 0; ps < kParamSets; ps++) {
+      run_case (k, 4, 3 * kChunkRows + 7, ps, seed++);
+      cases++;
+    }
   /* more rows per lane than one register word holds, up to the maximum */
   for (int h : { 2048, 2049, 4096, 8192, CV_RDP_MAX_HEIGHT }) {
     for (RdpInputKind k : { RDP_INPUT_STREET, RDP_INPUT_INVALID_RUNS,
