@@ -5,6 +5,8 @@
 #define __CV_TEST_UTIL_H__
 
 #include <gst/gst.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
 
 G_BEGIN_DECLS
 
@@ -51,6 +53,29 @@ gpointer cv_test_plugin_symbol (const gchar * name);
  * a pool of device buffers of @size bytes, NULL when it fails. */
 GstBufferPool *cv_test_device_pool_new (gpointer cuda_context, gsize size,
     guint min_buffers);
+
+/* One element on both backends, for the GPU element tests: `ELEMENT PROPS`
+ * on system memory (cpu) and `cudaupload ! ELEMENT PROPS ! cudadownload`
+ * (gpu), both fed frames of @info (cvtestpair.c). */
+typedef struct
+{
+  GstHarness *cpu, *gpu;
+  GstElement *cpu_element, *gpu_element;
+  GstVideoInfo info;
+} CvTestPair;
+
+CvTestPair cv_test_pair_new (const gchar * element, const gchar * props,
+    GstVideoFormat format, gint width, gint height);
+void cv_test_pair_free (CvTestPair * pair);
+/* Sets the property @name from the string @value on both elements. */
+void cv_test_pair_set (CvTestPair * pair, const gchar * name,
+    const gchar * value);
+/* Asserts that the GPU element negotiated CUDA memory (the frame stays
+ * there); @name labels the failure. */
+void cv_test_pair_check_on_gpu (CvTestPair * pair, const gchar * name);
+
+/* The element's read-only `transfer-bytes` (host<->device bytes so far). */
+guint64 cv_test_transfer_bytes (GstElement * element);
 
 G_END_DECLS
 #endif

@@ -32,76 +32,14 @@ static const GstVideoFormat cuda_formats[] = {
   GST_VIDEO_FORMAT_BGRx
 };
 
-typedef struct
-{
-  GstHarness *cpu, *gpu;
-  GstElement *cpu_hough, *gpu_hough;
-  GstVideoInfo info;
-} Pair;
+typedef CvTestPair Pair;
 
 /* `cudahough @props` on system memory and
  * `cudaupload ! cudahough @props ! cudadownload` for @format frames. */
 static Pair
 pair_new (const gchar * props, GstVideoFormat format, gint w, gint h)
 {
-  Pair p;
-  gchar *caps = hough_caps_string (format, w, h);
-  gchar *cpu = g_strdup_printf ("cudahough %s", props);
-  gchar *gpu = g_strdup_printf ("cudaupload ! cudahough %s ! cudadownload ! "
-      "capsfilter caps=video/x-raw", props);
-
-  p.cpu = gst_harness_new_parse (cpu);
-  p.gpu = gst_harness_new_parse (gpu);
-  gst_harness_set_src_caps_str (p.cpu, caps);
-  gst_harness_set_src_caps_str (p.gpu, caps);
-  p.cpu_hough = gst_harness_find_element (p.cpu, "cudahough");
-  p.gpu_hough = gst_harness_find_element (p.gpu, "cudahough");
-  gst_video_info_set_format (&p.info, format, w, h);
-  g_free (caps);
-  g_free (cpu);
-  g_free (gpu);
-  return p;
-}
-
-static void
-pair_free (Pair * p)
-{
-  gst_object_unref (p->cpu_hough);
-  gst_object_unref (p->gpu_hough);
-  gst_harness_teardown (p->cpu);
-  gst_harness_teardown (p->gpu);
-}
-
-/* Sets the same property on both elements. */
-static void
-pair_set (Pair * p, const gchar * name, const gchar * value)
-{
-  gst_util_set_object_arg (G_OBJECT (p->cpu_hough), name, value);
-  gst_util_set_object_arg (G_OBJECT (p->gpu_hough), name, value);
-}
-
-static guint64
-transfer_bytes (GstElement * e)
-{
-  guint64 bytes;
-  g_object_get (e, "transfer-bytes", &bytes, NULL);
-  return bytes;
-}
-
-/* The GPU element really negotiated CUDA memory (the frame stays there). */
-static void
-check_on_gpu (Pair * p, const gchar * name)
-{
-  GstPad *pad = gst_element_get_static_pad (p->gpu_hough, "sink");
-  GstCaps *caps = gst_pad_get_current_caps (pad);
-  GstCapsFeatures *f;
-
-  fail_unless (caps != NULL, "%s: no caps on the GPU cudahough", name);
-  f = gst_caps_get_features (caps, 0);
-  fail_unless (f && gst_caps_features_contains (f, "memory:CUDAMemory"),
-      "%s: cudahough behind cudaupload got %" GST_PTR_FORMAT, name, caps);
-  gst_caps_unref (caps);
-  gst_object_unref (pad);
+  return cv_test_pair_new ("cudahough", props, format, w, h);
 }
 
 static void
@@ -172,7 +110,7 @@ run_pair (Pair * p, const gchar * name, GstBuffer * in)
   GstBuffer *gpu = hough_push (p->gpu, gst_buffer_copy_deep (in));
   guint n;
 
-  check_on_gpu (p, name);
+  cv_test_pair_check_on_gpu (p, name);
   compare_lines (name, cpu, gpu);
   compare_frames (name, &p->info, cpu, gpu);
   n = gst_buffer_get_cv_lines_meta (cpu)->n_lines;
@@ -218,18 +156,20 @@ GST_START_TEST (test_formats_identical)
     g_free (name);
     /* first frame: the angle tables (180 angles) and the line list */
     expected = 2 * 4 * 180 + RESULT_BYTES (32);
-    fail_unless_equals_uint64 (transfer_bytes (p.gpu_hough), expected);
-    fail_unless_equals_uint64 (transfer_bytes (p.cpu_hough), 0);
+    fail_unless_equals_uint64 (cv_test_transfer_bytes (p.gpu_element),
+        expected);
+    fail_unless_equals_uint64 (cv_test_transfer_bytes (p.cpu_element), 0);
 
     /* overlay on: identical drawing; the draw list goes up */
-    pair_set (&p, "overlay", "true");
+    cv_test_pair_set (&p, "overlay", "true");
     name = g_strdup_printf ("%s overlay=true", fname);
     n_lines = run_pair (&p, name, in);
     g_free (name);
     expected += RESULT_BYTES (32) + sizeof (CvDrawLine) * n_lines;
-    fail_unless_equals_uint64 (transfer_bytes (p.gpu_hough), expected);
+    fail_unless_equals_uint64 (cv_test_transfer_bytes (p.gpu_element),
+        expected);
 
-    pair_free (&p);
+    cv_test_pair_free (&p);
     gst_buffer_unref (in);
   }
   hough_luma_free (luma);
@@ -266,22 +206,23 @@ GST_START_TEST (test_parameters_identical)
   run_pair (&p, "NV12 start", in);
   for (guint i = 0; i < G_N_ELEMENTS (sets); i++) {
     gchar *name = g_strdup_printf ("NV12 +%s=%s", sets[i][0], sets[i][1]);
-    guint64 before = transfer_bytes (p.gpu_hough);
+    guint64 before = cv_test_transfer_bytes (p.gpu_element);
     gint max_lines;
 
-    pair_set (&p, sets[i][0], sets[i][1]);
+    cv_test_pair_set (&p, sets[i][0], sets[i][1]);
     run_pair (&p, name, in);
     /* at least the line list, never more than tables + list + overlay */
-    g_object_get (p.gpu_hough, "max-lines", &max_lines, NULL);
-    fail_unless (transfer_bytes (p.gpu_hough) - before >=
+    g_object_get (p.gpu_element, "max-lines", &max_lines, NULL);
+    fail_unless (cv_test_transfer_bytes (p.gpu_element) - before >=
         RESULT_BYTES (max_lines), "%s: transfer bytes not counted", name);
-    fail_unless (transfer_bytes (p.gpu_hough) - before <= 2 * 4 * 18000
-        + RESULT_BYTES (max_lines) + sizeof (CvDrawLine) * max_lines,
+    fail_unless (cv_test_transfer_bytes (p.gpu_element) - before <=
+        2 * 4 * 18000 + RESULT_BYTES (max_lines) +
+        sizeof (CvDrawLine) * max_lines,
         "%s: %" G_GUINT64_FORMAT " bytes moved", name,
-        transfer_bytes (p.gpu_hough) - before);
+        cv_test_transfer_bytes (p.gpu_element) - before);
     g_free (name);
   }
-  pair_free (&p);
+  cv_test_pair_free (&p);
   gst_buffer_unref (in);
   hough_luma_free (luma);
 }
@@ -302,15 +243,15 @@ GST_START_TEST (test_degenerate_identical)
 
   hough_luma_noise (noise, 3, 0, 255);
   in = hough_frame_new (GST_VIDEO_FORMAT_I420, noise, TRUE);
-  pair_set (&p, "edge-threshold", "0");
-  pair_set (&p, "threshold", "1");
-  pair_set (&p, "max-lines", "1024");
+  cv_test_pair_set (&p, "edge-threshold", "0");
+  cv_test_pair_set (&p, "threshold", "1");
+  cv_test_pair_set (&p, "max-lines", "1024");
   run_pair (&p, "I420 all edges", in);
-  pair_set (&p, "nms-radius", "0");
+  cv_test_pair_set (&p, "nms-radius", "0");
   run_pair (&p, "I420 all edges, nms-radius=0", in);
   gst_buffer_unref (in);
 
-  pair_free (&p);
+  cv_test_pair_free (&p);
   hough_luma_free (empty);
   hough_luma_free (noise);
 }
@@ -353,7 +294,7 @@ GST_START_TEST (test_scene_identical)
     gst_element_set_state (src, GST_STATE_NULL);
     gst_object_unref (sink);
     gst_object_unref (src);
-    pair_free (&p);
+    cv_test_pair_free (&p);
     g_free (props);
     g_free (desc);
   }
@@ -407,21 +348,21 @@ GST_START_TEST (test_element_latency)
 
   for (guint k = 0; k < G_N_ELEMENTS (settings); k++) {
     Pair p = pair_new (settings[k], GST_VIDEO_FORMAT_NV12, FW, FH);
-    CvTestLatency *l = cv_test_latency_attach (p.gpu_hough);
+    CvTestLatency *l = cv_test_latency_attach (p.gpu_element);
     guint64 bytes;
 
     for (guint i = 0; i < warmup + runs; i++)
       gst_buffer_unref (hough_push (p.gpu, gst_buffer_ref (in)));
     fail_unless_equals_int (cv_test_latency_count (l), warmup + runs);
-    bytes = transfer_bytes (p.gpu_hough);
+    bytes = cv_test_transfer_bytes (p.gpu_element);
     printf ("  cudahough %dx%d NV12 %s: median %.1f us per frame (wall time "
         "in the element), %.0f bytes moved per frame\n", FW, FH,
         settings[k][0] ? settings[k] : "(defaults)",
         cv_test_latency_median (l, warmup),
         (gdouble) bytes / (warmup + runs));
-    check_on_gpu (&p, "latency");
+    cv_test_pair_check_on_gpu (&p, "latency");
     cv_test_latency_free (l);
-    pair_free (&p);
+    cv_test_pair_free (&p);
   }
   gst_buffer_unref (in);
   hough_luma_free (luma);

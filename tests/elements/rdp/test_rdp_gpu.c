@@ -32,76 +32,14 @@ static const GstVideoFormat cuda_formats[] = {
   GST_VIDEO_FORMAT_BGRx
 };
 
-typedef struct
-{
-  GstHarness *cpu, *gpu;
-  GstElement *cpu_rdp, *gpu_rdp;
-  GstVideoInfo info;
-} Pair;
+typedef CvTestPair Pair;
 
 /* `cudardp @props` on system memory and
  * `cudaupload ! cudardp @props ! cudadownload` for @format frames. */
 static Pair
 pair_new (const gchar * props, GstVideoFormat format, gint w, gint h)
 {
-  Pair p;
-  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1", gst_video_format_to_string (format), w, h);
-  gchar *cpu = g_strdup_printf ("cudardp %s", props);
-  gchar *gpu = g_strdup_printf ("cudaupload ! cudardp %s ! cudadownload ! "
-      "capsfilter caps=video/x-raw", props);
-
-  p.cpu = gst_harness_new_parse (cpu);
-  p.gpu = gst_harness_new_parse (gpu);
-  gst_harness_set_src_caps_str (p.cpu, caps);
-  gst_harness_set_src_caps_str (p.gpu, caps);
-  p.cpu_rdp = gst_harness_find_element (p.cpu, "cudardp");
-  p.gpu_rdp = gst_harness_find_element (p.gpu, "cudardp");
-  gst_video_info_set_format (&p.info, format, w, h);
-  g_free (caps);
-  g_free (cpu);
-  g_free (gpu);
-  return p;
-}
-
-static void
-pair_free (Pair * p)
-{
-  gst_object_unref (p->cpu_rdp);
-  gst_object_unref (p->gpu_rdp);
-  gst_harness_teardown (p->cpu);
-  gst_harness_teardown (p->gpu);
-}
-
-static void
-pair_set (Pair * p, const gchar * name, const gchar * value)
-{
-  gst_util_set_object_arg (G_OBJECT (p->cpu_rdp), name, value);
-  gst_util_set_object_arg (G_OBJECT (p->gpu_rdp), name, value);
-}
-
-static guint64
-transfer_bytes (GstElement * e)
-{
-  guint64 bytes;
-  g_object_get (e, "transfer-bytes", &bytes, NULL);
-  return bytes;
-}
-
-/* The GPU element really negotiated CUDA memory. */
-static void
-check_on_gpu (Pair * p, const gchar * name)
-{
-  GstPad *pad = gst_element_get_static_pad (p->gpu_rdp, "sink");
-  GstCaps *caps = gst_pad_get_current_caps (pad);
-  GstCapsFeatures *f;
-
-  fail_unless (caps != NULL, "%s: no caps on the GPU cudardp", name);
-  f = gst_caps_get_features (caps, 0);
-  fail_unless (f && gst_caps_features_contains (f, "memory:CUDAMemory"),
-      "%s: cudardp behind cudaupload got %" GST_PTR_FORMAT, name, caps);
-  gst_caps_unref (caps);
-  gst_object_unref (pad);
+  return cv_test_pair_new ("cudardp", props, format, w, h);
 }
 
 /* Bytes the CUDA gather writes into pinned host memory for @m: offsets
@@ -158,15 +96,16 @@ run_pair (Pair * p, const gchar * name, GstBuffer * in, UploadKind upload)
   GstBuffer *cpu, *gpu;
   GstCvSegmentsMeta *a, *b;
   GstCvDisparityMeta *dmeta = gst_buffer_get_cv_disparity_meta (in);
-  guint64 before = transfer_bytes (p->gpu_rdp), expected, moved;
+  guint64 before = cv_test_transfer_bytes (p->gpu_element), expected, moved;
   gboolean overlay;
   gint step;
   guint n_cuts;
 
-  g_object_get (p->gpu_rdp, "overlay", &overlay, "column-step", &step, NULL);
+  g_object_get (p->gpu_element, "overlay", &overlay, "column-step", &step,
+      NULL);
   cpu = rdp_elem_push (p->cpu, gst_buffer_copy_deep (in));
   gpu = rdp_elem_push (p->gpu, gst_buffer_copy_deep (in));
-  check_on_gpu (p, name);
+  cv_test_pair_check_on_gpu (p, name);
 
   a = gst_buffer_get_cv_segments_meta (cpu);
   b = gst_buffer_get_cv_segments_meta (gpu);
@@ -177,14 +116,14 @@ run_pair (Pair * p, const gchar * name, GstBuffer * in, UploadKind upload)
       "%s: the GPU meta differs from the CPU meta (see above)", name);
   fail_unless (rdp_elem_frames_equal (&p->info, cpu, gpu, name),
       "%s: the GPU frame differs from the CPU frame (see above)", name);
-  fail_unless_equals_uint64 (transfer_bytes (p->cpu_rdp), 0);
+  fail_unless_equals_uint64 (cv_test_transfer_bytes (p->cpu_element), 0);
 
   expected = result_bytes (a);
   if (upload == UPLOAD_HOST_META && dmeta != NULL)
     expected += gst_buffer_get_size (dmeta->storage);
   if (overlay)
     expected += overlay_bytes (a, step, GST_VIDEO_INFO_WIDTH (&p->info));
-  moved = transfer_bytes (p->gpu_rdp) - before;
+  moved = cv_test_transfer_bytes (p->gpu_element) - before;
   fail_unless (moved == expected, "%s: %" G_GUINT64_FORMAT " bytes moved, "
       "expected %" G_GUINT64_FORMAT " (result %" G_GUINT64_FORMAT
       ", disparity upload %s, overlay %s)", name, moved, expected,
@@ -312,7 +251,7 @@ move_disparity_to_device (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 static void
 device_probe_add (Pair * p, DeviceProbe * d)
 {
-  GstPad *pad = gst_element_get_static_pad (p->gpu_rdp, "sink");
+  GstPad *pad = gst_element_get_static_pad (p->gpu_element, "sink");
 
   memset (d, 0, sizeof (*d));
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, move_disparity_to_device,
@@ -347,11 +286,11 @@ GST_START_TEST (test_formats_identical)
     name = g_strdup_printf ("%s overlay=false", fname);
     fail_unless (run_pair (&p, name, in, UPLOAD_HOST_META) > 0);
     g_free (name);
-    pair_set (&p, "overlay", "true");
+    cv_test_pair_set (&p, "overlay", "true");
     name = g_strdup_printf ("%s overlay=true", fname);
     run_pair (&p, name, in, UPLOAD_HOST_META);
     g_free (name);
-    pair_free (&p);
+    cv_test_pair_free (&p);
     gst_buffer_unref (in);
   }
 }
@@ -393,13 +332,13 @@ GST_START_TEST (test_parameters_identical)
     run_pair (&p, name, in, UPLOAD_HOST_META);
     g_free (name);
     for (guint i = 0; i < G_N_ELEMENTS (sets); i++) {
-      pair_set (&p, sets[i][0], sets[i][1]);
+      cv_test_pair_set (&p, sets[i][0], sets[i][1]);
       name = g_strdup_printf ("%s +%s=%s", rdp_input_name (kinds[k]),
           sets[i][0], sets[i][1]);
       run_pair (&p, name, in, UPLOAD_HOST_META);
       g_free (name);
     }
-    pair_free (&p);
+    cv_test_pair_free (&p);
     gst_buffer_unref (in);
   }
 }
@@ -430,7 +369,7 @@ GST_START_TEST (test_inputs_identical)
       g_free (name);
       gst_buffer_unref (in);
     }
-    pair_free (&p);
+    cv_test_pair_free (&p);
   }
 }
 
@@ -473,7 +412,7 @@ GST_START_TEST (test_scene_identical)
             UPLOAD_HOST_META);
         g_free (name);
       }
-      pair_free (&p);
+      cv_test_pair_free (&p);
     }
     for (guint i = 0; i < n_frames; i++)
       gst_sample_unref (samples[i]);
@@ -517,7 +456,7 @@ GST_START_TEST (test_device_disparity)
       g_free (name);
       gst_buffer_unref (in);
     }
-    pair_free (&p);
+    cv_test_pair_free (&p);
     device_probe_clear (&d);
   }
 #endif
@@ -577,22 +516,22 @@ GST_START_TEST (test_element_latency)
       /* the disparity on the device, as after cudasgm; the probe runs
        * before the timing probe */
       device_probe_add (&p, &d);
-      l = cv_test_latency_attach (p.gpu_rdp);
+      l = cv_test_latency_attach (p.gpu_element);
       for (guint n = 0; n < warmup + runs; n++)
         gst_buffer_unref (rdp_elem_push (p.gpu, gst_buffer_ref (in)));
       fail_unless_equals_int (cv_test_latency_count (l), warmup + runs);
       fail_unless (d.moved == warmup + runs && d.failures == 0);
-      bytes = transfer_bytes (p.gpu_rdp);
+      bytes = cv_test_transfer_bytes (p.gpu_element);
       printf ("  cudardp %dx%d RGBA, %s disparity on the device, %s: median "
           "%.1f us per frame (wall time in the element), %.0f bytes moved "
           "per frame\n", FW, FH, rdp_input_name (kinds[i]),
           settings[k][0] ? settings[k] : "(defaults)",
           cv_test_latency_median (l, warmup),
           (gdouble) bytes / (warmup + runs));
-      check_on_gpu (&p, "latency");
+      cv_test_pair_check_on_gpu (&p, "latency");
       cv_test_latency_free (l);
       gst_buffer_unref (in);
-      pair_free (&p);
+      cv_test_pair_free (&p);
       device_probe_clear (&d);
     }
   }
