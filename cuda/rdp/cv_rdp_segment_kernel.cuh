@@ -574,7 +574,8 @@ rdp_segment_kernel (SegmentArgs a)
 #pragma unroll
   for (int k = 0; k < W; k++) {
     const int b = cnt - k * kBitsPerWord;  /* rows of mine in word k */
-    const uint32_t rows = b >= kBitsPerWord ? ~0u : (b > 0 ? (1u << b) - 1u : 0u);
+    const uint32_t rows = b >= kBitsPerWord ? ~0u :
+        (b > 0 ? (1u << b) - 1u : 0u);
     const uint32_t invalid = rows & ~valid[k];
     gap_start[k] = invalid & prev_valid[k];
     gap_end[k] = invalid & next_valid[k];
