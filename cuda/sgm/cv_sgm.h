@@ -167,7 +167,11 @@ CvStatus cv_disparity_to_color_cpu (const CvImageS16 * disparity,
  * traffic, half the parallelism); SEQUENTIAL launches one path after the
  * other (most traffic).  AUTO picks the first of these the device can hold
  * (a cooperative grid must fit on the device at once).  For tests and
- * benchmarks; default AUTO. */
+ * benchmarks; default AUTO.  The environment variable
+ * CUDAVISION_SGM_SCHEDULE ("auto", "sequential", "two-sweeps",
+ * "concurrent") sets the schedule of new plans (to measure the chain:
+ * a cooperative grid waits until the whole grid fits beside other
+ * elements' kernels). */
 typedef enum
 {
   CV_SGM_SCHEDULE_AUTO = 0,

@@ -306,7 +306,14 @@ cv_sgm_cuda_new (void)
 {
   CvSgmCuda *plan = (CvSgmCuda *) calloc (1, sizeof (CvSgmCuda));
   if (plan != NULL) {
+    static const char *const schedules[] = {
+      "auto", "sequential", "two-sweeps", "concurrent",
+    };
+    const char *env = getenv ("CUDAVISION_SGM_SCHEDULE");
     plan->schedule = plan->last_schedule = CV_SGM_SCHEDULE_AUTO;
+    for (int s = 0; env != NULL && s < 4; s++)
+      if (strcmp (env, schedules[s]) == 0)
+        plan->schedule = (CvSgmSchedule) s;
     plan->variant = CV_SGM_VARIANT_AUTO;
     plan->last_variant = CV_SGM_VARIANT_BASELINE;
     plan->wait_timeout_ns = SGM_WAIT_TIMEOUT_NS;

@@ -743,7 +743,7 @@ struct CvStixelsCuda
 
 static const char *const variant_names[CV_STIXELS_N_VARIANTS] = {
   "auto", "baseline", "tiled8", "tiled8-iso", "tiled8-split", "tiled16",
-  "tiled16-iso", "tiled16-iso1", "tiled16-split",
+  "tiled16-iso", "tiled16-iso1", "tiled16-split", "tiled4", "tiled4-split",
 };
 
 extern "C" const char *
@@ -986,6 +986,15 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
           case CV_STIXELS_VARIANT_TILED16_SPLIT:
             warps = 16;
             d_share = 3;
+            split = 2;
+            break;
+          case CV_STIXELS_VARIANT_TILED4:
+            warps = 4;
+            d_share = 0;
+            break;
+          case CV_STIXELS_VARIANT_TILED4_SPLIT:
+            warps = 4;
+            d_share = 0;
             split = 2;
             break;
           default:

@@ -35,7 +35,8 @@ typedef enum
 /* Column kernels.  BASELINE is the double-precision kernel with one block
  * barrier per row (thesis scheme B); the TILED ones are the single-precision
  * tiled DP (cv_stixels_tiled.h, cv_stixels_cuda_tiled.cu) with 8 or 16
- * warps per column: "ISO" keeps the helper warps off the D warp's SM
+ * warps per column (4: half the registers of 8, leaving room on the SM for
+ * other elements' kernels): "ISO" keeps the helper warps off the D warp's SM
  * sub-partition, "ISO1" all but one (otherwise every warp helps); "SPLIT"
  * gives the helpers half blocks (16 rows, two lanes per row) instead of
  * whole ones.  AUTO (the default) takes TILED16_SPLIT when the frame has no
@@ -55,13 +56,16 @@ typedef enum
   CV_STIXELS_VARIANT_TILED16_ISO,
   CV_STIXELS_VARIANT_TILED16_ISO1,
   CV_STIXELS_VARIANT_TILED16_SPLIT,
+  CV_STIXELS_VARIANT_TILED4,
+  CV_STIXELS_VARIANT_TILED4_SPLIT,
   CV_STIXELS_N_VARIANTS
 } CvStixelsVariant;
 
 #define CV_ENV_STIXELS_VARIANT "CUDAVISION_STIXELS_VARIANT"
 
 /* "auto", "baseline", "tiled8", "tiled8-iso", "tiled8-split", "tiled16",
- * "tiled16-iso", "tiled16-iso1", "tiled16-split". */
+ * "tiled16-iso", "tiled16-iso1", "tiled16-split", "tiled4",
+ * "tiled4-split". */
 const char *cv_stixels_variant_name (CvStixelsVariant variant);
 
 /* The variant of the next computes (AUTO or a forced one); returns FALSE

@@ -529,6 +529,12 @@ cv_stixels_tiled_launch (const CvStxModel * model,
         err) : launch < 16, false > (model, &mf, disparity, confidence, pose_dev,
         column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
         err);
+  if (warps == 4)
+    return obj_slope ? launch < 4, true > (model, &mf, disparity, confidence, pose_dev,
+        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
+        err) : launch < 4, false > (model, &mf, disparity, confidence, pose_dev,
+        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
+        err);
   if (warps == 8)
     return obj_slope ? launch < 8, true > (model, &mf, disparity, confidence, pose_dev,
         column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
@@ -536,5 +542,5 @@ cv_stixels_tiled_launch (const CvStxModel * model,
         column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
         err);
   return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-      "stixels: tiled kernel with %d warps (8 or 16)", warps);
+      "stixels: tiled kernel with %d warps (4, 8 or 16)", warps);
 }

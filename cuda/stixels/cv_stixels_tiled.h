@@ -1062,7 +1062,7 @@ typedef enum
 /* Enqueues the tiled column kernel (cv_stixels_cuda_tiled.cu) for @model
  * (whose priors cv_stx_tiled_supports) on the device images (it does the
  * downsampling itself); writes what the baseline column kernel writes.
- * @warps: 8 or 16;
+ * @warps: 4, 8 or 16;
  * @d_share: helper warps allowed on the D warp's SM sub-partition (0 ..
  * warps / 4 - 1); @split: 1 a block per helper task, 2 half a block. */
 CvStatus cv_stixels_tiled_launch (const CvStxModel * model,
