@@ -311,7 +311,8 @@ cv_sgm_cuda_new (void)
     };
     const char *env = getenv ("CUDAVISION_SGM_SCHEDULE");
     plan->schedule = plan->last_schedule = CV_SGM_SCHEDULE_AUTO;
-    for (int s = 0; env != NULL && s < 4; s++)
+    for (int s = 0; env != NULL
+        && s < (int) (sizeof (schedules) / sizeof (schedules[0])); s++)
       if (strcmp (env, schedules[s]) == 0)
         plan->schedule = (CvSgmSchedule) s;
     plan->variant = CV_SGM_VARIANT_AUTO;

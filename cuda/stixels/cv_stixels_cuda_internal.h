@@ -35,8 +35,8 @@ typedef enum
 /* Column kernels.  BASELINE is the double-precision kernel with one block
  * barrier per row (thesis scheme B); the TILED ones are the single-precision
  * tiled DP (cv_stixels_tiled.h, cv_stixels_cuda_tiled.cu) with 8 or 16
- * warps per column (4: half the registers of 8, leaving room on the SM for
- * other elements' kernels): "ISO" keeps the helper warps off the D warp's SM
+ * warps per column (or 4: half the registers of 8, slower alone and in the
+ * chain, see docs/performance.md): "ISO" keeps the helper warps off the D warp's SM
  * sub-partition, "ISO1" all but one (otherwise every warp helps); "SPLIT"
  * gives the helpers half blocks (16 rows, two lanes per row) instead of
  * whole ones.  AUTO (the default) takes TILED16_SPLIT when the frame has no
