@@ -36,10 +36,10 @@ typedef enum
  * barrier per row (thesis scheme B); the TILED ones are the single-precision
  * tiled DP (cv_stixels_tiled.h, cv_stixels_cuda_tiled.cu) with 8 or 16
  * warps per column (or 4: half the registers of 8, slower alone and in the
- * chain, see docs/performance.md): "ISO" keeps the helper warps off the D warp's SM
- * sub-partition, "ISO1" all but one (otherwise every warp helps); "SPLIT"
- * gives the helpers half blocks (16 rows, two lanes per row) instead of
- * whole ones.  AUTO (the default) takes TILED16_SPLIT when the frame has no
+ * chain, see docs/performance.md): "ISO" keeps the helper warps off the D
+ * warp's SM sub-partition, "ISO1" all but one (otherwise every warp helps);
+ * "SPLIT" gives the helpers half blocks (16 rows, two lanes per row)
+ * instead of whole ones.  AUTO (the default) takes TILED16_SPLIT when the frame has no
  * more columns than the GPU has SMs (one block per SM), else TILED8_SPLIT
  * (two per SM), and BASELINE where the tiled kernel does not apply (plane
  * priors it does not cover, columns too tall for its shared memory).
