@@ -180,6 +180,9 @@ typedef enum
   CV_SGM_SCHEDULE_CONCURRENT = 3,
 } CvSgmSchedule;
 
+/* "auto", "sequential", "two-sweeps", "concurrent"; "invalid" out of range. */
+const char *cv_sgm_schedule_name (CvSgmSchedule schedule);
+
 #ifdef CV_HAVE_CUDA
 /* ---- CUDA (device memory; the caller's CUDA context current) ------------ */
 

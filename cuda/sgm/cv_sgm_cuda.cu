@@ -306,14 +306,11 @@ cv_sgm_cuda_new (void)
 {
   CvSgmCuda *plan = (CvSgmCuda *) calloc (1, sizeof (CvSgmCuda));
   if (plan != NULL) {
-    static const char *const schedules[] = {
-      "auto", "sequential", "two-sweeps", "concurrent",
-    };
     const char *env = getenv ("CUDAVISION_SGM_SCHEDULE");
     plan->schedule = plan->last_schedule = CV_SGM_SCHEDULE_AUTO;
-    for (int s = 0; env != NULL
-        && s < (int) (sizeof (schedules) / sizeof (schedules[0])); s++)
-      if (strcmp (env, schedules[s]) == 0)
+    for (int s = CV_SGM_SCHEDULE_AUTO; env != NULL
+        && s <= CV_SGM_SCHEDULE_CONCURRENT; s++)
+      if (strcmp (env, cv_sgm_schedule_name ((CvSgmSchedule) s)) == 0)
         plan->schedule = (CvSgmSchedule) s;
     plan->variant = CV_SGM_VARIANT_AUTO;
     plan->last_variant = CV_SGM_VARIANT_BASELINE;

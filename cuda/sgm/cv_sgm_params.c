@@ -72,3 +72,15 @@ cv_sgm_params_validate (const CvSgmParams * p, CvError * err)
         "sgm: lr_max_diff %d is negative", p->lr_max_diff);
   return CV_OK;
 }
+
+const char *
+cv_sgm_schedule_name (CvSgmSchedule schedule)
+{
+  static const char *const names[] = {
+    "auto", "sequential", "two-sweeps", "concurrent",
+  };
+  if ((int) schedule < 0 || (int) schedule >= (int) (sizeof (names) /
+          sizeof (names[0])))
+    return "invalid";
+  return names[schedule];
+}

@@ -227,14 +227,6 @@ verify (Job * j, const int16_t * gd, const uint8_t * gc)
   return FALSE;
 }
 
-static const char *
-schedule_name (CvSgmSchedule s)
-{
-  return s == CV_SGM_SCHEDULE_CONCURRENT ? "concurrent"
-      : s == CV_SGM_SCHEDULE_TWO_SWEEPS ? "two-sweeps"
-      : s == CV_SGM_SCHEDULE_SEQUENTIAL ? "sequential" : "auto";
-}
-
 typedef struct
 {
   cudaStream_t stream;
@@ -384,7 +376,7 @@ run_job (Bench * b, Job * j)
     printf ("%-10s %4d %5d %-6s %-8s %-10s %7.3fms %6.3fms %6.3fms %6.3fms "
         "%8.1f %6.3fms %6.3fms ", size, c->d, c->paths,
         j->census ? "full" : "cs", cv_sgm_variant_name (used),
-        schedule_name (sched), med, p10, p90, b2b, npix / (med * 1e3),
+        cv_sgm_schedule_name (sched), med, p10, p90, b2b, npix / (med * 1e3),
         mem_floor, int_floor);
     if (c->target_ms > 0)
       printf ("%6.2fms %6.2fms ", c->target_ms, c->libsgm_ms);
@@ -464,15 +456,15 @@ compare_schedules (Bench * b, Job * j)
       cv_sgm_cuda_set_schedule (plan, (CvSgmSchedule) s);
       sgm_watchdog_arm ("bench-sgm schedules: variant %s schedule %s did "
           "not finish", cv_sgm_variant_name (variants[vi]),
-          schedule_name ((CvSgmSchedule) s));
+          cv_sgm_schedule_name ((CvSgmSchedule) s));
       med = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, NULL, NULL, NULL);
       CUDA_OK (cudaStreamSynchronize (b->stream));
       sgm_watchdog_disarm ();
       printf ("variant %-8s schedule %-10s (used %-10s) %dx%d D=%d %d paths "
           "%s: %.3f ms\n", cv_sgm_variant_name (cv_sgm_cuda_get_variant
-              (plan)), schedule_name ((CvSgmSchedule) s),
-          schedule_name (cv_sgm_cuda_get_schedule (plan)), c->w, c->h, c->d,
-          c->paths, j->census ? "full" : "cs", med);
+              (plan)), cv_sgm_schedule_name ((CvSgmSchedule) s),
+          cv_sgm_schedule_name (cv_sgm_cuda_get_schedule (plan)), c->w, c->h,
+          c->d, c->paths, j->census ? "full" : "cs", med);
     }
     cv_sgm_cuda_free (plan);
   }

@@ -53,10 +53,6 @@ static const char *kind_names[] = { "noise", "textured", "uniform", "black",
   "steps"
 };
 
-static const char *schedule_names[] = { "auto", "sequential", "two-sweeps",
-  "concurrent"
-};
-
 #define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
       fprintf (stderr, "%s failed: %s\n", #call, cudaGetErrorString (e_)); \
       exit (1); } } while (0)
@@ -238,7 +234,7 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
     format_params (params, sizeof (params), p);
     sgm_watchdog_arm ("%s %dx%d variant %s schedule %s did not finish on "
         "the GPU; params: %s", what, w, h, cv_sgm_variant_name (variant),
-        schedule_names[schedule], params);
+        cv_sgm_schedule_name (schedule), params);
   }
   ensure ((void **) &g->d_left, &g->cap_img, img_pitch * h * 3);
   g->d_right = g->d_left + img_pitch * h;
@@ -272,7 +268,7 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
     cudaError_t e = cudaStreamSynchronize (NULL);
     if (e != cudaSuccess) {
       fprintf (stderr, "kernel failure (%s, %dx%d, schedule %s): %s\n", what,
-          w, h, schedule_names[schedule], cudaGetErrorString (e));
+          w, h, cv_sgm_schedule_name (schedule), cudaGetErrorString (e));
       print_params (p);
       exit (1);
     }
@@ -287,8 +283,9 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
     fprintf (stderr, "FRAME LOST %s %dx%d variant %s (used %s) schedule %s "
         "(used %s): %s\n", what, w, h, cv_sgm_variant_name (variant),
         cv_sgm_variant_name (cv_sgm_cuda_get_variant (g->plan)),
-        schedule_names[schedule],
-        schedule_names[cv_sgm_cuda_get_schedule (g->plan)], err.message);
+        cv_sgm_schedule_name (schedule),
+        cv_sgm_schedule_name (cv_sgm_cuda_get_schedule (g->plan)),
+        err.message);
     print_params (p);
     ok = FALSE;
   }
@@ -329,8 +326,8 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
         "gpu %d\n  %ld disparity and %ld confidence values differ of %d "
         "(%ld valid on the CPU)\n", what, w, h, cv_sgm_variant_name (variant),
         cv_sgm_variant_name (cv_sgm_cuda_get_variant (g->plan)),
-        schedule_names[schedule],
-        schedule_names[cv_sgm_cuda_get_schedule (g->plan)], first % w,
+        cv_sgm_schedule_name (schedule),
+        cv_sgm_schedule_name (cv_sgm_cuda_get_schedule (g->plan)), first % w,
         first / w, cpu_d.data[first], gd[first], cpu_c.data[first], gc[first],
         n_disp_diff, n_conf_diff, w * h, n_valid);
     print_params (p);
