@@ -523,24 +523,25 @@ cv_stixels_tiled_launch (const CvStxModel * model,
   if (split != 1 && split != 2)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "stixels: tiled kernel with block split %d (1 or 2)", split);
-  if (warps == 16)
-    return obj_slope ? launch < 16, true > (model, &mf, disparity, confidence, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
-        err) : launch < 16, false > (model, &mf, disparity, confidence, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
-        err);
-  if (warps == 4)
-    return obj_slope ? launch < 4, true > (model, &mf, disparity, confidence, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
-        err) : launch < 4, false > (model, &mf, disparity, confidence, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
-        err);
-  if (warps == 8)
-    return obj_slope ? launch < 8, true > (model, &mf, disparity, confidence, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
-        err) : launch < 8, false > (model, &mf, disparity, confidence, pose_dev,
-        column_stixels, column_count, column_energy, pose_used, d_share, split, kstop, s,
-        err);
-  return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-      "stixels: tiled kernel with %d warps (4, 8 or 16)", warps);
+  /* the instantiation for (warps, object slope) */
+  CvStatus (*fn) (const CvStxModel *, const CvStxModelF *,
+      const CvImageS16 *, const CvImageU8 *, const CvCameraPose *,
+      CvStixel *, int32_t *, float *, CvCameraPose *, int, int, int,
+      cudaStream_t, CvError *) = nullptr;
+  switch (warps) {
+    case 4:
+      fn = obj_slope ? launch < 4, true > : launch < 4, false >;
+      break;
+    case 8:
+      fn = obj_slope ? launch < 8, true > : launch < 8, false >;
+      break;
+    case 16:
+      fn = obj_slope ? launch < 16, true > : launch < 16, false >;
+      break;
+  }
+  if (fn == nullptr)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "stixels: tiled kernel with %d warps (4, 8 or 16)", warps);
+  return fn (model, &mf, disparity, confidence, pose_dev, column_stixels,
+      column_count, column_energy, pose_used, d_share, split, kstop, s, err);
 }
