@@ -227,6 +227,8 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
 #define N_NS_VARIANTS 1
 /* Packed-variant kernels: one per D (16 .. 256 in steps of 16). */
 #define N_D_VARIANTS (CV_SGM_MAX_DISPARITIES / CV_SGM_DISPARITY_STEP)
+/* lane counts of the packed path kernel: 4, 8, 16, 32 (lanes_index) */
+#define N_LANE_COUNTS 4
 
 struct CvSgmCuda
 {
@@ -256,9 +258,10 @@ struct CvSgmCuda
   int paths_smem_set[N_K_VARIANTS][2];
   /* packed variant */
   CvSgmVariant variant, last_variant;
-  int fast_paths_occupancy[N_D_VARIANTS][2];    /* 8, 4 lanes; -1: not queried */
+  /* per lane count (lanes_index); -1: not queried */
+  int fast_paths_occupancy[N_D_VARIANTS][N_LANE_COUNTS];
   int fast_horiz_smem_set[N_D_VARIANTS][2];
-  int fast_paths_smem_set[N_D_VARIANTS][2];
+  int fast_paths_smem_set[N_D_VARIANTS][N_LANE_COUNTS];
   int fast_wta_smem_set[N_D_VARIANTS];
 };
 
@@ -587,12 +590,19 @@ d_index (int n_disp)
   return n_disp / CV_SGM_DISPARITY_STEP - 1;
 }
 
+/* Slot of a lane count (4, 8, 16, 32) in the per-lane-count arrays. */
+static int
+lanes_index (int lanes)
+{
+  return lanes == 4 ? 0 : lanes == 8 ? 1 : lanes == 16 ? 2 : 3;
+}
+
 static int
 fast_occupancy_cb (int k, int full, int ns, void *user)
 {
   OccupancyQuery *q = (OccupancyQuery *) user;
   int *slot = &q->plan->fast_paths_occupancy[d_index (q->n_disp)]
-      [q->lanes == 4];
+      [lanes_index (q->lanes)];
   (void) k;
   (void) full;
   (void) ns;
@@ -600,20 +610,6 @@ fast_occupancy_cb (int k, int full, int ns, void *user)
     *slot = sgm_fast_paths_occupancy (q->n_disp, q->lanes,
         q->plan->smem_optin);
   return *slot;
-}
-
-/* Lanes per chain of the packed vertical paths for @variant: 4 only when
- * PACKED4 is asked for (and D allows it).  AUTO takes the 8-lane PACKED
- * layout: measured on the H200 it is faster in every benchmark row (e.g.
- * 0.939 vs 1.124 ms at 1024x440, D 128, 8 paths): more warps in flight
- * hide the row-to-row latency better than more work per lane. */
-static int
-fast_lanes (const CvSgmParams * p, CvSgmVariant variant)
-{
-  if (variant == CV_SGM_VARIANT_PACKED4
-      && p->max_disparity <= SGM_FAST_LANES4_MAX_D)
-    return 4;
-  return SGM_FAST_LANES;
 }
 
 /* TRUE when the packed variant computes @p exactly and its blocks fit. */
@@ -663,7 +659,7 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       pa.group_base = pp.launches[li].group_base;
       pa.coop = pp.launches[li].coop;
       if (sgm_fast_paths_launch (&pa, lanes, pp.launches[li].n_blocks,
-              plan->smem_optin, &plan->fast_paths_smem_set[di][lanes == 4],
+              plan->smem_optin, &plan->fast_paths_smem_set[di][lanes_index (lanes)],
               stream, &launch_err) == CV_OK)
         continue;
       /* a cooperative grid refused before anything ran: plan again, one
@@ -823,11 +819,9 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   }
 
   {
-    const int lanes = fast_lanes (params, plan->variant);
-    plan->last_variant = plan->variant != CV_SGM_VARIANT_BASELINE
-        && packed_applies (plan, params, w, lanes)
-        ? (lanes == 4 ? CV_SGM_VARIANT_PACKED4 : CV_SGM_VARIANT_PACKED)
-        : CV_SGM_VARIANT_BASELINE;
+    const int lanes = cv_sgm_variant_lanes (plan->variant, params);
+    plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)
+        ? cv_sgm_variant_of_lanes (lanes) : CV_SGM_VARIANT_BASELINE;
     if (plan->last_variant != CV_SGM_VARIANT_BASELINE
         && (st = run_packed (plan, params, left, lanes, stream, err))
         != CV_OK)

@@ -92,7 +92,7 @@ CvStatus sgm_fast_horizontal_launch (const SgmFastHorizArgs * args,
     CvError * err);
 
 /* Dynamic shared memory of a block of the packed path kernel with @lanes
- * (SGM_FAST_LANES or 4) lanes per chain. */
+ * (4, 8, 16 or 32: cv_sgm_variant_lanes) lanes per chain. */
 size_t sgm_fast_paths_smem_bytes (int n_disp, int lanes);
 
 /* Blocks per SM the device holds of the packed path kernel for D and

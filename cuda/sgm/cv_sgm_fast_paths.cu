@@ -8,7 +8,7 @@
  * direction ("group"), one segment of LPS lanes per slice (KH words of the
  * interleaved layout per lane, D = 2 LPS KH; LPS = SGM_FAST_LANES, or 4
  * for D <= 128 in the "packed4" variant: more work per instruction, fewer
- * warps).  Slice s of a group with horizontal drift dx is at row step t in
+ * warps; 16 or 32 in "packed16" / "packed32": more warps).  Slice s of a group with horizontal drift dx is at row step t in
  * column (s + dx t) mod slots, slots >= width + slices per warp - 1, so a
  * diagonal slice leaving the image re-enters on the other side as a new
  * path (the thesis' wrap-around) and every warp has one pixel per slice
@@ -31,17 +31,21 @@
 #endif
 #include "cv_sgm_packed.cuh"
 
-/* Rows ahead of the one aggregated whose luma is loaded (adaptive P2). */
-#define SGM_FAST_LUMA_AHEAD 2
-
-/* Shared memory of a block: the adaptive-P2 table, then per warp a ring of
- * SGM_FAST_RING + 2 row slots (up to SGM_FAST_RING + 1 rows fetched or
- * being read, and one that other lanes may still be reading), each with
- * the cells of the warp's slices. */
+/* Shared memory of a block: the adaptive-P2 table, per warp a 32-bit word
+ * per slice (a ring of four luma bytes, below), then per warp a ring of SGM_FAST_RING + 2 row
+ * slots (up to SGM_FAST_RING + 1 rows fetched or being read, and one that
+ * other lanes may still be reading), each with the cells of the warp's
+ * slices. */
 static __host__ __device__ inline size_t
 fast_paths_lut_bytes (void)
 {
   return 256 * sizeof (uint16_t);
+}
+
+static __host__ __device__ inline size_t
+fast_paths_luma_bytes (int lanes)
+{
+  return (size_t) SGM_FAST_WARPS * (SGM_WARP / lanes) * sizeof (uint32_t);
 }
 
 static __host__ __device__ inline size_t
@@ -53,9 +57,9 @@ fast_paths_slot_words (int n_disp, int lanes)
 static __host__ __device__ inline size_t
 fast_paths_smem_bytes (int n_disp, int lanes)
 {
-  return fast_paths_lut_bytes () + (size_t) SGM_FAST_WARPS *
-      (SGM_FAST_RING + 2) * fast_paths_slot_words (n_disp, lanes) *
-      sizeof (uint32_t);
+  return fast_paths_lut_bytes () + fast_paths_luma_bytes (lanes) +
+      (size_t) SGM_FAST_WARPS * (SGM_FAST_RING + 2) *
+      fast_paths_slot_words (n_disp, lanes) * sizeof (uint32_t);
 }
 
 /* Wraps a column a few steps away from [0, slots) back into it. */
@@ -81,8 +85,10 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   const int wib = threadIdx.x / SGM_WARP;
   const int seg = lane / LPS, sl = lane % LPS;
   const int W = a.width, H = a.height;
-  uint32_t *ring = (uint32_t *) (smem + fast_paths_lut_bytes ()) +
-      (size_t) wib * SLOTS * (NSL * WORDS);
+  uint32_t *luma_ring = (uint32_t *) (smem + fast_paths_lut_bytes ()) +
+      wib * NSL + lane / LPS;
+  uint32_t *ring = (uint32_t *) (smem + fast_paths_lut_bytes () +
+      fast_paths_luma_bytes (LPS)) + (size_t) wib * SLOTS * (NSL * WORDS);
   const uint32_t p1_pk = SGM_PACK2 (a.p1);
   const uint32_t cmask_pk = SGM_PACK2 ((1u << a.cbits) - 1u);
   const uint32_t shift_mul = 1u << a.cbits;
@@ -160,20 +166,36 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
     }
   };
 
-  /* luma (adaptive P2) SGM_FAST_LUMA_AHEAD rows ahead, in registers */
+  /* luma (adaptive P2): a ring of four bytes per slice in shared memory.
+   * Step t reads the bytes of steps t and t - 1, stores the byte of step
+   * t + 2 (loaded at step t - 2) and loads the byte of step t + 4 into one
+   * of two registers taking turns, so that no register is copied while its
+   * load is in flight (a register rotation did, and waited for the load
+   * every step: 28 % of the kernel's stall samples on the H200).  First
+   * the bytes of steps 0 and 1 into the ring, 2 and 3 in flight; y_luma,
+   * col_luma, luma_row: the next step to load. */
   const ptrdiff_t luma_step = (ptrdiff_t) dy * (ptrdiff_t) a.luma_stride;
-  int y_luma = y_start + dy * SGM_FAST_LUMA_AHEAD;
-  int col_luma = fast_wrap (s + dx * SGM_FAST_LUMA_AHEAD, slots);
-  const uint8_t *luma_row = a.luma + (ptrdiff_t) y_luma *
+  int y_luma = y_start, col_luma = s;
+  const uint8_t *luma_row = a.luma + (ptrdiff_t) y_start *
       (ptrdiff_t) a.luma_stride;
-  auto load_luma = [&](int yl, int c) -> int {
-    return yl >= 0 && yl < H && c < W
-        ? a.luma[(size_t) yl * a.luma_stride + c] : 0;
+  auto load_luma = [&]() -> uint32_t {
+    const uint32_t v = y_luma >= 0 && y_luma < H && col_luma < W
+        ? luma_row[col_luma] : 0u;
+    y_luma += dy;
+    luma_row += luma_step;
+    col_luma = fast_wrap (col_luma + dx, slots);
+    return v;
   };
-  int luma_here = 0, luma_next = 0, luma_prev = 0;
+  auto put_luma = [&](int step, uint32_t v) {
+    if (sl == 0)
+      ((uint8_t *) luma_ring)[step & 3] = (uint8_t) v;
+  };
+  uint32_t luma_even = 0, luma_odd = 0;        /* loads in flight */
   if (a.adaptive) {
-    luma_here = load_luma (y_start, s);
-    luma_next = load_luma (y_start + dy, fast_wrap (s + dx, slots));
+    put_luma (0, load_luma ());
+    put_luma (1, load_luma ());
+    luma_even = load_luma ();
+    luma_odd = load_luma ();
   }
 
   int y = y_start;              /* row, column, ring slot and row cells of step t */
@@ -204,15 +226,20 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
 
     uint32_t p2e = (uint32_t) a.p2;
     if (a.adaptive) {
-      int delta = luma_here - luma_prev;
+      /* bytes t and t - 1 (at t = 0 a value never used: a path start);
+       * then the load of step t + 2 into the ring (its byte was last read
+       * at step t - 1, before the barrier above; not one this step reads),
+       * the load of t + 4 */
+      const uint8_t *lb = (const uint8_t *) luma_ring;
+      const int delta = (int) lb[t & 3] - (int) lb[(t - 1) & 3];
       p2e = lut[delta < 0 ? -delta : delta];
-      luma_prev = luma_here;
-      luma_here = luma_next;
-      luma_next = y_luma >= 0 && y_luma < H && col_luma < W
-          ? luma_row[col_luma] : 0;
-      y_luma += dy;
-      luma_row += luma_step;
-      col_luma = fast_wrap (col_luma + dx, slots);
+      if (t & 1) {
+        put_luma (t + 2, luma_odd);
+        luma_odd = load_luma ();
+      } else {
+        put_luma (t + 2, luma_even);
+        luma_even = load_luma ();
+      }
     }
     /* a path starts at the first row and where a diagonal slice re-enters
      * the image: m = 0 and m + P2 = 0 make the step give L = C */
@@ -247,10 +274,34 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
 
 typedef void (*SgmFastPathsKernel) (const SgmPathsArgs);
 
-/* The kernel for D disparities and @lanes (4 or 8) lanes per chain. */
+/* The kernel for D disparities and @lanes (4, 8, 16 or 32; D a multiple
+ * of 2 @lanes, cv_sgm_variant_lanes) lanes per chain. */
 static SgmFastPathsKernel
 pick_fast_paths (int n_disp, int lanes)
 {
+  if (lanes == 32 && n_disp % 64 == 0) {
+    switch (n_disp / 64) {
+      case 1:
+        return sgm_fast_paths_kernel < 32, 1 >;
+      case 2:
+        return sgm_fast_paths_kernel < 32, 2 >;
+      case 3:
+        return sgm_fast_paths_kernel < 32, 3 >;
+      default:
+        return sgm_fast_paths_kernel < 32, 4 >;
+    }
+  }
+  if (lanes == 16 && n_disp % 32 == 0) {
+    switch (n_disp / 32) {
+#define SGM_KH16_CASE(n) case n: return sgm_fast_paths_kernel < 16, n >;
+        SGM_KH16_CASE (1) SGM_KH16_CASE (2) SGM_KH16_CASE (3)
+        SGM_KH16_CASE (4) SGM_KH16_CASE (5) SGM_KH16_CASE (6)
+        SGM_KH16_CASE (7)
+#undef SGM_KH16_CASE
+      default:
+        return sgm_fast_paths_kernel < 16, 8 >;
+    }
+  }
   if (lanes == 4 && n_disp <= SGM_FAST_LANES4_MAX_D) {
     switch (n_disp / 8) {
 #define SGM_KH4_CASE(n) case n: return sgm_fast_paths_kernel < 4, n >;

@@ -222,15 +222,59 @@ cv_sgm_variant_name (CvSgmVariant variant)
       return "packed";
     case CV_SGM_VARIANT_PACKED4:
       return "packed4";
+    case CV_SGM_VARIANT_PACKED16:
+      return "packed16";
+    case CV_SGM_VARIANT_PACKED32:
+      return "packed32";
     default:
       return "auto";
   }
 }
 
 int
+cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params)
+{
+  const int d = params->max_disparity;
+  switch (variant) {
+    case CV_SGM_VARIANT_BASELINE:
+      return 0;
+    case CV_SGM_VARIANT_PACKED:
+      return SGM_FAST_LANES;
+    case CV_SGM_VARIANT_PACKED4:
+      return d <= SGM_FAST_LANES4_MAX_D ? 4 : SGM_FAST_LANES;
+    case CV_SGM_VARIANT_PACKED16:
+      return d % 32 == 0 ? 16 : SGM_FAST_LANES;
+    case CV_SGM_VARIANT_PACKED32:
+      return d % 64 == 0 ? 32 : SGM_FAST_LANES;
+    default:
+      /* AUTO, as measured on the H200 (docs/performance.md): 16 lanes
+       * where 8 would leave few warps (4 paths: two groups) or many
+       * disparities per lane (D > 128), 8 otherwise (16 lanes with 8 paths
+       * and D 128 spread their blocks less evenly over the SMs) */
+      return d % 32 == 0 && (params->paths == 4 || d > 128) ? 16
+          : SGM_FAST_LANES;
+  }
+}
+
+CvSgmVariant
+cv_sgm_variant_of_lanes (int lanes)
+{
+  switch (lanes) {
+    case 4:
+      return CV_SGM_VARIANT_PACKED4;
+    case 16:
+      return CV_SGM_VARIANT_PACKED16;
+    case 32:
+      return CV_SGM_VARIANT_PACKED32;
+    default:
+      return CV_SGM_VARIANT_PACKED;
+  }
+}
+
+int
 cv_sgm_variant_exact (CvSgmVariant variant, const CvSgmParams * params)
 {
-  if (variant == CV_SGM_VARIANT_PACKED || variant == CV_SGM_VARIANT_PACKED4)
-    return sgm_packed_exact (params);
-  return variant == CV_SGM_VARIANT_BASELINE;
+  if (variant == CV_SGM_VARIANT_BASELINE)
+    return 1;
+  return variant != CV_SGM_VARIANT_AUTO && sgm_packed_exact (params);
 }

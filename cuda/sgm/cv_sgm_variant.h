@@ -17,8 +17,13 @@
  *  - PACKED4: PACKED with 4 lanes per chain instead of 8 in the vertical
  *    and diagonal paths for D <= 128 (twice the disparities per lane: less
  *    overhead per cell, half the warps); as PACKED above 128.
- *  - AUTO (default): PACKED where it applies, else BASELINE (PACKED was
- *    faster than PACKED4 in every row measured on the H200).
+ *  - PACKED16, PACKED32: PACKED with 16 or 32 lanes per chain in the
+ *    vertical and diagonal paths where D allows it (a multiple of 32 or
+ *    64; else as PACKED): half or a quarter of the disparities per lane,
+ *    twice or four times the warps.
+ *  - AUTO (default): where the packed layout applies, PACKED16 with 4 paths
+ *    or D > 128 (a multiple of 32), else PACKED (the fastest of the four
+ *    in every row measured on the H200); BASELINE where it does not.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -37,12 +42,20 @@ typedef enum
   CV_SGM_VARIANT_BASELINE = 1,
   CV_SGM_VARIANT_PACKED = 2,
   CV_SGM_VARIANT_PACKED4 = 3,
+  CV_SGM_VARIANT_PACKED16 = 4,
+  CV_SGM_VARIANT_PACKED32 = 5,
 } CvSgmVariant;
 
-#define CV_SGM_N_VARIANTS 4
+#define CV_SGM_N_VARIANTS 6
 
-/* "auto", "baseline", "packed", "packed4". */
+/* "auto", "baseline", "packed", "packed4", "packed16", "packed32". */
 const char *cv_sgm_variant_name (CvSgmVariant variant);
+
+/* Lanes per chain of the packed vertical and diagonal paths that @variant
+ * runs for @params (4, 8, 16 or 32; 0 for BASELINE), and the packed
+ * variant a lane count belongs to. */
+int cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params);
+CvSgmVariant cv_sgm_variant_of_lanes (int lanes);
 
 /* TRUE when @variant (not AUTO) computes @params exactly (the shared-memory
  * limits of the device aside). */
@@ -53,7 +66,8 @@ typedef struct CvSgmCuda CvSgmCuda;
 
 /* The variant of the next cv_sgm_cuda_compute calls (default AUTO); a
  * forced packed variant that does not apply to the parameters or the size
- * falls back to BASELINE (PACKED4 to PACKED above D = 128). */
+ * falls back to BASELINE (PACKED4, PACKED16 and PACKED32 to PACKED where D
+ * does not allow their lane count). */
 void cv_sgm_cuda_set_variant (CvSgmCuda * plan, CvSgmVariant variant);
 
 /* The variant the last cv_sgm_cuda_compute used (never AUTO). */

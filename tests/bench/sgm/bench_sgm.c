@@ -20,7 +20,11 @@
  * under a wall-clock limit (sgm_watchdog.h: BENCH_ROW_TIMEOUT_S, or
  * CV_SGM_GPU_TIMEOUT_S), so a hang ends the run instead of the GPU session.
  *
- *   bench-sgm [runs]
+ *   bench-sgm [runs [CASE]]
+ *
+ * CASE: only the rows whose label ("1226x370 D128 8p cs", size, D, paths,
+ * census cs or full) contains it, e.g. "1226x370 D128 8p" (both censuses);
+ * the schedule comparison runs when its row is selected.
  */
 #include <glib.h>
 #include <stdio.h>
@@ -80,6 +84,7 @@ static const Case cases[] = {
 
 static const CvSgmVariant variants[] = {
   CV_SGM_VARIANT_BASELINE, CV_SGM_VARIANT_PACKED, CV_SGM_VARIANT_PACKED4,
+  CV_SGM_VARIANT_PACKED16, CV_SGM_VARIANT_PACKED32,
 };
 
 #define N_VARIANTS ((int) G_N_ELEMENTS (variants))
@@ -89,6 +94,7 @@ typedef struct
 {
   const Case *c;
   int census;
+  gboolean selected;            /* matches the command line's CASE */
   uint8_t *hl, *hr;
   int16_t *ref_disp;
   uint8_t *ref_conf;
@@ -124,7 +130,7 @@ bytes_moved (const Case * c, int census_bytes, CvSgmVariant variant,
   double npix = (double) c->w * c->h, cells = npix * c->d;
   int groups = c->paths == 8 ? 6 : 2;
   double paths_b, other_b;
-  if (variant == CV_SGM_VARIANT_PACKED || variant == CV_SGM_VARIANT_PACKED4) {
+  if (variant != CV_SGM_VARIANT_BASELINE) {
     /* horizontal: each cell written in part 1, read and written in part 2
      * (part 1's writes mostly read back from L2: counted once); vertical:
      * the first group of each half reads, the last writes (SEQUENTIAL:
@@ -149,7 +155,7 @@ static double
 int_ops (const Case * c, CvSgmVariant variant)
 {
   double cells = (double) c->w * c->h * c->d;
-  if (variant == CV_SGM_VARIANT_PACKED || variant == CV_SGM_VARIANT_PACKED4)
+  if (variant != CV_SGM_VARIANT_BASELINE)
     return cells * (c->paths * BENCH_PACKED_OPS_PER_CELL_PATH
         + BENCH_PACKED_OPS_PER_CELL_COST + BENCH_PACKED_OPS_PER_CELL_WTA);
   return cells * (c->paths * BENCH_BASE_OPS_PER_CELL_PATH
@@ -330,8 +336,9 @@ run_job (Bench * b, Job * j)
     CvError err = { 0 };
     double bytes, ops, mem_floor, int_floor;
 
-    if (variants[vi] == CV_SGM_VARIANT_PACKED4
-        && c->d > SGM_FAST_LANES4_MAX_D) {
+    if (variants[vi] != CV_SGM_VARIANT_BASELINE
+        && variants[vi] != CV_SGM_VARIANT_PACKED
+        && cv_sgm_variant_lanes (variants[vi], &p) == SGM_FAST_LANES) {
       cv_sgm_cuda_free (plan);   /* the same kernels as "packed" */
       j->identical[vi] = TRUE;
       continue;
@@ -478,6 +485,7 @@ int
 main (int argc, char **argv)
 {
   int runs = argc > 1 ? atoi (argv[1]) : BENCH_RUNS;
+  const char *filter = argc > 2 ? argv[2] : NULL;
   struct cudaDeviceProp prop;
   Bench b;
   Job jobs[N_CENSUS][N_CASES];
@@ -502,9 +510,16 @@ main (int argc, char **argv)
     for (int ci = 0; ci < N_CASES; ci++) {
       Job *j = &jobs[census][ci];
       const size_t npix = (size_t) cases[ci].w * cases[ci].h;
+      char label[64];
       memset (j, 0, sizeof (*j));
       j->c = &cases[ci];
       j->census = census;
+      g_snprintf (label, sizeof (label), "%dx%d D%d %dp %s", cases[ci].w,
+          cases[ci].h, cases[ci].d, cases[ci].paths, census ? "full" : "cs");
+      j->selected = filter == NULL || strstr (label, filter) != NULL;
+      j->joined = !j->selected;
+      if (!j->selected)
+        continue;
       j->hl = g_malloc (npix);
       j->hr = g_malloc (npix);
       j->ref_disp = g_new (int16_t, npix);
@@ -534,20 +549,26 @@ main (int argc, char **argv)
   /* the census (centre-symmetric) first */
   for (int census = 0; census < N_CENSUS; census++)
     for (int ci = 0; ci < N_CASES; ci++)
-      run_job (&b, &jobs[census][ci]);
+      if (jobs[census][ci].selected)
+        run_job (&b, &jobs[census][ci]);
 
-  compare_schedules (&b, &jobs[0][1]);
+  if (jobs[0][1].selected)
+    compare_schedules (&b, &jobs[0][1]);
 
   printf ("\n# summary: median ms per frame (x = output differs from the "
       "CPU reference; n/a = the variant does not apply); auto = the "
       "default's choice; speed-up = baseline / default\n");
-  printf ("%-10s %4s %5s %-6s %10s %10s %10s %-8s %8s %8s %9s %8s\n", "size",
-      "D", "paths", "census", "baseline", "packed", "packed4", "auto",
-      "target", "libSGM", "speed-up", "cpu-ref");
+  printf ("%-10s %4s %5s %-6s", "size", "D", "paths", "census");
+  for (int vi = 0; vi < N_VARIANTS; vi++)
+    printf (" %10s", cv_sgm_variant_name (variants[vi]));
+  printf (" %-8s %8s %8s %9s %8s\n", "auto", "target", "libSGM", "speed-up",
+      "cpu-ref");
   for (int census = 0; census < N_CENSUS; census++)
     for (int ci = 0; ci < N_CASES; ci++) {
       Job *j = &jobs[census][ci];
       char size[32], col[N_VARIANTS][24];
+      if (!j->selected)
+        continue;
       g_snprintf (size, sizeof (size), "%dx%d", j->c->w, j->c->h);
       for (int vi = 0; vi < N_VARIANTS; vi++) {
         if (j->ms[vi] > 0)
@@ -557,17 +578,21 @@ main (int argc, char **argv)
           g_snprintf (col[vi], sizeof (col[vi]), "n/a");
         all_identical &= j->identical[vi];
       }
-      printf ("%-10s %4d %5d %-6s %10s %10s %10s %-8s ", size, j->c->d,
-          j->c->paths, j->census ? "full" : "cs", col[0], col[1], col[2],
-          cv_sgm_variant_name (j->auto_choice));
+      printf ("%-10s %4d %5d %-6s", size, j->c->d, j->c->paths,
+          j->census ? "full" : "cs");
+      for (int vi = 0; vi < N_VARIANTS; vi++)
+        printf (" %10s", col[vi]);
+      printf (" %-8s ", cv_sgm_variant_name (j->auto_choice));
       if (j->c->target_ms > 0)
         printf ("%8.2f %8.2f ", j->c->target_ms, j->c->libsgm_ms);
       else
         printf ("%8s %8s ", "-", "-");
       {
         /* baseline over the default's time */
-        int ai = j->auto_choice == CV_SGM_VARIANT_PACKED4 ? 2
-            : j->auto_choice == CV_SGM_VARIANT_PACKED ? 1 : 0;
+        int ai = 0;
+        for (int vi = 0; vi < N_VARIANTS; vi++)
+          if (variants[vi] == j->auto_choice)
+            ai = vi;
         if (j->ms[0] > 0 && j->ms[ai] > 0)
           printf ("%8.1fx ", j->ms[0] / j->ms[ai]);
         else

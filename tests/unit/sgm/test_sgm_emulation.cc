@@ -185,6 +185,27 @@ fast_wta_kernel (const SgmWtaArgs & a)
 static void
 fast_paths_dispatch (const SgmPathsArgs & a, int lanes, int blocks)
 {
+  if (lanes == 32) {
+    switch (a.n_disp / 64) {
+#define KH32_CASE(n) case n: fast_paths_kernel < 32, n > (a, blocks); break;
+        KH32_CASE (1) KH32_CASE (2) KH32_CASE (3) KH32_CASE (4)
+#undef KH32_CASE
+      default:
+        abort ();
+    }
+    return;
+  }
+  if (lanes == 16) {
+    switch (a.n_disp / 32) {
+#define KH16_CASE(n) case n: fast_paths_kernel < 16, n > (a, blocks); break;
+        KH16_CASE (1) KH16_CASE (2) KH16_CASE (3) KH16_CASE (4) KH16_CASE (5)
+        KH16_CASE (6) KH16_CASE (7) KH16_CASE (8)
+#undef KH16_CASE
+      default:
+        abort ();
+    }
+    return;
+  }
   if (lanes == 4) {
     switch (a.n_disp / 8) {
 #define KH4_CASE(n) case n: fast_paths_kernel < 4, n > (a, blocks); break;
@@ -285,13 +306,10 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   memset (&pa, 0, sizeof (pa));
-  /* as cv_sgm_cuda_compute (AUTO: 8 lanes per chain, the emulation has no
-   * SM count) */
-  const int lanes = variant == CV_SGM_VARIANT_PACKED4
-      && D <= SGM_FAST_LANES4_MAX_D ? 4 : SGM_FAST_LANES;
-  *used_variant = variant == CV_SGM_VARIANT_BASELINE || !sgm_packed_exact (p)
-      ? CV_SGM_VARIANT_BASELINE : lanes == 4 ? CV_SGM_VARIANT_PACKED4
-      : CV_SGM_VARIANT_PACKED;
+  /* as cv_sgm_cuda_compute (the emulation's shared memory has no limit) */
+  const int lanes = cv_sgm_variant_lanes (variant, p);
+  *used_variant = lanes == 0 || !sgm_packed_exact (p)
+      ? CV_SGM_VARIANT_BASELINE : cv_sgm_variant_of_lanes (lanes);
 
   if (*used_variant != CV_SGM_VARIANT_BASELINE) {
     const int cbits = sgm_packed_cost_bits (p->census);
@@ -575,16 +593,19 @@ check_variant (const CvSgmParams * p, int w, int h, unsigned seed,
 }
 
 /* The case under the baseline kernels, then under a packed variant
- * (where it is exact; 8 and 4 lanes per chain by turns). */
+ * (where it is exact; AUTO, 4, 16, 8 and 32 lanes per chain by turns). */
 static bool
 check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
     CvSgmSchedule request, int n_sms, CvSgmSchedule expect_schedule)
 {
+  static const CvSgmVariant packed[] = {
+    CV_SGM_VARIANT_AUTO, CV_SGM_VARIANT_PACKED4, CV_SGM_VARIANT_PACKED16,
+    CV_SGM_VARIANT_PACKED, CV_SGM_VARIANT_PACKED32,
+  };
   return check_variant (p, w, h, seed, textured, request,
       CV_SGM_VARIANT_BASELINE, n_sms, expect_schedule)
       && check_variant (p, w, h, seed, textured, request,
-      n_cases % 4 == 1 ? CV_SGM_VARIANT_PACKED4 : CV_SGM_VARIANT_AUTO, n_sms,
-      expect_schedule);
+      packed[n_cases % 5], n_sms, expect_schedule);
 }
 
 /* ---- faults: a wait that cannot be satisfied ---- */
@@ -758,6 +779,14 @@ main (int argc, char **argv)
         ok = check_variant (&p, 37 - D % 11, 8 + D % 5, combo + 1, D % 3 == 0,
             (CvSgmSchedule) ((D / 16 + 1) % 4), CV_SGM_VARIANT_PACKED4, 132,
             CV_SGM_SCHEDULE_AUTO);
+      if (ok && D % 32 == 0)
+        ok = check_variant (&p, 29 + D % 7, 7 + D % 6, combo + 2, D % 5 != 0,
+            (CvSgmSchedule) ((D / 16 + 2) % 4), CV_SGM_VARIANT_PACKED16, 132,
+            CV_SGM_SCHEDULE_AUTO);
+      if (ok && D % 64 == 0)
+        ok = check_variant (&p, 19 + D % 9, 10 + D % 4, combo + 3, D % 3 == 1,
+            (CvSgmSchedule) ((D / 16 + 3) % 4), CV_SGM_VARIANT_PACKED32, 132,
+            CV_SGM_SCHEDULE_AUTO);
     }
     /* images narrower than the warp's slices, a single row or column */
     if (ok) {
@@ -768,9 +797,13 @@ main (int argc, char **argv)
         CvSgmParams p;
         params_for (&p, si * 7 + 2, si % 2 ? 48 : 128, si % 2 ? 4 : 8);
         p.p2 = 40 + si;
+        static const CvSgmVariant v[] = {
+          CV_SGM_VARIANT_PACKED4, CV_SGM_VARIANT_PACKED,
+          CV_SGM_VARIANT_PACKED16, CV_SGM_VARIANT_PACKED,
+          CV_SGM_VARIANT_PACKED32,
+        };
         ok = check_variant (&p, sizes[si][0], sizes[si][1], si, si & 1,
-            CV_SGM_SCHEDULE_AUTO, si % 2 ? CV_SGM_VARIANT_PACKED
-            : CV_SGM_VARIANT_PACKED4, 132, CV_SGM_SCHEDULE_AUTO);
+            CV_SGM_SCHEDULE_AUTO, v[si], 132, CV_SGM_SCHEDULE_AUTO);
       }
     }
   } else if (strcmp (set, "faults") == 0) {

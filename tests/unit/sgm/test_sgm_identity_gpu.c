@@ -346,23 +346,31 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   return ok;
 }
 
-/* The default variant; when it was a packed one, also the other packed
- * one and the baseline kernels. */
+/* The default variant; when it was a packed one, also another packed one
+ * (the lane counts by turns) and the baseline kernels. */
 static gboolean
 compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
     const CvImageU8 * r, CvSgmSchedule schedule, const char *what)
 {
+  static const CvSgmVariant others[] = {
+    CV_SGM_VARIANT_PACKED4, CV_SGM_VARIANT_PACKED, CV_SGM_VARIANT_PACKED16,
+    CV_SGM_VARIANT_PACKED32,
+  };
+  static int turn = 0;
   CvSgmVariant used;
   if (!compare_variant (g, p, l, r, schedule, CV_SGM_VARIANT_AUTO, what))
     return FALSE;
   used = cv_sgm_cuda_get_variant (g->plan);
   if (used == CV_SGM_VARIANT_BASELINE)
     return TRUE;
-  if (p->max_disparity <= SGM_FAST_LANES4_MAX_D
-      && !compare_variant (g, p, l, r, schedule,
-          used == CV_SGM_VARIANT_PACKED ? CV_SGM_VARIANT_PACKED4
-          : CV_SGM_VARIANT_PACKED, what))
-    return FALSE;
+  for (int i = 0; i < 4; i++) {
+    const CvSgmVariant other = others[turn++ % 4];
+    if (cv_sgm_variant_lanes (other, p) != cv_sgm_variant_lanes (used, p)) {
+      if (!compare_variant (g, p, l, r, schedule, other, what))
+        return FALSE;
+      break;
+    }
+  }
   return compare_variant (g, p, l, r, schedule, CV_SGM_VARIANT_BASELINE,
       what);
 }
@@ -615,6 +623,14 @@ run_packed (void)
           return 1;
         if (D <= SGM_FAST_LANES4_MAX_D && !compare_variant (g, &p, l, r,
                 (CvSgmSchedule) ((combo + 1) % 4), CV_SGM_VARIANT_PACKED4,
+                what))
+          return 1;
+        if (D % 32 == 0 && !compare_variant (g, &p, l, r,
+                (CvSgmSchedule) ((combo + 2) % 4), CV_SGM_VARIANT_PACKED16,
+                what))
+          return 1;
+        if (D % 64 == 0 && !compare_variant (g, &p, l, r,
+                (CvSgmSchedule) ((combo + 3) % 4), CV_SGM_VARIANT_PACKED32,
                 what))
           return 1;
       }
