@@ -659,8 +659,9 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       pa.group_base = pp.launches[li].group_base;
       pa.coop = pp.launches[li].coop;
       if (sgm_fast_paths_launch (&pa, lanes, pp.launches[li].n_blocks,
-              plan->smem_optin, &plan->fast_paths_smem_set[di][lanes_index (lanes)],
-              stream, &launch_err) == CV_OK)
+              plan->smem_optin,
+              &plan->fast_paths_smem_set[di][lanes_index (lanes)], stream,
+              &launch_err) == CV_OK)
         continue;
       /* a cooperative grid refused before anything ran: plan again, one
        * path after the other */

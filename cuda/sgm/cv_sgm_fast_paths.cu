@@ -8,8 +8,9 @@
  * direction ("group"), one segment of LPS lanes per slice (KH words of the
  * interleaved layout per lane, D = 2 LPS KH; LPS = SGM_FAST_LANES, or 4
  * for D <= 128 in the "packed4" variant: more work per instruction, fewer
- * warps; 16 or 32 in "packed16" / "packed32": more warps).  Slice s of a group with horizontal drift dx is at row step t in
- * column (s + dx t) mod slots, slots >= width + slices per warp - 1, so a
+ * warps; 16 or 32 in "packed16" / "packed32": more warps).  Slice s of a
+ * group with horizontal drift dx is at row step t in column (s + dx t) mod
+ * slots, slots >= width + slices per warp - 1, so a
  * diagonal slice leaving the image re-enters on the other side as a new
  * path (the thesis' wrap-around) and every warp has one pixel per slice
  * and row; the image columns of a warp's slices are always contiguous.
@@ -32,10 +33,10 @@
 #include "cv_sgm_packed.cuh"
 
 /* Shared memory of a block: the adaptive-P2 table, per warp a 32-bit word
- * per slice (a ring of four luma bytes, below), then per warp a ring of SGM_FAST_RING + 2 row
- * slots (up to SGM_FAST_RING + 1 rows fetched or being read, and one that
- * other lanes may still be reading), each with the cells of the warp's
- * slices. */
+ * per slice (a ring of four luma bytes, see the kernel), then per warp a
+ * ring of SGM_FAST_RING + 2 row slots (up to SGM_FAST_RING + 1 rows
+ * fetched or being read, and one that other lanes may still be reading),
+ * each with the cells of the warp's slices. */
 static __host__ __device__ inline size_t
 fast_paths_lut_bytes (void)
 {
@@ -86,7 +87,7 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   const int seg = lane / LPS, sl = lane % LPS;
   const int W = a.width, H = a.height;
   uint32_t *luma_ring = (uint32_t *) (smem + fast_paths_lut_bytes ()) +
-      wib * NSL + lane / LPS;
+      wib * NSL + seg;
   uint32_t *ring = (uint32_t *) (smem + fast_paths_lut_bytes () +
       fast_paths_luma_bytes (LPS)) + (size_t) wib * SLOTS * (NSL * WORDS);
   const uint32_t p1_pk = SGM_PACK2 (a.p1);
@@ -227,9 +228,9 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
     uint32_t p2e = (uint32_t) a.p2;
     if (a.adaptive) {
       /* bytes t and t - 1 (at t = 0 a value never used: a path start);
-       * then the load of step t + 2 into the ring (its byte was last read
-       * at step t - 1, before the barrier above; not one this step reads),
-       * the load of t + 4 */
+       * then the byte of step t + 2 into the ring (that byte was last read
+       * at step t - 1, before the barrier above, and this step reads
+       * others) and the load of step t + 4 */
       const uint8_t *lb = (const uint8_t *) luma_ring;
       const int delta = (int) lb[t & 3] - (int) lb[(t - 1) & 3];
       p2e = lut[delta < 0 ? -delta : delta];
