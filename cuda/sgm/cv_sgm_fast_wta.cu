@@ -33,6 +33,11 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   constexpr int NSL = SGM_WARP / LPS;   /* pixels per warp at a time */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
   uint32_t *rmin = (uint32_t *) sgm_dynamic_shared ();
+#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
+  const unsigned rmin_s = (unsigned) __cvta_generic_to_shared (rmin);
+#else
+  const unsigned rmin_s = 0;
+#endif
   const int W = a.width, D = 2 * WORDS, md = a.min_disp;
   const int y = blockIdx.x;
   const int lane = threadIdx.x & (SGM_WARP - 1);
@@ -95,9 +100,8 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
         if (k == b + 1)
           ac |= v << 16;
         /* the right view: pixel x at index k is right pixel x - md - k */
-        if (on && x - md - k >= 0)
-          atomicMin (&rmin[sgm_pad_index < uint32_t > (x - md - k)],
-              (v << 8) | (uint32_t) k);
+        sgm_shared_min_if (rmin, rmin_s, sgm_pad_index < uint32_t >
+            (x - md - k), (v << 8) | (uint32_t) k, on && x - md - k >= 0);
       }
     }
     const uint32_t c2 = sgm_seg_min_u32 < LPS > (v2);
