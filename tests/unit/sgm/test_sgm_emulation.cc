@@ -182,49 +182,42 @@ fast_wta_kernel (const SgmWtaArgs & a)
       });
 }
 
+/* The path kernel with LPS lanes per chain and @kh (1 .. MAXKH) words per
+ * lane, picked at run time. */
+template < int LPS, int MAXKH > static void
+fast_paths_kh (const SgmPathsArgs & a, int kh, int blocks)
+{
+  if constexpr (MAXKH > 0) {
+    if (kh == MAXKH)
+      fast_paths_kernel < LPS, MAXKH > (a, blocks);
+    else
+      fast_paths_kh < LPS, MAXKH - 1 > (a, kh, blocks);
+  } else {
+    (void) a;
+    (void) kh;
+    (void) blocks;
+    abort ();
+  }
+}
+
+/* D = 2 lanes KH, D <= 256 (4 lanes: D <= 128). */
 static void
 fast_paths_dispatch (const SgmPathsArgs & a, int lanes, int blocks)
 {
-  if (lanes == 32) {
-    switch (a.n_disp / 64) {
-#define KH32_CASE(n) case n: fast_paths_kernel < 32, n > (a, blocks); break;
-        KH32_CASE (1) KH32_CASE (2) KH32_CASE (3) KH32_CASE (4)
-#undef KH32_CASE
-      default:
-        abort ();
-    }
-    return;
-  }
-  if (lanes == 16) {
-    switch (a.n_disp / 32) {
-#define KH16_CASE(n) case n: fast_paths_kernel < 16, n > (a, blocks); break;
-        KH16_CASE (1) KH16_CASE (2) KH16_CASE (3) KH16_CASE (4) KH16_CASE (5)
-        KH16_CASE (6) KH16_CASE (7) KH16_CASE (8)
-#undef KH16_CASE
-      default:
-        abort ();
-    }
-    return;
-  }
-  if (lanes == 4) {
-    switch (a.n_disp / 8) {
-#define KH4_CASE(n) case n: fast_paths_kernel < 4, n > (a, blocks); break;
-        KH4_CASE (2) KH4_CASE (4) KH4_CASE (6) KH4_CASE (8) KH4_CASE (10)
-        KH4_CASE (12) KH4_CASE (14) KH4_CASE (16)
-#undef KH4_CASE
-      default:
-        abort ();
-    }
-    return;
-  }
-  switch (a.n_disp / (2 * SGM_FAST_LANES)) {
-#define KH_CASE(n) case n: fast_paths_kernel < 8, n > (a, blocks); break;
-      KH_CASE (1) KH_CASE (2) KH_CASE (3) KH_CASE (4) KH_CASE (5) KH_CASE (6)
-      KH_CASE (7) KH_CASE (8) KH_CASE (9) KH_CASE (10) KH_CASE (11)
-      KH_CASE (12) KH_CASE (13) KH_CASE (14) KH_CASE (15) KH_CASE (16)
-#undef KH_CASE
+  const int kh = a.n_disp / (2 * lanes);
+  switch (lanes) {
+    case 4:
+      fast_paths_kh < 4, 16 > (a, kh, blocks);
+      break;
+    case 8:
+      fast_paths_kh < 8, 16 > (a, kh, blocks);
+      break;
+    case 16:
+      fast_paths_kh < 16, 8 > (a, kh, blocks);
+      break;
     default:
-      abort ();
+      fast_paths_kh < 32, 4 > (a, kh, blocks);
+      break;
   }
 }
 
