@@ -227,8 +227,6 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
 #define N_NS_VARIANTS 1
 /* Packed-variant kernels: one per D (16 .. 256 in steps of 16). */
 #define N_D_VARIANTS (CV_SGM_MAX_DISPARITIES / CV_SGM_DISPARITY_STEP)
-/* lane counts of the packed path kernel: 4, 8, 16, 32 (lanes_index) */
-#define N_LANE_COUNTS 4
 
 struct CvSgmCuda
 {
@@ -258,10 +256,11 @@ struct CvSgmCuda
   int paths_smem_set[N_K_VARIANTS][2];
   /* packed variant */
   CvSgmVariant variant, last_variant;
-  /* per lane count (lanes_index); -1: not queried */
-  int fast_paths_occupancy[N_D_VARIANTS][N_LANE_COUNTS];
+  /* per packed variant of a lane count (cv_sgm_variant_of_lanes); -1: not
+   * queried */
+  int fast_paths_occupancy[N_D_VARIANTS][CV_SGM_N_VARIANTS];
   int fast_horiz_smem_set[N_D_VARIANTS][2];
-  int fast_paths_smem_set[N_D_VARIANTS][N_LANE_COUNTS];
+  int fast_paths_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS];
   int fast_wta_smem_set[N_D_VARIANTS];
 };
 
@@ -590,19 +589,12 @@ d_index (int n_disp)
   return n_disp / CV_SGM_DISPARITY_STEP - 1;
 }
 
-/* Slot of a lane count (4, 8, 16, 32) in the per-lane-count arrays. */
-static int
-lanes_index (int lanes)
-{
-  return lanes == 4 ? 0 : lanes == 8 ? 1 : lanes == 16 ? 2 : 3;
-}
-
 static int
 fast_occupancy_cb (int k, int full, int ns, void *user)
 {
   OccupancyQuery *q = (OccupancyQuery *) user;
   int *slot = &q->plan->fast_paths_occupancy[d_index (q->n_disp)]
-      [lanes_index (q->lanes)];
+      [cv_sgm_variant_of_lanes (q->lanes)];
   (void) k;
   (void) full;
   (void) ns;
@@ -635,6 +627,7 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   CvSgmSchedule request = plan->schedule;
   OccupancyQuery query = { plan, p->max_disparity, lanes };
   const int di = d_index (p->max_disparity);
+  const int slot = cv_sgm_variant_of_lanes (lanes);
   int li;
 
   for (;;) {
@@ -659,8 +652,7 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       pa.group_base = pp.launches[li].group_base;
       pa.coop = pp.launches[li].coop;
       if (sgm_fast_paths_launch (&pa, lanes, pp.launches[li].n_blocks,
-              plan->smem_optin,
-              &plan->fast_paths_smem_set[di][lanes_index (lanes)], stream,
+              plan->smem_optin, &plan->fast_paths_smem_set[di][slot], stream,
               &launch_err) == CV_OK)
         continue;
       /* a cooperative grid refused before anything ran: plan again, one

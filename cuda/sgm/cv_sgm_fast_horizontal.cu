@@ -250,49 +250,31 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
   }
 }
 
-#ifndef SGM_EMULATION
 typedef void (*SgmFastHorizKernel) (const SgmFastHorizArgs);
 
-/* (LPS, KH) with D = 2 LPS KH and LPS = sgm_fast_horiz_lanes (D). */
-template < typename CT > static SgmFastHorizKernel
-pick_fast_horiz (int n_disp)
+/* sgm_fast_horizontal_kernel for @n_disp among D, D + 16 ..
+ * CV_SGM_MAX_DISPARITIES (its lanes SGM_FAST_HORIZ_LANES (D), D = 2 lanes
+ * KH); NULL for any other D. */
+template < typename CT, int D > static SgmFastHorizKernel
+pick_fast_horiz_d (int n_disp)
 {
-  switch (n_disp) {
-    case 16:
-      return sgm_fast_horizontal_kernel < 8, 1, CT >;
-    case 32:
-      return sgm_fast_horizontal_kernel < 16, 1, CT >;
-    case 48:
-      return sgm_fast_horizontal_kernel < 8, 3, CT >;
-    case 64:
-      return sgm_fast_horizontal_kernel < 32, 1, CT >;
-    case 80:
-      return sgm_fast_horizontal_kernel < 8, 5, CT >;
-    case 96:
-      return sgm_fast_horizontal_kernel < 16, 3, CT >;
-    case 112:
-      return sgm_fast_horizontal_kernel < 8, 7, CT >;
-    case 128:
-      return sgm_fast_horizontal_kernel < 32, 2, CT >;
-    case 144:
-      return sgm_fast_horizontal_kernel < 8, 9, CT >;
-    case 160:
-      return sgm_fast_horizontal_kernel < 16, 5, CT >;
-    case 176:
-      return sgm_fast_horizontal_kernel < 8, 11, CT >;
-    case 192:
-      return sgm_fast_horizontal_kernel < 32, 3, CT >;
-    case 208:
-      return sgm_fast_horizontal_kernel < 8, 13, CT >;
-    case 224:
-      return sgm_fast_horizontal_kernel < 16, 7, CT >;
-    case 240:
-      return sgm_fast_horizontal_kernel < 8, 15, CT >;
-    default:
-      return sgm_fast_horizontal_kernel < 32, 4, CT >;
+  if constexpr (D > CV_SGM_MAX_DISPARITIES) {
+    (void) n_disp;
+    return NULL;
+  } else {
+    constexpr int LPS = SGM_FAST_HORIZ_LANES (D);
+    return n_disp == D ? sgm_fast_horizontal_kernel < LPS, D / (2 * LPS), CT >
+        : pick_fast_horiz_d < CT, D + CV_SGM_DISPARITY_STEP > (n_disp);
   }
 }
 
+template < typename CT > static SgmFastHorizKernel
+pick_fast_horiz (int n_disp)
+{
+  return pick_fast_horiz_d < CT, CV_SGM_DISPARITY_STEP > (n_disp);
+}
+
+#ifndef SGM_EMULATION
 extern "C" size_t
 sgm_fast_horizontal_smem_bytes (int width, int n_disp, int full_census)
 {
@@ -315,6 +297,9 @@ sgm_fast_horizontal_launch (const SgmFastHorizArgs * args, int full_census,
   if (sgm_check_layout (args->layout, "sgm_fast_horizontal_launch",
           err) != CV_OK)
     return CV_ERROR_UNSUPPORTED;
+  if (kernel == NULL)
+    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
+        "sgm: no packed horizontal kernel for %d disparities", args->n_disp);
 
   if (smem > (size_t) smem_limit)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,

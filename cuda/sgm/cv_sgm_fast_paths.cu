@@ -273,60 +273,49 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   sgm_copy_wait < 0 > ();
 }
 
-#ifndef SGM_EMULATION
-/* ---- dispatch ---------------------------------------------------------------- */
+/* ---- picking the instantiation ----------------------------------------------- */
 
 typedef void (*SgmFastPathsKernel) (const SgmPathsArgs);
 
-/* The kernel for D disparities and @lanes (4, 8, 16 or 32; D a multiple
- * of 2 @lanes, cv_sgm_variant_lanes) lanes per chain. */
+/* sgm_fast_paths_kernel <LANES, @kh> for @kh among KH, KH + STEP, ..
+ * MAXKH; NULL for any other @kh. */
+template < int LANES, int KH, int STEP, int MAXKH > static SgmFastPathsKernel
+pick_fast_paths_kh (int kh)
+{
+  if constexpr (KH > MAXKH) {
+    (void) kh;
+    return NULL;
+  } else {
+    return kh == KH ? sgm_fast_paths_kernel < LANES, KH >
+        : pick_fast_paths_kh < LANES, KH + STEP, STEP, MAXKH > (kh);
+  }
+}
+
+/* The kernel for D disparities with @lanes (4, 8, 16 or 32) lanes per chain
+ * (D = 2 lanes KH, a multiple of CV_SGM_DISPARITY_STEP; 4 lanes: D <=
+ * SGM_FAST_LANES4_MAX_D), NULL for any other pair (cv_sgm_variant_lanes
+ * picks only valid ones). */
 static SgmFastPathsKernel
 pick_fast_paths (int n_disp, int lanes)
 {
-  if (lanes == 32 && n_disp % 64 == 0) {
-    switch (n_disp / 64) {
-      case 1:
-        return sgm_fast_paths_kernel < 32, 1 >;
-      case 2:
-        return sgm_fast_paths_kernel < 32, 2 >;
-      case 3:
-        return sgm_fast_paths_kernel < 32, 3 >;
-      default:
-        return sgm_fast_paths_kernel < 32, 4 >;
-    }
-  }
-  if (lanes == 16 && n_disp % 32 == 0) {
-    switch (n_disp / 32) {
-#define SGM_KH16_CASE(n) case n: return sgm_fast_paths_kernel < 16, n >;
-        SGM_KH16_CASE (1) SGM_KH16_CASE (2) SGM_KH16_CASE (3)
-        SGM_KH16_CASE (4) SGM_KH16_CASE (5) SGM_KH16_CASE (6)
-        SGM_KH16_CASE (7)
-#undef SGM_KH16_CASE
-      default:
-        return sgm_fast_paths_kernel < 16, 8 >;
-    }
-  }
-  if (lanes == 4 && n_disp <= SGM_FAST_LANES4_MAX_D) {
-    switch (n_disp / 8) {
-#define SGM_KH4_CASE(n) case n: return sgm_fast_paths_kernel < 4, n >;
-        SGM_KH4_CASE (2) SGM_KH4_CASE (4) SGM_KH4_CASE (6) SGM_KH4_CASE (8)
-        SGM_KH4_CASE (10) SGM_KH4_CASE (12) SGM_KH4_CASE (14)
-#undef SGM_KH4_CASE
-      default:
-        return sgm_fast_paths_kernel < 4, 16 >;
-    }
-  }
-  switch (n_disp / 16) {
-#define SGM_KH_CASE(n) case n: return sgm_fast_paths_kernel < 8, n >;
-      SGM_KH_CASE (1) SGM_KH_CASE (2) SGM_KH_CASE (3) SGM_KH_CASE (4)
-      SGM_KH_CASE (5) SGM_KH_CASE (6) SGM_KH_CASE (7) SGM_KH_CASE (8)
-      SGM_KH_CASE (9) SGM_KH_CASE (10) SGM_KH_CASE (11) SGM_KH_CASE (12)
-      SGM_KH_CASE (13) SGM_KH_CASE (14) SGM_KH_CASE (15)
-#undef SGM_KH_CASE
+  const int kh = lanes > 0 && n_disp % (2 * lanes) == 0
+      && n_disp % CV_SGM_DISPARITY_STEP == 0 ? n_disp / (2 * lanes) : 0;
+  switch (lanes) {
+    case 4:                    /* D a multiple of 16: KH even */
+      return pick_fast_paths_kh < 4, 2, 2, SGM_FAST_LANES4_MAX_D / 8 > (kh);
+    case 8:
+      return pick_fast_paths_kh < 8, 1, 1, CV_SGM_MAX_DISPARITIES / 16 > (kh);
+    case 16:
+      return pick_fast_paths_kh < 16, 1, 1, CV_SGM_MAX_DISPARITIES / 32 > (kh);
+    case 32:
+      return pick_fast_paths_kh < 32, 1, 1, CV_SGM_MAX_DISPARITIES / 64 > (kh);
     default:
-      return sgm_fast_paths_kernel < 8, 16 >;
+      return NULL;
   }
 }
+
+#ifndef SGM_EMULATION
+/* ---- dispatch ---------------------------------------------------------------- */
 
 extern "C" size_t
 sgm_fast_paths_smem_bytes (int n_disp, int lanes)
@@ -341,7 +330,7 @@ sgm_fast_paths_occupancy (int n_disp, int lanes, int smem_limit)
   CvError unused = { CV_OK, 0, "" };
   size_t smem = fast_paths_smem_bytes (n_disp, lanes);
   SgmFastPathsKernel kernel = pick_fast_paths (n_disp, lanes);
-  if (smem > (size_t) smem_limit
+  if (kernel == NULL || smem > (size_t) smem_limit
       || cv_cuda_allow_dynamic_smem ((const void *) kernel,
           "sgm_fast_paths_kernel", smem, &unused) != CV_OK
       || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n, kernel,
@@ -362,6 +351,10 @@ sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes, int n_blocks,
 
   if (sgm_check_layout (args->layout, "sgm_fast_paths_launch", err) != CV_OK)
     return CV_ERROR_UNSUPPORTED;
+  if (kernel == NULL)
+    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
+        "sgm: no packed path kernel for %d disparities with %d lanes",
+        args->n_disp, lanes);
 
   if (smem > (size_t) smem_limit)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,

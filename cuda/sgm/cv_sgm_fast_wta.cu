@@ -127,24 +127,32 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   }
 }
 
-#ifndef SGM_EMULATION
 typedef void (*SgmFastWtaKernel) (const SgmWtaArgs);
 
-static SgmFastWtaKernel
-pick_fast_wta (int kh)
+/* sgm_fast_wta_kernel <@kh> for @kh in KH .. CV_SGM_MAX_DISPARITIES / (2
+ * SGM_FAST_LANES); NULL for any other @kh. */
+template < int KH > static SgmFastWtaKernel
+pick_fast_wta_kh (int kh)
 {
-  switch (kh) {
-#define SGM_KH_CASE(n) case n: return sgm_fast_wta_kernel < n >;
-      SGM_KH_CASE (1) SGM_KH_CASE (2) SGM_KH_CASE (3) SGM_KH_CASE (4)
-      SGM_KH_CASE (5) SGM_KH_CASE (6) SGM_KH_CASE (7) SGM_KH_CASE (8)
-      SGM_KH_CASE (9) SGM_KH_CASE (10) SGM_KH_CASE (11) SGM_KH_CASE (12)
-      SGM_KH_CASE (13) SGM_KH_CASE (14) SGM_KH_CASE (15)
-#undef SGM_KH_CASE
-    default:
-      return sgm_fast_wta_kernel < 16 >;
+  if constexpr (KH > CV_SGM_MAX_DISPARITIES / (2 * SGM_FAST_LANES)) {
+    (void) kh;
+    return NULL;
+  } else {
+    return kh == KH ? sgm_fast_wta_kernel < KH > : pick_fast_wta_kh < KH + 1 >
+        (kh);
   }
 }
 
+/* The kernel for D disparities (D = 2 SGM_FAST_LANES KH), NULL for a D it
+ * does not take. */
+static SgmFastWtaKernel
+pick_fast_wta (int n_disp)
+{
+  return n_disp % (2 * SGM_FAST_LANES) == 0
+      ? pick_fast_wta_kh < 1 > (n_disp / (2 * SGM_FAST_LANES)) : NULL;
+}
+
+#ifndef SGM_EMULATION
 extern "C" size_t
 sgm_fast_wta_smem_bytes (int width)
 {
@@ -155,12 +163,16 @@ extern "C" CvStatus
 sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit, int *smem_set,
     cudaStream_t stream, CvError * err)
 {
-  SgmFastWtaKernel kernel = pick_fast_wta (args->n_disp / (2 * SGM_FAST_LANES));
+  SgmFastWtaKernel kernel = pick_fast_wta (args->n_disp);
   size_t smem = fast_wta_smem_bytes (args->width);
   dim3 grid (args->height), block (SGM_FAST_WARPS * SGM_WARP);
 
   if (sgm_check_layout (args->layout, "sgm_fast_wta_launch", err) != CV_OK)
     return CV_ERROR_UNSUPPORTED;
+  if (kernel == NULL)
+    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
+        "sgm: no packed winner-takes-all kernel for %d disparities",
+        args->n_disp);
 
   if (smem > (size_t) smem_limit)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,

@@ -251,7 +251,9 @@ int sgm_packed_exact (const CvSgmParams * params);
 
 /* Lanes per chain of the packed horizontal kernel for D disparities: the
  * widest of 32, 16, 8 that divides D / 2 (one chain per warp is fastest
- * along a row; D = 2 lanes KH). */
+ * along a row; D = 2 lanes KH).  The macro serves templates. */
+#define SGM_FAST_HORIZ_LANES(n_disp) \
+  ((n_disp) % 64 == 0 ? 32 : (n_disp) % 32 == 0 ? 16 : 8)
 int sgm_fast_horiz_lanes (int n_disp);
 
 /* ---- launch plan of the path kernel (cv_sgm_plan.c) ------------------------- */

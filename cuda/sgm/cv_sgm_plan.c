@@ -29,12 +29,7 @@ sgm_packed_exact (const CvSgmParams * p)
 int
 sgm_fast_horiz_lanes (int n_disp)
 {
-  const int words = n_disp / 2;
-  if (words % 32 == 0)
-    return 32;
-  if (words % 16 == 0)
-    return 16;
-  return 8;
+  return SGM_FAST_HORIZ_LANES (n_disp);
 }
 
 int

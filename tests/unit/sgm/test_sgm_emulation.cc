@@ -133,106 +133,46 @@ horiz_dispatch (const SgmHorizArgs & a, int k)
 
 /* ---- the packed variant's kernels ---- */
 
-template < int LPS, int KH, typename CT > static void
-fast_horiz_kernel (const SgmFastHorizArgs & a)
-{
-  const int rows = SGM_WARP / LPS;
-  FastHorizLayout lay = fast_horiz_layout (a.width, a.n_disp,
-      (int) sizeof (CT), rows);
-  launch (dim3 ((a.height + rows - 1) / rows), dim3 (2 * SGM_WARP), lay.total,
-      [&]() {
-        sgm_fast_horizontal_kernel < LPS, KH, CT > (a);
-      });
-}
-
+/* The horizontal kernel the launcher picks for D (cv_sgm_fast_horizontal.cu). */
 template < typename CT > static void
 fast_horiz_dispatch (const SgmFastHorizArgs & a)
 {
-  if (sgm_fast_horiz_lanes (a.n_disp) * 2 * (a.n_disp / (2 *
-              sgm_fast_horiz_lanes (a.n_disp))) != a.n_disp)
+  const int rows = SGM_WARP / sgm_fast_horiz_lanes (a.n_disp);
+  SgmFastHorizKernel kernel = pick_fast_horiz < CT > (a.n_disp);
+  FastHorizLayout lay = fast_horiz_layout (a.width, a.n_disp,
+      (int) sizeof (CT), rows);
+  if (kernel == NULL)
     abort ();
-  switch (a.n_disp) {
-#define H_CASE(d, lps, kh) case d: fast_horiz_kernel < lps, kh, CT > (a); break;
-      H_CASE (16, 8, 1) H_CASE (32, 16, 1) H_CASE (48, 8, 3) H_CASE (64, 32, 1)
-      H_CASE (80, 8, 5) H_CASE (96, 16, 3) H_CASE (112, 8, 7)
-      H_CASE (128, 32, 2) H_CASE (144, 8, 9) H_CASE (160, 16, 5)
-      H_CASE (176, 8, 11) H_CASE (192, 32, 3) H_CASE (208, 8, 13)
-      H_CASE (224, 16, 7) H_CASE (240, 8, 15) H_CASE (256, 32, 4)
-#undef H_CASE
-    default:
-      abort ();
-  }
-}
-
-template < int LPS, int KH > static void
-fast_paths_kernel (const SgmPathsArgs & a, int blocks)
-{
-  launch_coop (dim3 (blocks), dim3 (SGM_FAST_WARPS * SGM_WARP),
-      fast_paths_smem_bytes (a.n_disp, LPS), a.coop != 0, [&]() {
-        sgm_fast_paths_kernel < LPS, KH > (a);
+  launch (dim3 ((a.height + rows - 1) / rows), dim3 (2 * SGM_WARP), lay.total,
+      [&]() {
+        kernel (a);
       });
 }
 
-template < int KH > static void
-fast_wta_kernel (const SgmWtaArgs & a)
-{
-  launch (dim3 (a.height), dim3 (SGM_FAST_WARPS * SGM_WARP),
-      fast_wta_smem_bytes (a.width), [&]() {
-        sgm_fast_wta_kernel < KH > (a);
-      });
-}
-
-/* The path kernel with LPS lanes per chain and @kh (1 .. MAXKH) words per
- * lane, picked at run time. */
-template < int LPS, int MAXKH > static void
-fast_paths_kh (const SgmPathsArgs & a, int kh, int blocks)
-{
-  if constexpr (MAXKH > 0) {
-    if (kh == MAXKH)
-      fast_paths_kernel < LPS, MAXKH > (a, blocks);
-    else
-      fast_paths_kh < LPS, MAXKH - 1 > (a, kh, blocks);
-  } else {
-    (void) a;
-    (void) kh;
-    (void) blocks;
-    abort ();
-  }
-}
-
-/* D = 2 lanes KH, D <= 256 (4 lanes: D <= 128). */
+/* The path kernel the launcher picks for D and @lanes (cv_sgm_fast_paths.cu). */
 static void
 fast_paths_dispatch (const SgmPathsArgs & a, int lanes, int blocks)
 {
-  const int kh = a.n_disp / (2 * lanes);
-  switch (lanes) {
-    case 4:
-      fast_paths_kh < 4, 16 > (a, kh, blocks);
-      break;
-    case 8:
-      fast_paths_kh < 8, 16 > (a, kh, blocks);
-      break;
-    case 16:
-      fast_paths_kh < 16, 8 > (a, kh, blocks);
-      break;
-    default:
-      fast_paths_kh < 32, 4 > (a, kh, blocks);
-      break;
-  }
+  SgmFastPathsKernel kernel = pick_fast_paths (a.n_disp, lanes);
+  if (kernel == NULL)
+    abort ();
+  launch_coop (dim3 (blocks), dim3 (SGM_FAST_WARPS * SGM_WARP),
+      fast_paths_smem_bytes (a.n_disp, lanes), a.coop != 0, [&]() {
+        kernel (a);
+      });
 }
 
+/* The winner-takes-all the launcher picks for D (cv_sgm_fast_wta.cu). */
 static void
 fast_wta_dispatch (const SgmWtaArgs & a)
 {
-  switch (a.n_disp / (2 * SGM_FAST_LANES)) {
-#define KH_CASE(n) case n: fast_wta_kernel < n > (a); break;
-      KH_CASE (1) KH_CASE (2) KH_CASE (3) KH_CASE (4) KH_CASE (5) KH_CASE (6)
-      KH_CASE (7) KH_CASE (8) KH_CASE (9) KH_CASE (10) KH_CASE (11)
-      KH_CASE (12) KH_CASE (13) KH_CASE (14) KH_CASE (15) KH_CASE (16)
-#undef KH_CASE
-    default:
-      abort ();
-  }
+  SgmFastWtaKernel kernel = pick_fast_wta (a.n_disp);
+  if (kernel == NULL)
+    abort ();
+  launch (dim3 (a.height), dim3 (SGM_FAST_WARPS * SGM_WARP),
+      fast_wta_smem_bytes (a.width), [&]() {
+        kernel (a);
+      });
 }
 
 static int occupancy_blocks = 64;       /* pretend blocks per SM */
