@@ -119,7 +119,8 @@ sgm_hamming (unsigned long long a, unsigned long long b)
 template < typename CT > static __device__ __forceinline__ int
 sgm_pad_index (int e)
 {
-  return e + e / (int) (128 / sizeof (CT));
+  /* e >= 0: unsigned, a shift and an add (signed division needs four) */
+  return (int) ((unsigned) e + (unsigned) e / (unsigned) (128 / sizeof (CT)));
 }
 
 template < typename CT > static __host__ __device__ constexpr int

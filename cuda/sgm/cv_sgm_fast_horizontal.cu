@@ -36,13 +36,16 @@ fast_align16 (size_t n)
   return (n + 15) & ~(size_t) 15;
 }
 
-/* Shared-memory layout, the same on host (size) and device (offsets):
- * the adaptive-P2 table, per row the right census (padded against bank
- * conflicts), the left census and the luma, then per warp a ring of
- * SGM_FAST_HRING + 1 pixel slots of all its rows. */
+/* Shared-memory layout, the same on host (size) and device (offsets): per
+ * row the right census (padded against bank conflicts), the left census and
+ * the row's P2 jumps, then per warp a ring of SGM_FAST_HRING + 1 pixel
+ * slots of all its rows.  Jump x (0 .. W) is P2 for the step between pixels
+ * x - 1 and x, both halves (adaptive P2: from |luma x - luma x-1|; jumps 0
+ * and W, never used, are P2): the left-to-right step to x takes jump x,
+ * the right-to-left step to x jump x + 1. */
 typedef struct
 {
-  size_t lut, rows, right, left, luma, row_bytes, rings, ring_bytes, total;
+  size_t rows, right, left, jump, row_bytes, rings, ring_bytes, total;
 } FastHorizLayout;
 
 static __host__ __device__ inline FastHorizLayout
@@ -53,18 +56,23 @@ fast_horiz_layout (int width, int n_disp, int census_bytes, int rows)
   /* one padding element per 128 bytes (sgm_pad_index) */
   const size_t right_elems = (size_t) n_right + n_right / (128 / census_bytes)
       + 1;
-  l.lut = 0;
-  l.rows = fast_align16 (256 * sizeof (uint16_t));
+  l.rows = 0;
   l.right = 0;
   l.left = fast_align16 (right_elems * census_bytes);
-  l.luma = l.left + fast_align16 ((size_t) width * census_bytes);
-  l.row_bytes = l.luma + fast_align16 ((size_t) width);
+  l.jump = l.left + fast_align16 ((size_t) width * census_bytes);
+  l.row_bytes = l.jump + fast_align16 ((size_t) (width + 1) * sizeof (uint32_t));
   l.rings = l.rows + l.row_bytes * rows;
   l.ring_bytes = (size_t) (SGM_FAST_HRING + 1) * rows * n_disp *
       sizeof (uint16_t);
   l.total = l.rings + 2 * l.ring_bytes;
   return l;
 }
+
+/* A direction of travel as a type (a compile-time constant in lambdas). */
+template < int S > struct SgmStep
+{
+  static constexpr int value = S;
+};
 
 template < int LPS, int KH, typename CT > __global__ void
 __launch_bounds__ (2 * SGM_WARP)
@@ -83,7 +91,6 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
   unsigned char *smem = sgm_dynamic_shared ();
   const int W = a.width, H = a.height, D = 2 * WORDS, md = a.min_disp;
   const FastHorizLayout lay = fast_horiz_layout (W, D, (int) sizeof (CT), NSL);
-  uint16_t *lut = (uint16_t *) (smem + lay.lut);
   const int lane = threadIdx.x & (SGM_WARP - 1);
   const int dir = threadIdx.x / SGM_WARP;       /* 0: L2R, 1: R2L */
   const int seg = lane / LPS, sl = lane % LPS;
@@ -92,29 +99,35 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
   const uint32_t cmask_pk = SGM_PACK2 ((1u << a.cbits) - 1u);
   const uint32_t shift_mul = 1u << a.cbits;
 
-  /* ---- the rows' census words and luma into shared memory ---- */
-  for (int i = threadIdx.x; i < 256; i += blockDim.x)
-    lut[i] = (uint16_t) cv_sgm_p2_effective (a.p1, a.p2, a.adaptive,
-        a.adaptive_scale, i);
+  /* ---- the rows' census words and P2 jumps into shared memory ---- */
   for (int rr = 0; rr < NSL; rr++) {
     const int yr = y0 + rr;
     unsigned char *rb = smem + lay.rows + rr * lay.row_bytes;
     CT *right = (CT *) (rb + lay.right);
     CT *left = (CT *) (rb + lay.left);
-    uint8_t *luma = rb + lay.luma;
+    uint32_t *jump = (uint32_t *) (rb + lay.jump);
     if (yr >= H)
       continue;
     const CT *cr = (const CT *) a.census_r + (size_t) yr * W;
     const CT *cl = (const CT *) a.census_l + (size_t) yr * W;
+    const uint8_t *luma = a.adaptive ? a.luma + (size_t) yr * a.luma_stride
+        : NULL;
     /* element e: right column e - min_disp - (D - 1), zero left of the
      * image; pixel x at index k reads element x + D - 1 - k */
     for (int e = threadIdx.x; e < W + D - 1; e += blockDim.x) {
       int col = e - md - (D - 1);
       right[sgm_pad_index < CT > (e)] = col >= 0 ? cr[col] : (CT) 0;
     }
-    for (int x = threadIdx.x; x < W; x += blockDim.x) {
+    for (int x = threadIdx.x; x < W; x += blockDim.x)
       left[x] = cl[x];
-      luma[x] = a.adaptive ? a.luma[(size_t) yr * a.luma_stride + x] : 0;
+    for (int x = threadIdx.x; x <= W; x += blockDim.x) {
+      int p2e = a.p2;
+      if (a.adaptive && x > 0 && x < W) {
+        const int delta = (int) luma[x] - (int) luma[x - 1];
+        p2e = cv_sgm_p2_effective (a.p1, a.p2, 1, a.adaptive_scale,
+            delta < 0 ? -delta : delta);
+      }
+      jump[x] = SGM_PACK2 ((uint32_t) p2e);
     }
   }
   __syncthreads ();
@@ -124,12 +137,10 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
   const unsigned char *rb = smem + lay.rows + seg * lay.row_bytes;
   const CT *right = (const CT *) (rb + lay.right);
   const CT *left = (const CT *) (rb + lay.left);
-  const uint8_t *luma = rb + lay.luma;
+  const uint32_t *jump = (const uint32_t *) (rb + lay.jump);
   uint32_t *ring = (uint32_t *) (smem + lay.rings + dir * lay.ring_bytes)
       + seg * WORDS;
   const int mid = W / 2;
-  const int step = dir == 0 ? 1 : -1;
-  const int origin = dir == 0 ? 0 : W - 1;
   uint32_t *row_cells = (uint32_t *) (a.sum + (size_t) (row_ok ? y : 0) * W * D);
 
   uint32_t L[KH];
@@ -138,14 +149,6 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
   for (int r = 0; r < KH; r++)
     L[r] = 0;                   /* a path start: the first step gives C */
 
-  auto p2_at = [&](int x) -> uint32_t {
-    uint32_t p2e = (uint32_t) a.p2;
-    if (a.adaptive && x != origin) {
-      int delta = (int) luma[x] - (int) luma[x - step];
-      p2e = lut[delta < 0 ? -delta : delta];
-    }
-    return p2e;
-  };
   /* matching costs of pixel x from the census: word r of this lane holds
    * the indices k = sl KH + r and k + D/2 */
   auto census_costs = [&](uint32_t (&C)[KH], int x) {
@@ -160,60 +163,71 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
     }
   };
 
+  /* Both parts walk with the direction STEP known at compile time (the
+   * cell and jump addresses step by constants); the block barrier between
+   * them stays outside the branches on the warp's direction. */
+
   /* ---- part 1: costs from the census, the cells written ---- */
-  {
-    const int x0 = dir == 0 ? 0 : W - 1;
-    const int n = dir == 0 ? mid : W - mid;
+  auto part1 = [&](auto direction) {
+    constexpr int STEP = decltype (direction)::value;
+    const int x0 = STEP > 0 ? 0 : W - 1;
+    const int n = STEP > 0 ? mid : W - mid;
+    uint32_t *cells = row_cells + (size_t) x0 * WORDS + sl * KH;
+    const uint32_t *jumps = jump + x0 + (STEP < 0);
     uint32_t C[KH];
     if (n > 0)
       census_costs (C, x0);
 #pragma unroll (PIXELS_PER_ITERATION)
     for (int i = 0; i < n; i++) {
-      const int x = x0 + i * step;
+      const int x = x0 + i * STEP;
       /* the next pixel's costs first: independent of the recurrence, so
        * their loads and popcounts overlap its chain */
       uint32_t C_next[KH];
-      census_costs (C_next, i + 1 < n ? x + step : x);
-      const uint32_t p2e = p2_at (x);
-      sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + SGM_PACK2 (p2e), sl);
+      census_costs (C_next, i + 1 < n ? x + STEP : x);
+      sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + *jumps, sl);
       m_pk = sgm_ipl_min < LPS, KH > (L);
       if (row_ok) {
         uint32_t out[KH];
 #pragma unroll
         for (int r = 0; r < KH; r++)
           out[r] = C[r] + L[r] * shift_mul;
-        sgm_words_store_cg < KH > (row_cells + (size_t) x * WORDS + sl * KH,
-            out);
+        sgm_words_store_cg < KH > (cells, out);
       }
+      cells += STEP * WORDS;
+      jumps += STEP;
 #pragma unroll
       for (int r = 0; r < KH; r++)
         C[r] = C_next[r];
     }
-  }
-  __syncthreads ();             /* the other warp's part-1 cells are written */
+  };
 
   /* ---- part 2: costs from the cells, the path costs added ---- */
-  {
-    const int x0 = dir == 0 ? mid : mid - 1;
-    const int n = dir == 0 ? W - mid : mid;
+  auto part2 = [&](auto direction) {
+    constexpr int STEP = decltype (direction)::value;
+    const int x0 = STEP > 0 ? mid : mid - 1;
+    const int n = STEP > 0 ? W - mid : mid;
+    uint32_t *cells = row_cells + (size_t) x0 * WORDS;
+    const uint32_t *jumps = jump + x0 + (STEP < 0);
     auto slot_words = [&](int slot) -> uint32_t * {
       return ring + (size_t) slot * NSL * WORDS;
     };
     int i_next = 0, slot_next = 0;      /* next pixel to fetch, its slot */
+    const uint32_t *fetch_src = cells;
     auto fetch = [&]() {
       if (i_next < n && row_ok)
-        sgm_pixel_copy_async < LPS > (slot_words (slot_next),
-            row_cells + (size_t) (x0 + i_next * step) * WORDS, WORDS, sl);
+        sgm_pixel_copy_async < LPS > (slot_words (slot_next), fetch_src,
+            WORDS, sl);
       sgm_copy_commit ();
       i_next++;
+      fetch_src += STEP * WORDS;
       slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
     };
     constexpr int LINES = (2 * WORDS * 2 + SGM_FAST_LINE_BYTES - 1)
         / SGM_FAST_LINE_BYTES;  /* 128-byte lines of a pixel's cells */
     auto prefetch = [&](int i) {
       if (i < n && row_ok && sl < LINES)
-        sgm_prefetch_l2 ((const char *) (row_cells +
-                (size_t) (x0 + i * step) * WORDS) + sl * SGM_FAST_LINE_BYTES);
+        sgm_prefetch_l2 ((const char *) (cells + (ptrdiff_t) i * STEP * WORDS)
+            + sl * SGM_FAST_LINE_BYTES);
     };
     for (int i = 0; i < SGM_FAST_HPREFETCH; i++)
       prefetch (i);
@@ -222,7 +236,6 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
     int slot_rd = 0;
 #pragma unroll (PIXELS_PER_ITERATION)
     for (int i = 0; i < n; i++) {
-      const int x = x0 + i * step;
       sgm_copy_wait < SGM_FAST_HRING - 1 > ();
       __syncwarp ();            /* pixel i arrived; the slot of i - 1 read */
       fetch ();                 /* pixel i + SGM_FAST_HRING, into that slot */
@@ -234,20 +247,30 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
 #pragma unroll
       for (int r = 0; r < KH; r++)
         C[r] = cell[r] & cmask_pk;
-      const uint32_t p2e = p2_at (x);
-      sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + SGM_PACK2 (p2e), sl);
+      sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + *jumps, sl);
       m_pk = sgm_ipl_min < LPS, KH > (L);
       if (row_ok) {
         uint32_t out[KH];
 #pragma unroll
         for (int r = 0; r < KH; r++)
           out[r] = cell[r] + L[r] * shift_mul;
-        sgm_words_store_cg < KH > (row_cells + (size_t) x * WORDS + sl * KH,
-            out);
+        sgm_words_store_cg < KH > (cells + sl * KH, out);
       }
+      cells += STEP * WORDS;
+      jumps += STEP;
     }
     sgm_copy_wait < 0 > ();
-  }
+  };
+
+  if (dir == 0)
+    part1 (SgmStep < 1 > ());
+  else
+    part1 (SgmStep < -1 > ());
+  __syncthreads ();             /* the other warp's part-1 cells are written */
+  if (dir == 0)
+    part2 (SgmStep < 1 > ());
+  else
+    part2 (SgmStep < -1 > ());
 }
 
 typedef void (*SgmFastHorizKernel) (const SgmFastHorizArgs);
