@@ -6,7 +6,8 @@
  * aggregates 32 / LPS rows, one segment of LPS lanes per row (KH words of
  * the interleaved layout per lane, D = 2 LPS KH; LPS = 32 where D allows:
  * the shortest chain of dependent instructions per pixel).  The rows'
- * census words and luma are staged in shared memory.
+ * census words and P2 jumps (per pixel, from the luma) are staged in
+ * shared memory.
  *  Part 1: L2R walks x = 0 .. mid-1, R2L x = W-1 .. mid: the matching
  *          costs come from the census (the only popcounts of the packed
  *          variant) and each warp writes its pixels' cells, C | L << cbits.
@@ -84,9 +85,10 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
   /* pixels per iteration of both parts' loops: with two words per lane,
    * four give more independent work between the chain's dependent steps
    * (H200, 1024x440 D 128, centre-symmetric census: 0.233 -> 0.196 ms;
-   * two: 0.221); with four words (D 256) one is faster (0.322 vs 0.347 ms
-   * at 1226x370) */
-  constexpr int PIXELS_PER_ITERATION = KH <= 2 ? 4 : 1;
+   * two: 0.221); with more words (D 256) two with the 4-byte census
+   * (1226x370: 0.325 -> 0.293 ms, 1920x1080: 1.25 -> 1.17) and one with
+   * the 8-byte full census (two: 0.339 -> 0.342, 1.53 -> 1.56) */
+  constexpr int PIXELS_PER_ITERATION = KH <= 2 ? 4 : sizeof (CT) == 4 ? 2 : 1;
   (void) PIXELS_PER_ITERATION;  /* the host compiler of the emulation */
   unsigned char *smem = sgm_dynamic_shared ();
   const int W = a.width, H = a.height, D = 2 * WORDS, md = a.min_disp;
