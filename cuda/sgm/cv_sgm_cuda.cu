@@ -615,7 +615,8 @@ packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
       <= (size_t) plan->smem_optin
       && sgm_fast_paths_smem_bytes (p->max_disparity, lanes)
       <= (size_t) plan->smem_optin
-      && sgm_fast_wta_smem_bytes (width) <= (size_t) plan->smem_optin;
+      && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity)
+      <= (size_t) plan->smem_optin;
 }
 
 static CvStatus

@@ -106,7 +106,7 @@ CvStatus sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes,
     CvError * err);
 
 /* Dynamic shared memory of a block of the winner-takes-all kernel. */
-size_t sgm_fast_wta_smem_bytes (int width);
+size_t sgm_fast_wta_smem_bytes (int width, int n_disp, int min_disp);
 
 /* Launches the winner-takes-all kernel (one block per row). */
 CvStatus sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit,

@@ -8,9 +8,12 @@
  * A block takes one row; each warp takes SGM_WARP / SGM_FAST_LANES pixels
  * at a time, one segment of SGM_FAST_LANES lanes per pixel (KH words of
  * the interleaved layout per lane).  The right view's minima along the
- * diagonals of the row are folded into shared memory with atomicMin of
+ * diagonals of the row are folded into shared memory with atomic minima of
  * cost << 8 | index (smallest cost, then smallest index), as the CPU
- * reference defines them.
+ * reference defines them: one slot per right pixel, after D - 1 + min_disp
+ * slots that take the pairs left of the right image, so that every lane
+ * adds every value without a branch.  The costs beside the best index
+ * (sub-pixel) are read back from the cells (L1) by one lane per pixel.
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
@@ -19,10 +22,21 @@
 #endif
 #include "cv_sgm_packed.cuh"
 
-static __host__ __device__ inline size_t
-fast_wta_smem_bytes (int width)
+/* Slots of the right-view minima: pixel x at index k folds into slot
+ * x + D - 1 - k, so right pixel r = x - min_disp - k is slot r + min_disp +
+ * D - 1 (the last one read: W + min_disp + D - 2); the last step of a warp
+ * may pass the row end by up to SGM_WARP / SGM_FAST_LANES - 1 pixels. */
+static __host__ __device__ inline int
+fast_wta_slots (int width, int n_disp, int min_disp)
 {
-  return (size_t) sgm_padded_size < uint32_t > (width) * sizeof (uint32_t);
+  return width + min_disp + n_disp + SGM_WARP / SGM_FAST_LANES;
+}
+
+static __host__ __device__ inline size_t
+fast_wta_smem_bytes (int width, int n_disp, int min_disp)
+{
+  return (size_t) sgm_padded_size < uint32_t > (fast_wta_slots (width,
+          n_disp, min_disp)) * sizeof (uint32_t);
 }
 
 template < int KH > __global__ void
@@ -46,8 +60,9 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   const uint32_t smask_pk = SGM_PACK2 (0xffffu >> a.cbits);
   const uint32_t *row_cells = (const uint32_t *) (a.sum + (size_t) y * W * D);
 
-  for (int x = threadIdx.x; x < W; x += blockDim.x)
-    rmin[sgm_pad_index < uint32_t > (x)] = SGM_NO_MATCH;
+  const int n_slots = fast_wta_slots (W, D, md);
+  for (int i = threadIdx.x; i < n_slots; i += blockDim.x)
+    rmin[sgm_pad_index < uint32_t > (i)] = SGM_NO_MATCH;
   __syncthreads ();
 
   /* the cells of the warp's next pixels are loaded while the current ones
@@ -85,8 +100,8 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
     const int b = (int) (best & 0xffu);
     const uint32_t c1 = best >> 8;
 
-    /* second best at least 2 indices away; the neighbours for sub-pixel */
-    uint32_t v2 = SGM_NO_MATCH, ac = 0;
+    /* second best at least 2 indices away */
+    uint32_t v2 = SGM_NO_MATCH;
 #pragma unroll
     for (int r = 0; r < KH; r++) {
 #pragma unroll
@@ -95,23 +110,26 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
         const uint32_t v = h ? S[r] >> 16 : S[r] & 0xffffu;
         if ((unsigned) (k - b + 1) > 2u)
           v2 = min (v2, v);
-        if (k == b - 1)
-          ac |= v;
-        if (k == b + 1)
-          ac |= v << 16;
-        /* the right view: pixel x at index k is right pixel x - md - k */
-        sgm_shared_min_if (rmin, rmin_s, sgm_pad_index < uint32_t >
-            (x - md - k), (v << 8) | (uint32_t) k, on && x - md - k >= 0);
+        /* the right view (a pixel past the row end adds nothing) */
+        sgm_shared_min (rmin, rmin_s,
+            sgm_pad_index < uint32_t > (x + D - 1 - k),
+            on ? (v << 8) | (uint32_t) k : SGM_NO_MATCH);
       }
     }
     const uint32_t c2 = sgm_seg_min_u32 < LPS > (v2);
-    ac = sgm_seg_or < LPS > (ac);
     if (on && sl == 0) {
       const size_t pix = (size_t) y * W + x;
       int frac = 0;
-      if (a.subpixel && b > 0 && b < D - 1)
-        frac = cv_sgm_subpixel_frac ((int) (ac & 0xffffu), (int) c1,
-            (int) (ac >> 16));
+      if (a.subpixel && b > 0 && b < D - 1) {
+        /* the costs at b - 1 and b + 1, from the pixel's cells */
+        const uint32_t *pc = row_cells + (size_t) x * WORDS;
+        auto cost_at = [&](int k) -> int {
+          const uint32_t cell = __ldg (pc + (k < WORDS ? k : k - WORDS));
+          return (int) ((k < WORDS ? cell & 0xffffu : cell >> 16) >> a.cbits);
+        };
+        frac = cv_sgm_subpixel_frac (cost_at (b - 1), (int) c1,
+            cost_at (b + 1));
+      }
       a.disp[pix] = cv_sgm_is_unique (c1, c2, a.uniqueness_fixed)
           ? (int16_t) (CV_DISP_SCALE * (md + b) + frac) : CV_DISP_INVALID;
       a.best[pix] = (int16_t) b;
@@ -121,7 +139,7 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   __syncthreads ();             /* the right minima of the row are final */
 
   for (int x = threadIdx.x; x < W; x += blockDim.x) {
-    uint32_t v = rmin[sgm_pad_index < uint32_t > (x)];
+    uint32_t v = rmin[sgm_pad_index < uint32_t > (x + md + D - 1)];
     a.best_right[(size_t) y * W + x] = v == SGM_NO_MATCH ? (int16_t) - 1
         : (int16_t) (v & 0xffu);
   }
@@ -154,9 +172,9 @@ pick_fast_wta (int n_disp)
 
 #ifndef SGM_EMULATION
 extern "C" size_t
-sgm_fast_wta_smem_bytes (int width)
+sgm_fast_wta_smem_bytes (int width, int n_disp, int min_disp)
 {
-  return fast_wta_smem_bytes (width);
+  return fast_wta_smem_bytes (width, n_disp, min_disp);
 }
 
 extern "C" CvStatus
@@ -164,7 +182,8 @@ sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit, int *smem_set,
     cudaStream_t stream, CvError * err)
 {
   SgmFastWtaKernel kernel = pick_fast_wta (args->n_disp);
-  size_t smem = fast_wta_smem_bytes (args->width);
+  size_t smem = fast_wta_smem_bytes (args->width, args->n_disp,
+      args->min_disp);
   dim3 grid (args->height), block (SGM_FAST_WARPS * SGM_WARP);
 
   if (sgm_check_layout (args->layout, "sgm_fast_wta_launch", err) != CV_OK)

@@ -111,25 +111,21 @@ sgm_ipl_step (uint32_t (&L)[KH], const uint32_t (&C)[KH], uint32_t m_pk,
     L[r] = out[r];
 }
 
-/* *(@base + @index) = min (it, @v) in shared memory, atomically, when @on:
- * a predicated reduction, no branch around it (@base_s: @base as a
- * shared-memory address, __cvta_generic_to_shared, taken once per kernel;
- * a generic atomicMin under an if recomputed the shared window and opened
- * a convergence region for each of the winner-takes-all's 2 KH per lane
- * and pixel group). */
+/* *(@base + @index) = min (it, @v) in shared memory, atomically: a
+ * reduction without a result (@base_s: @base as a shared-memory address,
+ * __cvta_generic_to_shared, taken once per kernel; a generic atomicMin
+ * recomputed the shared window for each of the winner-takes-all's 2 KH per
+ * lane and pixel group). */
 static __device__ __forceinline__ void
-sgm_shared_min_if (uint32_t * base, unsigned base_s, int index, uint32_t v,
-    bool on)
+sgm_shared_min (uint32_t * base, unsigned base_s, int index, uint32_t v)
 {
 #if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
   (void) base;
-  asm volatile ("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %2, 0;\n\t"
-      "@q red.shared.min.u32 [%0], %1;\n\t}"::"r" (base_s + 4u *
-          (unsigned) index), "r" (v), "r" ((unsigned) on):"memory");
+  asm volatile ("red.shared.min.u32 [%0], %1;"::"r" (base_s + 4u *
+          (unsigned) index), "r" (v):"memory");
 #else
   (void) base_s;
-  if (on)
-    atomicMin (base + index, v);
+  atomicMin (base + index, v);
 #endif
 }
 

@@ -170,7 +170,7 @@ fast_wta_dispatch (const SgmWtaArgs & a)
   if (kernel == NULL)
     abort ();
   launch (dim3 (a.height), dim3 (SGM_FAST_WARPS * SGM_WARP),
-      fast_wta_smem_bytes (a.width), [&]() {
+      fast_wta_smem_bytes (a.width, a.n_disp, a.min_disp), [&]() {
         kernel (a);
       });
 }
