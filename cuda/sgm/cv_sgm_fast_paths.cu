@@ -72,8 +72,13 @@ fast_wrap (int c, int slots)
   return c;
 }
 
+/* At least two blocks per SM: up to 128 registers per thread.  Three (85
+ * registers) made the compiler recompute lane constants every row step;
+ * two were faster in every row of bench-sgm on the H200 (1226x370 D 128,
+ * 8 paths: 0.732 -> 0.718 ms; 1024x440: 0.767 -> 0.739) even where the
+ * cooperative grid then needs two launches. */
 template < int LPS, int KH > __global__ void
-__launch_bounds__ (SGM_FAST_WARPS * SGM_WARP, KH <= 8 ? 3 : 2)
+__launch_bounds__ (SGM_FAST_WARPS * SGM_WARP, 2)
 sgm_fast_paths_kernel (const SgmPathsArgs a)
 {
   constexpr int NSL = SGM_WARP / LPS;   /* slices per warp */
