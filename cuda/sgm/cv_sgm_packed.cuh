@@ -50,16 +50,6 @@ sgm_seg_min_u32 (uint32_t v)
   }
 }
 
-/* Bitwise or over a segment. */
-template < int LPS > static __device__ __forceinline__ uint32_t
-sgm_seg_or (uint32_t v)
-{
-#pragma unroll
-  for (int o = LPS / 2; o > 0; o >>= 1)
-    v |= (uint32_t) __shfl_xor_sync (SGM_FULL_MASK, v, o, LPS);
-  return v;
-}
-
 /* The minimum of all of a lane's path costs, replicated into both halves,
  * reduced over the segment: m packed for the next step. */
 template < int LPS, int KH > static __device__ __forceinline__ uint32_t
