@@ -9,6 +9,9 @@
 #define FPS 30
 #define PULL_TIMEOUT (60 * GST_SECOND)
 
+/* runs started and not stopped yet (road_run_stop_all) */
+static GList *live_runs = NULL;
+
 RoadRun *
 road_run_start (const gchar * middle, gint width, gint height)
 {
@@ -25,6 +28,7 @@ road_run_start (const gchar * middle, gint width, gint height)
   run->src = gst_bin_get_by_name (GST_BIN (run->pipeline), "src");
   run->sink = gst_bin_get_by_name (GST_BIN (run->pipeline), "sink");
   run->bus = gst_element_get_bus (run->pipeline);
+  live_runs = g_list_prepend (live_runs, run);
   fail_unless (gst_element_set_state (run->pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE, "%s does not start", run->description);
   return run;
@@ -91,6 +95,7 @@ road_run_detector (RoadRun * run)
 void
 road_run_stop (RoadRun * run)
 {
+  live_runs = g_list_remove (live_runs, run);
   gst_element_set_state (run->pipeline, GST_STATE_NULL);
   gst_object_unref (run->src);
   gst_object_unref (run->sink);
@@ -98,6 +103,18 @@ road_run_stop (RoadRun * run)
   gst_object_unref (run->pipeline);
   g_free (run->description);
   g_free (run);
+}
+
+void
+road_run_stop_all (void)
+{
+  while (live_runs != NULL) {
+    RoadRun *run = live_runs->data;
+
+    GST_WARNING ("stopping %s, left running by a failed test",
+        run->description);
+    road_run_stop (run);
+  }
 }
 
 GstBuffer *

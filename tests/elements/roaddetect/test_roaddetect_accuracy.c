@@ -206,6 +206,7 @@ roaddetect_accuracy_suite (void)
   TCase *tc = tcase_create ("general");
 
   tcase_set_timeout (tc, 240);
+  tcase_add_checked_fixture (tc, NULL, road_run_stop_all);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_drift);
   tcase_add_test (tc, test_colour_change);
