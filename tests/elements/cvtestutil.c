@@ -7,6 +7,38 @@
 #include <gst/check/gstcheck.h>
 #include <string.h>
 
+/* pipelines started by cv_test_launch and not stopped yet */
+static GList *live_pipelines = NULL;
+
+GstElement *
+cv_test_launch (const gchar * description)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch (description, &error);
+
+  fail_unless (pipeline != NULL && error == NULL, "'%s': %s", description,
+      error ? error->message : "");
+  live_pipelines = g_list_prepend (live_pipelines, pipeline);
+  return pipeline;
+}
+
+void
+cv_test_stop (GstElement * pipeline)
+{
+  live_pipelines = g_list_remove (live_pipelines, pipeline);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+
+void
+cv_test_stop_all (void)
+{
+  while (live_pipelines != NULL) {
+    GST_WARNING ("stopping a pipeline a failed test left running");
+    cv_test_stop (live_pipelines->data);
+  }
+}
+
 gpointer
 cv_test_plugin_symbol (const gchar * name)
 {

@@ -16,6 +16,18 @@ G_BEGIN_DECLS
 gchar *cv_test_run_pipeline (const gchar * description, guint timeout_s,
     gchar ** debug_out);
 
+/* Pipelines a test drives itself.  The tests run in the test process
+ * (CK_FORK=no): a failed assertion jumps past the test's own stop, and a
+ * pipeline left PLAYING keeps the next test's task cleanup
+ * (gst_task_cleanup_all in GST_END_TEST) waiting forever, so the failure is
+ * never reported.  cv_test_launch parses @description (asserting it parses
+ * without error) and remembers the pipeline; cv_test_stop sets it to NULL
+ * and drops it; cv_test_stop_all, a test case's checked teardown (or part
+ * of one), stops whatever a failed test left. */
+GstElement *cv_test_launch (const gchar * description);
+void cv_test_stop (GstElement * pipeline);
+void cv_test_stop_all (void);
+
 /* Asserts that running @description ends in an error whose message or debug
  * text contains @expected (case-insensitive). */
 void cv_test_expect_error (const gchar * description, const gchar * expected);

@@ -4,31 +4,24 @@
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/check/gstcheck.h>
+#include "cvtestutil.h"
 #include <string.h>
 
 #define FPS 30
 #define PULL_TIMEOUT (60 * GST_SECOND)
 
-/* runs started and not stopped yet (road_run_stop_all) */
-static GList *live_runs = NULL;
-
 RoadRun *
 road_run_start (const gchar * middle, gint width, gint height)
 {
   RoadRun *run = g_new0 (RoadRun, 1);
-  GError *error = NULL;
 
   run->description = g_strdup_printf ("appsrc name=src format=time "
       "caps=video/x-raw,format=RGBA,width=%d,height=%d,framerate=%d/1 ! %s ! "
       "appsink name=sink sync=false", width, height, FPS, middle);
-  run->pipeline = gst_parse_launch (run->description, &error);
-  fail_unless (run->pipeline != NULL, "%s: %s", run->description,
-      error ? error->message : "");
-  g_clear_error (&error);
+  run->pipeline = cv_test_launch (run->description);
   run->src = gst_bin_get_by_name (GST_BIN (run->pipeline), "src");
   run->sink = gst_bin_get_by_name (GST_BIN (run->pipeline), "sink");
   run->bus = gst_element_get_bus (run->pipeline);
-  live_runs = g_list_prepend (live_runs, run);
   fail_unless (gst_element_set_state (run->pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE, "%s does not start", run->description);
   return run;
@@ -95,26 +88,12 @@ road_run_detector (RoadRun * run)
 void
 road_run_stop (RoadRun * run)
 {
-  live_runs = g_list_remove (live_runs, run);
-  gst_element_set_state (run->pipeline, GST_STATE_NULL);
   gst_object_unref (run->src);
   gst_object_unref (run->sink);
   gst_object_unref (run->bus);
-  gst_object_unref (run->pipeline);
+  cv_test_stop (run->pipeline);
   g_free (run->description);
   g_free (run);
-}
-
-void
-road_run_stop_all (void)
-{
-  while (live_runs != NULL) {
-    RoadRun *run = live_runs->data;
-
-    GST_WARNING ("stopping %s, left running by a failed test",
-        run->description);
-    road_run_stop (run);
-  }
 }
 
 GstBuffer *

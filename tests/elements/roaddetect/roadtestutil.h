@@ -35,14 +35,6 @@ GList *road_run_messages (RoadRun * run);
 GstElement *road_run_detector (RoadRun * run);   /* ref */
 void road_run_stop (RoadRun * run);
 
-/* Stops every run not stopped yet: the suites' checked teardown.  The
- * tests run in the test process (CK_FORK=no), so a failed assertion jumps
- * past the test's road_run_stop; its appsrc thread, still waiting for
- * data, then kept the NEXT test's end-of-test task cleanup
- * (gst_task_cleanup_all in GST_END_TEST) waiting forever, and the failure
- * was never reported (a CI run hung so under valgrind). */
-void road_run_stop_all (void);
-
 /* The frame last rendered by @seq as an RGBA buffer (PTS index / 30 s)
  * carrying the ground-truth disparity meta with the scene's calibration.
  * @meta_scale: 1 for a meta of the frame's size, 2 for one of half the

@@ -848,7 +848,7 @@ roaddetect_suite (void)
   TCase *tc = tcase_create ("general");
 
   tcase_set_timeout (tc, 120);
-  tcase_add_checked_fixture (tc, NULL, road_run_stop_all);
+  tcase_add_checked_fixture (tc, NULL, cv_test_stop_all);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_formats);

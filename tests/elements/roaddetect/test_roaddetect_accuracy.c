@@ -19,6 +19,7 @@
 #include <gst/check/gstcheck.h>
 #include <math.h>
 
+#include "cvtestutil.h"
 #include "roadtestutil.h"
 
 #define W 640
@@ -206,7 +207,7 @@ roaddetect_accuracy_suite (void)
   TCase *tc = tcase_create ("general");
 
   tcase_set_timeout (tc, 240);
-  tcase_add_checked_fixture (tc, NULL, road_run_stop_all);
+  tcase_add_checked_fixture (tc, NULL, cv_test_stop_all);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_drift);
   tcase_add_test (tc, test_colour_change);

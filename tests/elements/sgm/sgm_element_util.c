@@ -7,43 +7,12 @@
 #include <string.h>
 
 #include "cv_frame.h"
+#include "cvtestutil.h"
 #include "gstcvframe.h"
 
 /* How long a pipeline may take for one frame (CPU SGM on a small frame
  * takes well under a second; the GPU's first frame sets up CUDA). */
 #define FRAME_TIMEOUT_S 60
-
-/* Pipelines running now: a failed assertion (CK_FORK=no) jumps out of
- * the test, and a pipeline left PLAYING would block gstcheck's task
- * cleanup forever; sgm_test_cleanup stops them. */
-static GList *live_pipelines;
-
-static GstElement *
-launch (const gchar * description)
-{
-  GError *error = NULL;
-  GstElement *pipeline = gst_parse_launch (description, &error);
-
-  fail_unless (pipeline != NULL && error == NULL, "'%s': %s", description,
-      error ? error->message : "");
-  live_pipelines = g_list_prepend (live_pipelines, pipeline);
-  return pipeline;
-}
-
-static void
-stop (GstElement * pipeline)
-{
-  live_pipelines = g_list_remove (live_pipelines, pipeline);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (pipeline);
-}
-
-void
-sgm_test_cleanup (void)
-{
-  while (live_pipelines != NULL)
-    stop (live_pipelines->data);
-}
 
 void
 sgm_test_scene_render (SgmTestScene * scene, gint width, gint height,
@@ -264,7 +233,7 @@ GList *
 sgm_test_collect_full (const gchar * description,
     void (*setup) (GstElement * pipeline, gpointer data), gpointer data)
 {
-  GstElement *pipeline = launch (description);
+  GstElement *pipeline = cv_test_launch (description);
   GstElement *sink;
   GstBus *bus;
   GList *buffers = NULL;
@@ -286,7 +255,7 @@ sgm_test_collect_full (const gchar * description,
       "'%s' did not reach EOS", description);
   gst_object_unref (bus);
   gst_object_unref (sink);
-  stop (pipeline);
+  cv_test_stop (pipeline);
   return buffers;
 }
 
@@ -307,7 +276,7 @@ sgm_test_pipe_new (const gchar * middle, GstCaps * caps)
 
   pipe->description = g_strdup_printf ("appsrc name=src format=time ! %s ! "
       "appsink name=sink sync=false", middle);
-  pipe->pipeline = launch (pipe->description);
+  pipe->pipeline = cv_test_launch (pipe->description);
   pipe->src = gst_bin_get_by_name (GST_BIN (pipe->pipeline), "src");
   pipe->sink = gst_bin_get_by_name (GST_BIN (pipe->pipeline), "sink");
   g_object_set (pipe->src, "caps", caps, NULL);
@@ -375,7 +344,7 @@ sgm_test_pipe_free (SgmTestPipe * pipe)
   gst_object_unref (pipe->src);
   gst_object_unref (pipe->sink);
   gst_object_unref (pipe->bus);
-  stop (pipe->pipeline);
+  cv_test_stop (pipe->pipeline);
   g_queue_clear_full (&pipe->messages, (GDestroyNotify) gst_message_unref);
   g_free (pipe->description);
   g_free (pipe);
@@ -388,7 +357,7 @@ sgm_test_push_expect_error (const gchar * middle, GstCaps * caps, gsize size,
   gchar *description = g_strdup_printf ("appsrc name=src format=time ! %s ! "
       "fakesink", middle);
   GError *error = NULL;
-  GstElement *pipeline = launch (description);
+  GstElement *pipeline = cv_test_launch (description);
   GstElement *src;
   GstBus *bus;
   GstMessage *msg;
@@ -426,6 +395,6 @@ sgm_test_push_expect_error (const gchar * middle, GstCaps * caps, gsize size,
   gst_message_unref (msg);
   gst_object_unref (bus);
   gst_object_unref (src);
-  stop (pipeline);
+  cv_test_stop (pipeline);
   g_free (description);
 }

@@ -94,9 +94,5 @@ void sgm_test_pipe_free (SgmTestPipe * pipe);
 void sgm_test_push_expect_error (const gchar * middle, GstCaps * caps,
     gsize size, const gchar * expected);
 
-/* Stops and frees the pipelines of these helpers that are still running
- * (after a failed assertion): call it from the test case's teardown. */
-void sgm_test_cleanup (void);
-
 G_END_DECLS
 #endif /* __SGM_ELEMENT_UTIL_H__ */

@@ -956,7 +956,7 @@ render_scene (void)
 static void
 clear_scene (void)
 {
-  sgm_test_cleanup ();
+  cv_test_stop_all ();
   sgm_test_scene_clear (&scene);
 }
 

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cvtestutil.h"
 #include "sgm_element_util.h"
 
 /* The scene stereotestsrc renders (its properties below). */
@@ -178,7 +179,7 @@ GST_END_TEST;
 static void
 teardown (void)
 {
-  sgm_test_cleanup ();
+  cv_test_stop_all ();
 }
 
 static Suite *

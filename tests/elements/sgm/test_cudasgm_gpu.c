@@ -398,7 +398,7 @@ GST_END_TEST;
 static void
 teardown (void)
 {
-  sgm_test_cleanup ();
+  cv_test_stop_all ();
 }
 
 static Suite *
