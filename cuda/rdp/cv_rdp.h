@@ -183,17 +183,18 @@ CvRdpCuda *cv_rdp_cuda_new (void);
 void cv_rdp_cuda_free (CvRdpCuda * plan);
 
 /* Memory of a plan for an output of C columns x H rows: device 12 bytes per
- * sample (worst-case cut and gap slots), pinned host 12 bytes per sample
- * (worst-case flat result: any sample may be a cut), e.g. 15 + 15 MB for
- * 1242 x 1024. */
+ * sample (worst-case cut and gap slots), pinned host 4 (disparity) or 6
+ * (depth) bytes per sample (the worst-case compact result: any sample may
+ * be a cut), host 12 per cut and gap of the decoded result, e.g. 15 MB
+ * device and 5 MB pinned for 1242 x 1024. */
 
 /* Enqueues on @stream the whole segmentation of @disparity (device memory,
  * int16 fixed point as above): preparation (column step / mean, median,
  * depth) and the iterative segmentation (one warp per column) in one
- * kernel, the
- * compaction of the per-column lists into flat arrays, written straight
- * into the plan's pinned host memory.  Nothing is waited for: synchronise
- * @stream before cv_rdp_cuda_result.  Equivalent to cv_rdp_cuda_segment
+ * kernel, and the compaction of the per-column lists into a compact form
+ * (4 bytes per column and per cut with disparity, 4 + 6 with depth),
+ * written straight into the plan's pinned host memory.  Nothing is waited
+ * for: synchronise @stream before cv_rdp_cuda_result.  Equivalent to cv_rdp_cuda_segment
  * followed by cv_rdp_cuda_gather. */
 CvStatus cv_rdp_cuda_compute (CvRdpCuda * plan, const CvRdpParams * params,
     const CvImageS16 * disparity, CvStream stream, CvError * err);
@@ -206,10 +207,17 @@ CvStatus cv_rdp_cuda_segment (CvRdpCuda * plan, const CvRdpParams * params,
     const CvImageS16 * disparity, CvStream stream, CvError * err);
 CvStatus cv_rdp_cuda_gather (CvRdpCuda * plan, CvStream stream, CvError * err);
 
-/* The result of the last compute/gather, in pinned host memory; call only
- * after the stream has been synchronised.  All pointers NULL before the first
- * gather. */
-void cv_rdp_cuda_result (const CvRdpCuda * plan, CvRdpResult * result);
+/* The result of the last compute/gather, decoded from the pinned compact
+ * form into host arrays of the plan (valid until its next result call);
+ * call only after the stream has been synchronised.  Fails before the
+ * first gather, on a corrupt compact form or without memory (then
+ * @result is all zeros). */
+CvStatus cv_rdp_cuda_result (CvRdpCuda * plan, CvRdpResult * result,
+    CvError * err);
+
+/* Bytes the device wrote to host memory for the result decoded last: the
+ * compact form, what crossed the bus. */
+size_t cv_rdp_cuda_result_bytes (const CvRdpCuda * plan);
 #endif
 
 #ifdef __cplusplus

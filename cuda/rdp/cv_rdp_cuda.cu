@@ -15,20 +15,22 @@ struct CvRdpCuda
 {
   CvDeviceBuffer counts;        /* cut count, gap count, levels per column */
   CvDeviceBuffer cut_rows, cut_values, gaps;
-  CvHostBuffer host;            /* the flat result (pinned) */
+  CvHostBuffer host;            /* the wire form (pinned) */
   void *host_mapped;            /* device-visible address of host.ptr */
   void *host_mapped_for;        /* the host.ptr it belongs to */
 
   CvRdpSetup setup;             /* of the last segment call */
   int segmented;                /* a segment call has been enqueued */
   RdpDeviceSlots slots;
-  CvRdpResult result;
+  int gathered;                 /* a gather call has been enqueued */
+  CvRdpFlat flat;               /* the decoded result */
+  size_t wire_bytes;            /* of the last decoded result */
 };
 
-/* Byte offsets of the flat arrays inside the pinned buffer. */
+/* Byte offsets of the wire form's parts inside the pinned buffer. */
 struct HostLayout
 {
-  size_t cut_offsets, gap_offsets, levels, cut_rows, cut_values, gaps, total;
+  size_t column_cuts, column_levels, cut_rows, cut_values, total;
 };
 
 static size_t
@@ -38,20 +40,32 @@ align_up (size_t x)
 }
 
 static HostLayout
-host_layout (const RdpDeviceSlots * slots, int n_columns)
+host_layout (const RdpDeviceSlots * slots, int n_columns, CvRdpSignal signal)
 {
   const size_t n = (size_t) n_columns;
   const size_t max_cuts = n * slots->cut_capacity;
-  const size_t max_gaps = n * slots->gap_capacity;
   HostLayout l;
-  l.cut_offsets = 0;
-  l.gap_offsets = align_up (l.cut_offsets + (n + 1) * sizeof (int32_t));
-  l.levels = align_up (l.gap_offsets + (n + 1) * sizeof (int32_t));
-  l.cut_rows = align_up (l.levels + n * sizeof (int32_t));
-  l.cut_values = align_up (l.cut_rows + max_cuts * sizeof (int32_t));
-  l.gaps = align_up (l.cut_values + max_cuts * sizeof (float));
-  l.total = align_up (l.gaps + max_gaps * sizeof (CvRdpGap));
+  l.column_cuts = 0;
+  l.column_levels = align_up (l.column_cuts + n * sizeof (uint16_t));
+  l.cut_rows = align_up (l.column_levels + n * sizeof (uint16_t));
+  l.cut_values = align_up (l.cut_rows + max_cuts * sizeof (uint16_t));
+  l.total = align_up (l.cut_values +
+      max_cuts * cv_rdp_wire_value_size (signal));
   return l;
+}
+
+/* The wire form's parts at @base, a host or device-visible address of the
+ * pinned buffer laid out as @l. */
+static CvRdpWire
+wire_at (void *base, const HostLayout & l)
+{
+  uint8_t *b = static_cast < uint8_t * >(base);
+  CvRdpWire w;
+  w.column_cuts = reinterpret_cast < uint16_t * >(b + l.column_cuts);
+  w.column_levels = reinterpret_cast < uint16_t * >(b + l.column_levels);
+  w.cut_rows = reinterpret_cast < uint16_t * >(b + l.cut_rows);
+  w.cut_values = b + l.cut_values;
+  return w;
 }
 
 /* The address through which kernels write the pinned buffer @host.
@@ -103,6 +117,7 @@ cv_rdp_cuda_free (CvRdpCuda * plan)
   cv_device_buffer_free (&plan->cut_values);
   cv_device_buffer_free (&plan->gaps);
   cv_host_buffer_free (&plan->host);
+  cv_rdp_flat_clear (&plan->flat);
   delete plan;
 }
 
@@ -116,7 +131,7 @@ cv_rdp_cuda_segment (CvRdpCuda * plan, const CvRdpParams * params,
   if (plan == nullptr)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT, "rdp cuda: plan is NULL");
   plan->segmented = 0;          /* the slots are rebuilt below */
-  std::memset (&plan->result, 0, sizeof (plan->result));
+  plan->gathered = 0;
   status = cv_rdp_check_image (disparity, "device", err);
   if (status != CV_OK)
     return status;
@@ -181,8 +196,8 @@ cv_rdp_cuda_gather (CvRdpCuda * plan, CvStream stream, CvError * err)
         "rdp cuda: gather without a segmented frame");
 
   const int n = plan->setup.n_columns;
-  const HostLayout l = host_layout (&plan->slots, n);
-  std::memset (&plan->result, 0, sizeof (plan->result));
+  const HostLayout l = host_layout (&plan->slots, n, plan->setup.signal);
+  plan->gathered = 0;
   if (plan->host.size < l.total) {
     /* an earlier frame's gather may still write the buffer being replaced */
     CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
@@ -197,31 +212,12 @@ cv_rdp_cuda_gather (CvRdpCuda * plan, CvStream stream, CvError * err)
     plan->host_mapped_for = plan->host.ptr;
   }
 
-  uint8_t *dev = static_cast < uint8_t * >(plan->host_mapped);
-  RdpHostView view;
-  view.cut_offsets = reinterpret_cast < int32_t * >(dev + l.cut_offsets);
-  view.gap_offsets = reinterpret_cast < int32_t * >(dev + l.gap_offsets);
-  view.levels = reinterpret_cast < int32_t * >(dev + l.levels);
-  view.cut_rows = reinterpret_cast < int32_t * >(dev + l.cut_rows);
-  view.cut_values = reinterpret_cast < float *>(dev + l.cut_values);
-  view.gaps = reinterpret_cast < CvRdpGap * >(dev + l.gaps);
-  status = rdp_launch_gather (n, &plan->slots, &view, (cudaStream_t) stream,
-      err);
+  const CvRdpWire wire = wire_at (plan->host_mapped, l);
+  status = rdp_launch_gather (n, plan->setup.signal == CV_RDP_SIGNAL_DEPTH,
+      &plan->slots, &wire, (cudaStream_t) stream, err);
   if (status != CV_OK)
     return status;
-
-  uint8_t *host = static_cast < uint8_t * >(plan->host.ptr);
-  CvRdpResult *r = &plan->result;
-  r->n_columns = n;
-  r->height = plan->setup.height;
-  r->column_step = plan->setup.column_step;
-  r->signal = plan->setup.signal;
-  r->cut_offsets = reinterpret_cast < const int32_t * >(host + l.cut_offsets);
-  r->gap_offsets = reinterpret_cast < const int32_t * >(host + l.gap_offsets);
-  r->levels = reinterpret_cast < const int32_t * >(host + l.levels);
-  r->cut_rows = reinterpret_cast < const int32_t * >(host + l.cut_rows);
-  r->cut_values = reinterpret_cast < const float *>(host + l.cut_values);
-  r->gaps = reinterpret_cast < const CvRdpGap * >(host + l.gaps);
+  plan->gathered = 1;
   return CV_OK;
 }
 
@@ -235,12 +231,22 @@ cv_rdp_cuda_compute (CvRdpCuda * plan, const CvRdpParams * params,
   return cv_rdp_cuda_gather (plan, stream, err);
 }
 
-extern "C" void
-cv_rdp_cuda_result (const CvRdpCuda * plan, CvRdpResult * result)
+extern "C" CvStatus
+cv_rdp_cuda_result (CvRdpCuda * plan, CvRdpResult * result, CvError * err)
 {
-  if (plan == nullptr) {
-    std::memset (result, 0, sizeof (*result));
-    return;
-  }
-  *result = plan->result;
+  std::memset (result, 0, sizeof (*result));
+  if (plan == nullptr || !plan->gathered)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "rdp cuda: no result: no frame was gathered");
+  const HostLayout l = host_layout (&plan->slots, plan->setup.n_columns,
+      plan->setup.signal);
+  const CvRdpWire wire = wire_at (plan->host.ptr, l);
+  return cv_rdp_wire_decode (&wire, &plan->setup, &plan->flat, result,
+      &plan->wire_bytes, err);
+}
+
+extern "C" size_t
+cv_rdp_cuda_result_bytes (const CvRdpCuda * plan)
+{
+  return plan != nullptr ? plan->wire_bytes : 0;
 }

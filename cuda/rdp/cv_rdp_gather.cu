@@ -7,13 +7,14 @@
 
 
 CvStatus
-rdp_launch_gather (int n_columns, const RdpDeviceSlots * slots,
-    const RdpHostView * host, cudaStream_t stream, CvError * err)
+rdp_launch_gather (int n_columns, int depth, const RdpDeviceSlots * slots,
+    const CvRdpWire * wire, cudaStream_t stream, CvError * err)
 {
   GatherArgs g;
   g.n_columns = n_columns;
+  g.depth = depth;
   g.slots = *slots;
-  g.host = *host;
+  g.wire = *wire;
   rdp_gather_kernel <<<cv_div_up (n_columns, kGatherWarps),
       kGatherWarps * kLanes, 0, stream>>> (g);
   CV_CUDA_CHECK_LAUNCH (err, "rdp_gather_kernel");

@@ -1,16 +1,17 @@
-/* RDP gather kernel: per-column result slots (device) -> flat CvRdpResult
- * arrays in pinned host memory.
+/* RDP gather kernel: per-column result slots (device) -> the wire form
+ * (cv_rdp_wire.h) in pinned host memory.
  *
- * The flat arrays' sizes are only known on the device, so instead of a
+ * The wire form's size is only known on the device, so instead of a
  * cudaMemcpyAsync (whose size the host would have to know: a round trip, or
  * copying the worst case of one cut per sample) the kernel writes exactly
  * the used bytes into the pinned buffer through its device-visible address.
  *
  * A block handles kGatherWarps consecutive columns, one warp each.  Its
- * first output offset is the sum of the counts of all earlier columns,
+ * first cut's offset is the sum of the counts of all earlier columns,
  * reduced by the whole block (a few reads per thread for images of a few
  * thousand columns), so one launch does scan and copy without a grid-wide
- * synchronisation.
+ * synchronisation.  Gaps travel as a flag on the cut above each (found by
+ * a binary search of the column's sorted gap list).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -19,6 +20,7 @@
 
 #include "cv_rdp_math.h"
 #include "cv_rdp_slots.h"
+#include "cv_rdp_wire.h"
 
 namespace {
 
@@ -29,8 +31,9 @@ constexpr int kGatherWarps = 32;
 struct GatherArgs
 {
   int n_columns;
+  int depth;                    /* values are floats (depth), else int16 */
   RdpDeviceSlots slots;
-  RdpHostView host;
+  CvRdpWire wire;               /* device-visible addresses */
 };
 
 __device__ __forceinline__ int
@@ -54,45 +57,45 @@ warp_inclusive_scan (int v, int lane)
   return v;
 }
 
+/* Whether one of the @n gaps (sorted, disjoint) starts at @row. */
+__device__ __forceinline__ bool
+gap_starts_at (const CvRdpGap * gaps, int n, int32_t row)
+{
+  int lo = 0, hi = n;           /* the first gap starting at @row or later */
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (gaps[mid].start < row)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && gaps[lo].start == row;
+}
+
 __global__ void __launch_bounds__ (kGatherWarps * kLanes)
 rdp_gather_kernel (GatherArgs g)
 {
-  __shared__ int32_t part_cuts[kGatherWarps], part_gaps[kGatherWarps];
-  __shared__ int32_t cut_base[kGatherWarps], gap_base[kGatherWarps];
+  __shared__ int32_t part_cuts[kGatherWarps], cut_base[kGatherWarps];
   const int warp = threadIdx.x / kLanes;
   const int lane = threadIdx.x % kLanes;
   const int c0 = blockIdx.x * kGatherWarps;
   const RdpDeviceSlots &s = g.slots;
 
-  /* cuts and gaps of columns 0 .. c0 - 1 */
-  int cuts = 0, gaps = 0;
-  for (int c = threadIdx.x; c < c0; c += blockDim.x) {
+  /* cuts of columns 0 .. c0 - 1 */
+  int cuts = 0;
+  for (int c = threadIdx.x; c < c0; c += blockDim.x)
     cuts += s.cut_count[c];
-    gaps += s.gap_count[c];
-  }
   cuts = warp_sum (cuts);
-  gaps = warp_sum (gaps);
-  if (lane == 0) {
+  if (lane == 0)
     part_cuts[warp] = cuts;
-    part_gaps[warp] = gaps;
-  }
   __syncthreads ();
 
   /* warp 0: offsets of this block's columns */
   if (warp == 0) {
-    const int before_cuts = warp_sum (part_cuts[lane]);
-    const int before_gaps = warp_sum (part_gaps[lane]);
+    const int before = warp_sum (part_cuts[lane]);
     const int c = c0 + lane;
     const int n_cuts = c < g.n_columns ? s.cut_count[c] : 0;
-    const int n_gaps = c < g.n_columns ? s.gap_count[c] : 0;
-    const int incl_cuts = warp_inclusive_scan (n_cuts, lane);
-    const int incl_gaps = warp_inclusive_scan (n_gaps, lane);
-    cut_base[lane] = before_cuts + incl_cuts - n_cuts;
-    gap_base[lane] = before_gaps + incl_gaps - n_gaps;
-    if (c == g.n_columns - 1) {
-      g.host.cut_offsets[g.n_columns] = before_cuts + incl_cuts;
-      g.host.gap_offsets[g.n_columns] = before_gaps + incl_gaps;
-    }
+    cut_base[lane] = before + warp_inclusive_scan (n_cuts, lane) - n_cuts;
   }
   __syncthreads ();
 
@@ -100,22 +103,25 @@ rdp_gather_kernel (GatherArgs g)
   const int c = c0 + warp;
   if (c >= g.n_columns)
     return;
-  const int cb = cut_base[warp], gb = gap_base[warp];
+  const int cb = cut_base[warp];
   const int n_cuts = s.cut_count[c], n_gaps = s.gap_count[c];
   if (lane == 0) {
-    g.host.cut_offsets[c] = cb;
-    g.host.gap_offsets[c] = gb;
-    g.host.levels[c] = s.levels[c];
+    g.wire.column_cuts[c] = (uint16_t) n_cuts;
+    g.wire.column_levels[c] = (uint16_t) s.levels[c];
   }
   const int32_t *rows = s.cut_rows + (size_t) c * s.cut_capacity;
   const float *values = s.cut_values + (size_t) c * s.cut_capacity;
+  const CvRdpGap *gaps = s.gaps + (size_t) c * s.gap_capacity;
   for (int i = lane; i < n_cuts; i += kLanes) {
-    g.host.cut_rows[cb + i] = rows[i];
-    g.host.cut_values[cb + i] = values[i];
+    const int32_t row = rows[i];
+    g.wire.cut_rows[cb + i] = (uint16_t) (row |
+        (gap_starts_at (gaps, n_gaps, row + 1) ? CV_RDP_WIRE_GAP_FOLLOWS : 0));
+    if (g.depth)
+      static_cast < float *>(g.wire.cut_values)[cb + i] = values[i];
+    else
+      static_cast < int16_t * >(g.wire.cut_values)[cb + i] =
+          (int16_t) cv_rdp_disparity_q (values[i]);
   }
-  const CvRdpGap *gap_list = s.gaps + (size_t) c * s.gap_capacity;
-  for (int i = lane; i < n_gaps; i += kLanes)
-    g.host.gaps[gb + i] = gap_list[i];
 }
 
 }                               /* namespace */

@@ -8,6 +8,7 @@
 
 #include "cv_cuda.cuh"
 #include "cv_rdp_slots.h"
+#include "cv_rdp_wire.h"
 
 /* Column selection, median, depth and iterative RDP, one warp per column:
  * disparity (device) -> slots. */
@@ -15,8 +16,10 @@ CvStatus rdp_launch_segment (const CvRdpSetup * setup,
     const CvImageS16 * disparity, const RdpDeviceSlots * slots,
     cudaStream_t stream, CvError * err);
 
-/* Offsets (prefix sums) and copy of the slots into the flat host arrays. */
-CvStatus rdp_launch_gather (int n_columns, const RdpDeviceSlots * slots,
-    const RdpHostView * host, cudaStream_t stream, CvError * err);
+/* The slots -> the wire form (device-visible addresses of pinned host
+ * memory); @depth: the values are floats (depth signal). */
+CvStatus rdp_launch_gather (int n_columns, int depth,
+    const RdpDeviceSlots * slots, const CvRdpWire * wire,
+    cudaStream_t stream, CvError * err);
 
 #endif /* CV_RDP_KERNELS_CUH */

@@ -146,6 +146,13 @@ cv_rdp_disparity_px (int32_t d_q)
   return CV_RDP_FMUL ((float) d_q, CV_RDP_DISP_TO_PX);
 }
 
+/* Inverse of cv_rdp_disparity_px for its results, exact. */
+CV_RDP_FN int32_t
+cv_rdp_disparity_q (float px)
+{
+  return (int32_t) CV_RDP_FMUL (px, 16.0f);
+}
+
 /* ---- preparation ---------------------------------------------------------- */
 
 /* Rounded (half up) mean of @count >= 0 valid fixed-point samples summing to

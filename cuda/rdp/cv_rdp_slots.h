@@ -4,8 +4,8 @@
  *
  *  - per-column result slots (RdpDeviceSlots): counts, levels, and each
  *    column's cut rows / values / gaps at a fixed capacity per column;
- *  - the flat result in pinned host memory, written by the gather kernel
- *    through its device-visible address (RdpHostView).
+ *  - the result's wire form (cv_rdp_wire.h) in pinned host memory,
+ *    written by the gather kernel through its device-visible address.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -25,18 +25,6 @@ struct RdpDeviceSlots
   CvRdpGap *gaps;               /* [n_columns][gap_capacity] */
   int cut_capacity;             /* = height: every row may be a cut */
   int gap_capacity;             /* = (height + 1) / 2: gaps alternate with valid runs */
-};
-
-/* The flat result arrays (CvRdpResult layout), device-visible addresses of
- * pinned host memory. */
-struct RdpHostView
-{
-  int32_t *cut_offsets;         /* [n_columns + 1] */
-  int32_t *gap_offsets;         /* [n_columns + 1] */
-  int32_t *levels;              /* [n_columns] */
-  int32_t *cut_rows;
-  float *cut_values;
-  CvRdpGap *gaps;
 };
 
 /* The kernels are written for 32-lane warps. */

@@ -518,8 +518,11 @@ gst_cuda_rdp_process_cuda (GstCvFilter * filter, gconstpointer settings,
     ret = gst_cv_filter_core_error (filter, "cudardp", &err);
     goto out;
   }
-  cv_rdp_cuda_result (self->cuda, &result);
-  gst_cv_filter_count_transfer (filter, gst_rdp_output_result_bytes (&result));
+  if (cv_rdp_cuda_result (self->cuda, &result, &err) != CV_OK) {
+    ret = gst_cv_filter_core_error (filter, "cudardp", &err);
+    goto out;
+  }
+  gst_cv_filter_count_transfer (filter, cv_rdp_cuda_result_bytes (self->cuda));
 
   if (s->overlay) {
     CvDrawList lines, marks;

@@ -95,15 +95,3 @@ gst_rdp_output_summary (const CvRdpResult * r, gfloat epsilon)
       "gaps", G_TYPE_UINT, gaps,
       "max-levels", G_TYPE_INT, max_levels, NULL);
 }
-
-gsize
-gst_rdp_output_result_bytes (const CvRdpResult * r)
-{
-  const gsize n = (gsize) r->n_columns;
-
-  if (n == 0)
-    return 0;
-  return 2 * (n + 1) * sizeof (gint32) + n * sizeof (gint32)
-      + (gsize) r->cut_offsets[n] * (sizeof (gint32) + sizeof (gfloat))
-      + (gsize) r->gap_offsets[n] * sizeof (CvRdpGap);
-}

@@ -39,9 +39,5 @@ GstCvSegmentsMeta *gst_rdp_output_attach (GstRdpOutput * output,
 GstStructure *gst_rdp_output_summary (const CvRdpResult * result,
     gfloat epsilon);
 
-/* Bytes of @result as the CUDA gather writes them into pinned host memory:
- * both offset arrays, the levels, the cuts (row + value) and the gaps. */
-gsize gst_rdp_output_result_bytes (const CvRdpResult * result);
-
 G_END_DECLS
 #endif /* __GST_RDP_OUTPUT_H__ */

@@ -215,7 +215,10 @@ bench_input (Bench * b, const Input * in, const CvRdpParams * base,
     all = time_gpu (b, in, &p, TRUE);
     /* the GPU result of the last frame, checked against the CPU reference */
     CUDA_OK (cudaStreamSynchronize (b->stream));
-    cv_rdp_cuda_result (b->plan, &gpu);
+    if (cv_rdp_cuda_result (b->plan, &gpu, &err) != CV_OK) {
+      g_printerr ("%s: %s\n", in->name, err.message);
+      exit (1);
+    }
     cpu1 = time_cpu (b, in, &p, 1);
     cpu2 = time_cpu (b, in, &p, 2);
     cv_rdp_cpu_result (b->cpu, &cpu);
@@ -298,7 +301,10 @@ levels_vs_epsilon (Bench * b, const Input * in, const CvRdpParams * base,
       exit (1);
     }
     CUDA_OK (cudaStreamSynchronize (b->stream));
-    cv_rdp_cuda_result (b->plan, &r);
+    if (cv_rdp_cuda_result (b->plan, &r, &err) != CV_OK) {
+      g_printerr ("%s\n", err.message);
+      exit (1);
+    }
     levels_stats (&r, &mean, &sd, &max, FALSE);
     rdp_result_stats (&r, &cuts, NULL, NULL);
     g_print ("  %5.2f | %5.2f %4.2f %3d | %6.1f\n", (double) eps, mean, sd, max,

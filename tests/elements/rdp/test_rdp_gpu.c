@@ -42,16 +42,17 @@ pair_new (const gchar * props, GstVideoFormat format, gint w, gint h)
   return cv_test_pair_new ("cudardp", props, format, w, h);
 }
 
-/* Bytes the CUDA gather writes into pinned host memory for @m: offsets
- * (2 x (n + 1)), levels (n), cuts (row + value), gaps (start + end), all
- * 4-byte fields (docs/elements/cudardp.md). */
+/* Bytes the CUDA gather writes into pinned host memory for @m, its
+ * compact form (docs/elements/cudardp.md): per column the cut count and
+ * the levels (2 + 2), per cut its row (2) and value (2 in 1/16 px for
+ * disparity, 4 for depth); gaps travel as flags on the cuts. */
 static guint64
 result_bytes (const GstCvSegmentsMeta * m)
 {
   const guint64 n = m->n_columns;
+  const guint64 value = m->signal == GST_CV_SEGMENTS_DEPTH ? 4 : 2;
 
-  return 4 * (2 * (n + 1) + n) + 8 * (guint64) m->cut_offsets[n] +
-      8 * (guint64) m->gap_offsets[n];
+  return 4 * n + (2 + value) * (guint64) m->cut_offsets[n];
 }
 
 /* Bytes of the overlay's draw lists for @m on a frame @width wide:

@@ -9,6 +9,7 @@
 
 #include "cv_rdp_math.h"
 #include "cv_rdp_private.h"
+#include "cv_rdp_wire.h"
 #include "cv_test.h"
 #include "rdp_test_support.h"
 
@@ -345,6 +346,81 @@ params_set (CvRdpParams * p, int which)
 
 #define N_PARAM_SETS 6
 
+/* Decodes a one-column wire form of @n cut words (rows 0..9) into @flat;
+ * returns the status. */
+static CvStatus
+decode_column (const uint16_t * words, int n, CvRdpFlat * flat,
+    CvRdpResult * r, CvError * err)
+{
+  CvRdpSetup setup = { 0 };
+  int16_t values[16] = { 0 };
+  uint16_t count = (uint16_t) n, levels = 1;
+  CvRdpWire wire = { &count, &levels, (uint16_t *) words, values };
+
+  setup.signal = CV_RDP_SIGNAL_DISPARITY;
+  setup.n_columns = 1;
+  setup.height = 10;
+  setup.column_step = 1;
+  for (int i = 0; i < n; i++)
+    values[i] = (int16_t) (16 * i + 8);
+  cv_error_clear (err);
+  return cv_rdp_wire_decode (&wire, &setup, flat, r, NULL, err);
+}
+
+/* The compact device -> host form (cv_rdp_wire.h): gaps rebuilt from the
+ * cut flags, values converted back exactly, broken forms refused. */
+static void
+test_wire_decode (void)
+{
+  const uint16_t F = CV_RDP_WIRE_GAP_FOLLOWS;
+  static const struct
+  {
+    uint16_t words[4];
+    int n, n_gaps;
+    CvRdpGap gaps[3];
+  } ok[] = {
+    {{2 | 0x8000, 5, 9}, 3, 2, {{0, 1}, {3, 4}}},
+    {{0}, 0, 1, {{0, 9}}},
+    {{0, 9}, 2, 0, {{0, 0}}},
+    {{4 | 0x8000}, 1, 2, {{0, 3}, {5, 9}}},
+    {{0 | 0x8000, 9}, 2, 1, {{1, 8}}},
+  };
+  const uint16_t broken[][3] = {
+    {5, 3, 9}, {2, 10, 9}, {2 | F, 3, 9}, {0, 2, 5}, {0, 5, 9 | F},
+  };
+  CvRdpFlat flat = { 0 };
+  CvRdpResult r;
+  CvError err = { 0 };
+
+  for (guint c = 0; c < G_N_ELEMENTS (ok); c++) {
+    CHECK (decode_column (ok[c].words, ok[c].n, &flat, &r, &err) == CV_OK,
+        "wire case %u: %s", c, err.message);
+    if (r.n_columns != 1)
+      continue;
+    CHECK (r.cut_offsets[1] == ok[c].n && r.gap_offsets[1] == ok[c].n_gaps,
+        "wire case %u: %d cuts, %d gaps", c, r.cut_offsets[1],
+        r.gap_offsets[1]);
+    for (int i = 0; i < MIN (ok[c].n_gaps, r.gap_offsets[1]); i++)
+      CHECK (r.gaps[i].start == ok[c].gaps[i].start
+          && r.gaps[i].end == ok[c].gaps[i].end,
+          "wire case %u: gap %d is %d..%d", c, i, r.gaps[i].start,
+          r.gaps[i].end);
+    for (int i = 0; i < MIN (ok[c].n, r.cut_offsets[1]); i++)
+      CHECK (r.cut_rows[i] == (int32_t) (ok[c].words[i] & CV_RDP_WIRE_ROW_MASK)
+          && r.cut_values[i] == (float) i + 0.5f,
+          "wire case %u: cut %d is row %d value %g", c, i, r.cut_rows[i],
+          (double) r.cut_values[i]);
+  }
+  for (guint c = 0; c < G_N_ELEMENTS (broken); c++)
+    CHECK (decode_column (broken[c], 3, &flat, &r, &err) ==
+        CV_ERROR_INVALID_ARGUMENT && strstr (err.message, "corrupt")
+        && r.cut_rows == NULL, "broken wire case %u decoded", c);
+  CHECK (cv_rdp_disparity_q (cv_rdp_disparity_px (32767)) == 32767
+      && cv_rdp_disparity_q (cv_rdp_disparity_px (1)) == 1,
+      "fixed point does not round-trip");
+  cv_rdp_flat_clear (&flat);
+}
+
 static void
 test_suite (void)
 {
@@ -389,6 +465,7 @@ main (void)
   test_median3 ();
   test_no_fp_contraction ();
   test_validation ();
+  test_wire_decode ();
   test_suite ();
   if (failures) {
     g_printerr ("rdp-cpu: %d failures\n", failures);

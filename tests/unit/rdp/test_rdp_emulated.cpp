@@ -25,10 +25,19 @@ struct EmuFrame
   std::vector < int32_t > counts, slot_rows;
   std::vector < float >slot_values;
   std::vector < CvRdpGap > slot_gaps;
-  std::vector < int32_t > cut_offsets, gap_offsets, levels, cut_rows;
-  std::vector < float >cut_values;
-  std::vector < CvRdpGap > gaps;
+  std::vector < uint16_t > column_cuts, column_levels, cut_rows;
+  std::vector < uint32_t > cut_values;  /* int16 or float */
+  CvRdpFlat flat;               /* the decoded result */
   CvRdpResult result;
+
+  EmuFrame ()
+  {
+    std::memset (&flat, 0, sizeof (flat));
+  }
+  ~EmuFrame ()
+  {
+    cv_rdp_flat_clear (&flat);
+  }
 };
 
 template < class T > void
@@ -128,36 +137,29 @@ emu_compute (const CvRdpParams * p, const CvImageS16 * img,
     run_segment_signal < DisparitySignal > (setup, img, slots,
         columns_per_block);
 
-  fill_garbage (f.cut_offsets, (size_t) n + 1);
-  fill_garbage (f.gap_offsets, (size_t) n + 1);
-  fill_garbage (f.levels, (size_t) n);
+  fill_garbage (f.column_cuts, (size_t) n);
+  fill_garbage (f.column_levels, (size_t) n);
   fill_garbage (f.cut_rows, (size_t) n * cut_cap);
   fill_garbage (f.cut_values, (size_t) n * cut_cap);
-  fill_garbage (f.gaps, (size_t) n * gap_cap);
   GatherArgs ga;
   ga.n_columns = n;
+  ga.depth = setup.signal == CV_RDP_SIGNAL_DEPTH;
   ga.slots = slots;
-  ga.host.cut_offsets = f.cut_offsets.data ();
-  ga.host.gap_offsets = f.gap_offsets.data ();
-  ga.host.levels = f.levels.data ();
-  ga.host.cut_rows = f.cut_rows.data ();
-  ga.host.cut_values = f.cut_values.data ();
-  ga.host.gaps = f.gaps.data ();
+  ga.wire.column_cuts = f.column_cuts.data ();
+  ga.wire.column_levels = f.column_levels.data ();
+  ga.wire.cut_rows = f.cut_rows.data ();
+  ga.wire.cut_values = f.cut_values.data ();
   rdp_emu::launch (Dim3 { (unsigned) ((n + kGatherWarps - 1) / kGatherWarps), 1,
         1 }, Dim3 { (unsigned) (kGatherWarps * kLanes), 1, 1 }, 0, [&ga]() {
         rdp_gather_kernel (ga);
       });
 
-  f.result.n_columns = n;
-  f.result.height = h;
-  f.result.column_step = setup.column_step;
-  f.result.signal = setup.signal;
-  f.result.cut_offsets = f.cut_offsets.data ();
-  f.result.gap_offsets = f.gap_offsets.data ();
-  f.result.levels = f.levels.data ();
-  f.result.cut_rows = f.cut_rows.data ();
-  f.result.cut_values = f.cut_values.data ();
-  f.result.gaps = f.gaps.data ();
+  cv_error_clear (&err);
+  if (cv_rdp_wire_decode (&ga.wire, &setup, &f.flat, &f.result, NULL,
+          &err) != CV_OK) {
+    g_printerr ("decode: %s\n", err.message);
+    return false;
+  }
   return true;
 }
 
