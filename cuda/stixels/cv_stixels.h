@@ -83,6 +83,10 @@ typedef enum
 /* Largest stixel_width and row_step accepted. */
 #define CV_STIXELS_MAX_CELL_SIZE 64
 
+/* Tallest input accepted: rows are 16-bit in the stixels meta and in the
+ * CUDA backend's compact result. */
+#define CV_STIXELS_MAX_HEIGHT 65535
+
 typedef struct
 {
   /* --- resolution ------------------------------------------------------ */
@@ -269,10 +273,16 @@ CvStatus cv_stixels_cuda_compute (CvStixelsCuda * plan,
     const CvImageU8 * confidence, const CvCameraPose * pose_dev,
     CvStream stream, CvError * err);
 
-/* The list of the last compute, in the plan's pinned host memory; call only
- * after synchronising the stream.  Valid until the next compute or free. */
+/* The list of the last compute, expanded on the host from the compact form
+ * the device wrote into the plan's pinned memory (21 bytes per stixel);
+ * call only after synchronising the stream.  Valid until the next compute,
+ * result or free. */
 CvStatus cv_stixels_cuda_result (CvStixelsCuda * plan,
     const CvStixelList ** list, CvError * err);
+
+/* Bytes the device wrote to host memory for the result read last (what
+ * crossed the bus). */
+size_t cv_stixels_cuda_result_bytes (const CvStixelsCuda * plan);
 
 /* The same compact list in device memory (for GPU consumers on the same
  * stream): @stixels has room for @capacity entries, @column_start holds

@@ -13,9 +13,11 @@
  *     the shared memory of the tables, and the stixels written by the
  *     threads owning their top rows; fused as in the thesis (fig. 4.4);
  *  3. compact_kernel: packs the per-column lists into one list, written to
- *     device memory and straight into the plan's pinned host memory (the
- *     list's size is only known on the device: this saves a host round trip
- *     and copies only what exists).
+ *     device memory and, in a compact form (21 bytes per stixel instead of
+ *     CvStixel's 36: the column and width follow from the column index),
+ *     straight into the plan's pinned host memory (the list's size is only
+ *     known on the device: this saves a host round trip and copies only
+ *     what exists); cv_stixels_cuda_result expands it.
  */
 #include "cv_cuda.cuh"
 #include "cv_stixels_cuda_internal.h"
@@ -143,21 +145,44 @@ struct HostHeader
   CvCameraPose pose;
 };
 
+/* Per stixel in the pinned result: three arrays (rows, class, values) of
+ * the stixels column by column. */
 struct HostLayout
 {
-  size_t column_start, energy, stixels, total;
+  size_t column_start, energy, values, rows, classes, total;
 };
+
+/* A stixel's rows on the host: top_row | bottom_row << 16 (rows are below
+ * CV_STIXELS_MAX_HEIGHT). */
+__host__ __device__ inline uint32_t
+host_rows (const CvStixel & s)
+{
+  return (uint32_t) s.top_row | (uint32_t) s.bottom_row << 16;
+}
+
+/* Its float fields. */
+__host__ __device__ inline float4
+host_values (const CvStixel & s)
+{
+  return make_float4 (s.slope, s.intercept, s.depth, s.cost);
+}
+
+/* Bytes per stixel of the pinned result. */
+constexpr size_t kHostStixelBytes = sizeof (float4) + sizeof (uint32_t) +
+    sizeof (uint8_t);
 
 __host__ __device__ inline HostLayout
 host_layout (int n_columns, int n_rows)
 {
+  const size_t capacity = (size_t) n_columns * (size_t) n_rows;
   HostLayout l;
   l.column_start = align_up (sizeof (HostHeader), 16);
   l.energy = align_up (l.column_start + sizeof (int32_t) *
       (size_t) (n_columns + 1), 16);
-  l.stixels = align_up (l.energy + sizeof (float) * (size_t) n_columns, 16);
-  l.total = l.stixels + sizeof (CvStixel) * (size_t) n_columns *
-      (size_t) n_rows;
+  l.values = align_up (l.energy + sizeof (float) * (size_t) n_columns, 16);
+  l.rows = l.values + sizeof (float4) * capacity;
+  l.classes = l.rows + sizeof (uint32_t) * capacity;
+  l.total = l.classes + sizeof (uint8_t) * capacity;
   return l;
 }
 
@@ -669,7 +694,9 @@ compact_kernel (const CvStixel * __restrict__ column_stixels,
   HostHeader *header = reinterpret_cast<HostHeader *>(host);
   int32_t *host_start = reinterpret_cast<int32_t *>(host + lay.column_start);
   float *host_energy = reinterpret_cast<float *>(host + lay.energy);
-  CvStixel *host_stixels = reinterpret_cast<CvStixel *>(host + lay.stixels);
+  float4 *host_values_out = reinterpret_cast<float4 *>(host + lay.values);
+  uint32_t *host_rows_out = reinterpret_cast<uint32_t *>(host + lay.rows);
+  uint8_t *host_classes = reinterpret_cast<uint8_t *>(host + lay.classes);
 
   /* stixels of all columns before this block's */
   int sum = 0;
@@ -694,14 +721,16 @@ compact_kernel (const CvStixel * __restrict__ column_stixels,
   const int u = u0 + warp;
   if (u < n_columns) {
     const int o = offsets[warp], n = offsets[warp + 1] - o;
-    const int32_t *src = reinterpret_cast<const int32_t *>(column_stixels +
-        (size_t) u * n_rows);
-    int32_t *dst_host = reinterpret_cast<int32_t *>(host_stixels + o);
+    const CvStixel *column = column_stixels + (size_t) u * n_rows;
+    const int32_t *src = reinterpret_cast<const int32_t *>(column);
     int32_t *dst_dev = reinterpret_cast<int32_t *>(dev_stixels + o);
-    for (int i = lane; i < n * kStixelWords; i += kWarpSize) {
-      const int32_t v = src[i];
-      dst_host[i] = v;
-      dst_dev[i] = v;
+    for (int i = lane; i < n * kStixelWords; i += kWarpSize)
+      dst_dev[i] = src[i];
+    for (int i = lane; i < n; i += kWarpSize) {
+      const CvStixel s = column[i];
+      host_values_out[o + i] = host_values (s);
+      host_rows_out[o + i] = host_rows (s);
+      host_classes[o + i] = (uint8_t) s.stixel_class;
     }
     if (lane == 0) {
       host_start[u] = o;
@@ -739,6 +768,9 @@ struct CvStixelsCuda
   int prepared;
   uint32_t serial;              /* compactions enqueued */
   CvStixelList view;
+  CvStixel *decoded;            /* the view's stixels, expanded on the host */
+  size_t decoded_capacity;
+  size_t result_bytes;          /* of the pinned result read last */
 };
 
 static const char *const variant_names[CV_STIXELS_N_VARIANTS] = {
@@ -829,6 +861,7 @@ cv_stixels_cuda_free (CvStixelsCuda * plan)
   cv_device_buffer_free (&plan->compact_stixels);
   cv_device_buffer_free (&plan->compact_start);
   cv_host_buffer_free (&plan->host);
+  std::free (plan->decoded);
   delete plan;
 }
 
@@ -1097,6 +1130,39 @@ cv_stixels_cuda_result (CvStixelsCuda * plan, const CvStixelList ** list,
         "(header holds #%u): synchronise the stream first", plan->serial,
         header->serial);
 
+  const size_t n = (size_t) header->n_stixels;
+  if (plan->decoded_capacity < n) {
+    CvStixel *grown = static_cast<CvStixel *>(std::realloc (plan->decoded,
+            n * sizeof (CvStixel)));
+    if (grown == nullptr)
+      return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+          "stixels: no host memory for %zu stixels", n);
+    plan->decoded = grown;
+    plan->decoded_capacity = n;
+  }
+
+  /* expand the compact form: column and width from the column index */
+  const int32_t *start = reinterpret_cast<int32_t *>(host + lay.column_start);
+  const float4 *values = reinterpret_cast<const float4 *>(host + lay.values);
+  const uint32_t *rows = reinterpret_cast<const uint32_t *>(host + lay.rows);
+  const uint8_t *classes = host + lay.classes;
+  for (int u = 0; u < m.n_columns; u++) {
+    for (int32_t i = start[u]; i < start[u + 1]; i++) {
+      CvStixel *s = &plan->decoded[i];
+      cv_stx_column_extent (&m, u, s);
+      s->top_row = (int32_t) (rows[i] & 0xFFFFu);
+      s->bottom_row = (int32_t) (rows[i] >> 16);
+      s->stixel_class = (CvStixelClass) classes[i];
+      s->slope = values[i].x;
+      s->intercept = values[i].y;
+      s->depth = values[i].z;
+      s->cost = values[i].w;
+    }
+  }
+  /* what the compaction wrote: header, offsets, energies, stixels */
+  plan->result_bytes = sizeof (HostHeader) + sizeof (int32_t) *
+      (size_t) (2 * m.n_columns + 1) + n * kHostStixelBytes;
+
   CvStixelList *v = &plan->view;
   std::memset (v, 0, sizeof (*v));
   v->width = m.width;
@@ -1106,12 +1172,18 @@ cv_stixels_cuda_result (CvStixelsCuda * plan, const CvStixelList ** list,
   v->n_columns = m.n_columns;
   v->n_rows = m.n_rows;
   v->n_stixels = header->n_stixels;
-  v->stixels = reinterpret_cast<CvStixel *>(host + lay.stixels);
+  v->stixels = plan->decoded;
   v->column_start = reinterpret_cast<int32_t *>(host + lay.column_start);
   v->column_energy = reinterpret_cast<float *>(host + lay.energy);
   v->pose = header->pose;
   *list = v;
   return CV_OK;
+}
+
+extern "C" size_t
+cv_stixels_cuda_result_bytes (const CvStixelsCuda * plan)
+{
+  return plan != nullptr ? plan->result_bytes : 0;
 }
 
 extern "C" CvStatus

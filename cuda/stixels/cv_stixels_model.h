@@ -589,6 +589,16 @@ cv_stx_set_ground_prior (CvStxModel * m, CvCameraPose pose)
 
 /* ---- output --------------------------------------------------------------- */
 
+/* Sets @out's first input column and width for stixel column @u. */
+CV_STX_FN void
+cv_stx_column_extent (const CvStxModel * m, int u, CvStixel * out)
+{
+  const int col0 = u * m->stixel_width, col1 = col0 + m->stixel_width;
+
+  out->column = col0;
+  out->width = (col1 < m->width ? col1 : m->width) - col0;
+}
+
 /* Fills @out for the stixel of class @c covering bottom-up cells
  * @bottom..@top of stixel column @u, whose plane has disparity @edge at the
  * top edge of cell @top and slope @slope, adding @cost to its column. */
@@ -596,14 +606,11 @@ CV_STX_FN void
 cv_stx_make_stixel (const CvStxModel * m, int u, int bottom, int top, int c,
     double edge, double slope, double cost, CvStixel * out)
 {
-  int col0 = u * m->stixel_width;
-  int col1 = col0 + m->stixel_width;
   double x_e = cv_stx_cell_top_edge (m, top);
   double intercept = edge - slope * (x_e + m->principal_y);
   double v0, v1, d0, d1, depth;
 
-  out->column = col0;
-  out->width = (col1 < m->width ? col1 : m->width) - col0;
+  cv_stx_column_extent (m, u, out);
   out->top_row = cv_stx_cell_first_row (m, top);
   out->bottom_row = cv_stx_cell_end_row (m, bottom) - 1;
   out->stixel_class = (CvStixelClass) c;

@@ -84,6 +84,8 @@ cv_stixel_params_validate (const CvStixelParams * p, int width, int height,
   CHECK (p != NULL, "no parameters given (params is NULL)");
   CHECK (width > 0 && height > 0, "empty disparity map (%d x %d)", width,
       height);
+  CHECK (height <= CV_STIXELS_MAX_HEIGHT, "disparity map %d rows tall, "
+      "more than %d", height, CV_STIXELS_MAX_HEIGHT);
   CHECK (p->stixel_width >= 1 && p->stixel_width <= CV_STIXELS_MAX_CELL_SIZE,
       "stixel_width %d outside 1..%d", p->stixel_width,
       CV_STIXELS_MAX_CELL_SIZE);

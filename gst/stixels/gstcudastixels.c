@@ -474,17 +474,6 @@ done:
 }
 
 #ifdef CV_HAVE_CUDA
-/* Bytes the compaction writes into pinned host memory for @list: the
- * stixels, the column offsets and energies, and the pose / counters. */
-static gsize
-result_list_bytes (const CvStixelList * list)
-{
-  return sizeof (CvStixel) * (gsize) list->n_stixels
-      + sizeof (gint32) * (gsize) (list->n_columns + 1)
-      + sizeof (gfloat) * (gsize) list->n_columns
-      + sizeof (CvCameraPose) + 4 * sizeof (gint32);
-}
-
 static GstFlowReturn
 gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
     GstBuffer * inbuf, GstBuffer * outbuf)
@@ -544,7 +533,8 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
     ret = gst_cv_filter_core_error (filter, "Stixels result", &err);
     goto done;
   }
-  gst_cv_filter_count_transfer (filter, result_list_bytes (f.list));
+  gst_cv_filter_count_transfer (filter,
+      cv_stixels_cuda_result_bytes (self->plan));
   if (s->estimate_camera) {
     if (cv_ground_cuda_result (self->ground_cuda, &estimate, &err) != CV_OK) {
       ret = gst_cv_filter_core_error (filter, "Camera pose estimate", &err);

@@ -280,7 +280,8 @@ result_bytes_bound (const GstCvStixelsMeta * m, gboolean overlay)
 
   for (guint i = 0; i < m->n_stixels; i++)
     n_columns += i == 0 || m->stixels[i].column != m->stixels[i - 1].column;
-  return (guint64) m->n_stixels * (sizeof (CvStixel) + (overlay ?
+  /* the compact list: 21 bytes per stixel (docs/elements/cudastixels.md) */
+  return (guint64) m->n_stixels * (21 + (overlay ?
           sizeof (CvDrawRect) : 0)) + 8 * (guint64) (n_columns + 1) +
       RESULT_OVERHEAD_BOUND;
 }

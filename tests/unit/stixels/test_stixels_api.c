@@ -80,6 +80,15 @@ test_errors (void)
     g_assert_cmpint (cv_stixels_cpu (&p, &tall, NULL, &list, &err), ==, CV_OK);
     g_free (tall.data);
   }
+  /* rows must fit 16 bits, whatever the row step */
+  {
+    CvImageS16 taller = { NULL, 1, CV_STIXELS_MAX_HEIGHT + 1, 2 };
+    cv_error_clear (&err);
+    p.row_step = CV_STIXELS_MAX_CELL_SIZE;
+    g_assert_cmpint (cv_stixel_params_validate (&p, taller.width,
+            taller.height, &err), ==, CV_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (err.message, "rows tall"));
+  }
   g_free (conf.data);
   cv_stixel_list_clear (&list);
   stx_frame_free (f);
