@@ -90,6 +90,35 @@ cv_road_launch_classify (const RoadDev & dev, CvStream stream, CvError * err)
 /* The labelling half of the classification on the global-memory kernels:
  * the FAST variants' fallback for grids too large for one block's shared
  * memory (labels2 already holds the passable patches). */
+/* Packs CV_ROAD_CLASSES_PER_WORD classes per thread into one word: the
+ * host receives 2 bits per patch instead of a byte. */
+__global__ void __launch_bounds__ (CLASSIFY_THREADS)
+pack_classes_kernel (RoadDev c)
+{
+  const int w = blockIdx.x * blockDim.x + threadIdx.x;
+  const int first = w * CV_ROAD_CLASSES_PER_WORD;
+  const int end = min (first + CV_ROAD_CLASSES_PER_WORD, c.patches);
+  uint32_t word = 0;
+
+  if (first >= c.patches)
+    return;
+  for (int p = first; p < end; p++)
+    word |= (uint32_t) c.classes[p] << (2 * (p - first));
+  c.packed_classes[w] = word;
+}
+
+CvStatus
+cv_road_launch_pack_classes (const RoadDev & dev, CvStream stream,
+    CvError * err)
+{
+  const int words = cv_div_up (dev.patches, CV_ROAD_CLASSES_PER_WORD);
+
+  pack_classes_kernel <<< cv_div_up (words, CLASSIFY_THREADS),
+      CLASSIFY_THREADS, 0, stream >>> (dev);
+  CV_CUDA_CHECK_LAUNCH (err, "pack_classes_kernel");
+  return CV_OK;
+}
+
 CvStatus
 cv_road_launch_region_global (const RoadDev & dev, CvStream stream,
     CvError * err)

@@ -53,7 +53,8 @@ struct FrameLayout
   size_t lut, features, variance, n_points, candidates, labels, comp_size;
   size_t train_idx, train_feat, assign, rem_idx, em_resp, em_min_d2;
   size_t labels2, classes, min_distance;
-  /* FAST variants: summary, then the classes, copied to the host at once */
+  /* FAST variants: summary, then the packed classes, copied to the host at
+   * once */
   size_t result, result_classes, result_bytes;
   size_t total;
 };
@@ -94,7 +95,7 @@ struct _CvRoadCuda
   /* implementation variant */
   CvRoadCudaVariant variant;
   int block_ccl_capacity;       /* cells; -1: not queried yet */
-  CvHostBuffer host_result;     /* FAST: summary, then the classes */
+  CvHostBuffer host_result;     /* FAST: summary, then the packed classes */
   const RoadSummary *res_summary;       /* host views of the last result */
   const uint8_t *res_classes;
   CvRoadCudaPlanInfo plan;
@@ -188,7 +189,8 @@ layout_frame (FrameLayout * l, int patches, int training, int dims_pad,
   l->min_distance = carve (&o, sizeof (float) * p);
   l->result_classes = (summary_bytes + CV_ROAD_ROW_ALIGN - 1) /
       CV_ROAD_ROW_ALIGN * CV_ROAD_ROW_ALIGN;
-  l->result_bytes = l->result_classes + p;
+  l->result_bytes = l->result_classes + sizeof (uint32_t) *
+      ((p + CV_ROAD_CLASSES_PER_WORD - 1) / CV_ROAD_CLASSES_PER_WORD);
   l->result = carve (&o, l->result_bytes);
   l->total = o;
 }
@@ -490,11 +492,11 @@ fill_dev (CvRoadCuda * det, const CvImageU8 * rgba,
     d->em_tab = mb + ml->em_tab;
     d->geometry = (CvRoadGeometry *) (mb + ml->geometry);
     d->block_ccl = cfg->patches <= det->block_ccl_capacity;
-    /* summary and classes adjacent: one copy to the host */
+    /* summary and packed classes adjacent: one copy to the host */
     d->summary = (RoadSummary *) (fb + fl->result);
     d->summary_weight = (float *) (fb + fl->result + sizeof (RoadSummary));
     d->summary_mean = d->summary_weight + cfg->max_models;
-    d->classes = fb + fl->result + fl->result_classes;
+    d->packed_classes = (uint32_t *) (fb + fl->result + fl->result_classes);
   }
 }
 
@@ -575,9 +577,9 @@ enqueue_fast (CvRoadCuda * det, const RoadDev & dev, CvStream stream,
   mark_stage (det, CV_ROAD_STAGE_END, stream);
   /* histogram + table, features, seeds (or the baseline's 4 labelling and
    * training kernels), update + library, distances + region (or distances,
-   * merge, finalize); one copy */
+   * merge, finalize), packing; one copy */
   det->plan.kernels = (dev.equalize ? 2 : 1) + 1 + (dev.block_ccl ? 1 : 4) +
-      2 + (dev.block_ccl ? 2 : 3);
+      2 + (dev.block_ccl ? 2 : 3) + 1;
   det->plan.transfers = 1;
   det->plan.block_ccl = dev.block_ccl;
   det->plan.graph = 0;
@@ -804,12 +806,22 @@ cv_road_cuda_process (CvRoadCuda * det, const CvImageU8 * rgba,
     return status;
   }
   if (det->variant != CV_ROAD_CUDA_BASELINE) {
+    /* the classes are unpacked into host_classes by cv_road_cuda_result */
     det->res_summary = (const RoadSummary *) det->host_result.ptr;
-    det->res_classes = (const uint8_t *) det->host_result.ptr +
-        det->frame.result_classes;
+    det->res_classes = (const uint8_t *) det->host_classes.ptr;
   }
   det->have_result = 1;
   return CV_OK;
+}
+
+/* The FAST variants' packed classes (CV_ROAD_CLASSES_PER_WORD) -> one
+ * byte per patch. */
+static void
+unpack_classes (const uint32_t * packed, int n, uint8_t * classes)
+{
+  for (int p = 0; p < n; p++)
+    classes[p] = (uint8_t) (packed[p / CV_ROAD_CLASSES_PER_WORD] >>
+        (2 * (p % CV_ROAD_CLASSES_PER_WORD)) & 3u);
 }
 
 extern "C" CvStatus
@@ -822,6 +834,10 @@ cv_road_cuda_result (CvRoadCuda * det, CvRoadResult * result, CvError * err)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "road: no processed frame to report (process failed or not called)");
   s = det->res_summary;
+  if (det->variant != CV_ROAD_CUDA_BASELINE)
+    unpack_classes ((const uint32_t *) ((const uint8_t *)
+            det->host_result.ptr + det->frame.result_classes),
+        det->cfg.patches, (uint8_t *) det->host_classes.ptr);
   memset (r, 0, sizeof (*r));
   r->cols = det->cfg.cols;
   r->rows = det->cfg.rows;
@@ -848,11 +864,7 @@ cv_road_cuda_device_grid (CvRoadCuda * det, CvRoadGrid * grid, CvError * err)
   if (!det->have_result)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "road: no enqueued frame (process failed or not called)");
-  /* where the frame's final classes are (set_pointers): the fast variants
-   * keep them next to the summary for the single result copy */
-  grid->classes = (const uint8_t *) det->frame_arena.ptr +
-      (det->variant == CV_ROAD_CUDA_BASELINE ? det->frame.classes :
-      det->frame.result + det->frame.result_classes);
+  grid->classes = (const uint8_t *) det->frame_arena.ptr + det->frame.classes;
   grid->cols = det->cfg.cols;
   grid->rows = det->cfg.rows;
   grid->patch_size = det->cfg.n;
@@ -864,8 +876,11 @@ cv_road_cuda_result_bytes (CvRoadCuda * det)
 {
   if (!det->model_ready || det->frame_patches == 0)
     return 0;
-  /* the two copies at the end of cv_road_cuda_process */
-  return (size_t) det->cfg.patches + det->model.summary_bytes;
+  /* the two copies at the end of enqueue_baseline, or the FAST variants'
+   * one (summary and packed classes) */
+  if (det->variant == CV_ROAD_CUDA_BASELINE)
+    return (size_t) det->cfg.patches + det->model.summary_bytes;
+  return det->frame.result_bytes;
 }
 
 static CvStatus

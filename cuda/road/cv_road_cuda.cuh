@@ -12,6 +12,11 @@
  * 16-byte words (uint4). */
 #define CV_ROAD_ROW_ALIGN 16
 
+/* The FAST variants send the patch classes to the host packed, 2 bits per
+ * patch (CvRoadPatchClass is 0..2), 16 patches per 32-bit word, patch i
+ * of a word in bits 2i..2i+1. */
+#define CV_ROAD_CLASSES_PER_WORD 16
+
 /* Frame counters written by the kernels (zeroed at the start of a frame). */
 struct RoadCounters
 {
@@ -90,6 +95,8 @@ struct RoadDev
   /* summary for the host */
   RoadSummary *summary;
   float *summary_weight, *summary_mean;
+  uint32_t *packed_classes;     /* FAST: the classes for the host, next to
+                                 * the summary (one copy) */
 
   /* FAST variants (NULL in the baseline) */
   void *lib_tab;                /* max_models * dims {mean, 1/var} pairs of
@@ -269,13 +276,17 @@ CvStatus cv_road_launch_model_fast (const RoadDev & dev, bool use_double,
     CvStream stream, CvError * err);
 CvStatus cv_road_launch_update_fast (const RoadDev & dev, bool use_double,
     CvStream stream, CvError * err);
-/* classify_distance_fast_kernel, then cv_road_launch_region */
+/* classify_distance_fast_kernel, cv_road_launch_region, then the classes
+ * packed for the host (pack_classes_kernel) */
 CvStatus cv_road_launch_classify_fast (const RoadDev & dev, bool use_double,
     CvStream stream, CvError * err);
 /* region_block_kernel, or cv_road_launch_region_global when !dev.block_ccl */
 CvStatus cv_road_launch_region (const RoadDev & dev, CvStream stream,
     CvError * err);
 CvStatus cv_road_launch_region_global (const RoadDev & dev, CvStream stream,
+    CvError * err);
+/* dev.classes -> dev.packed_classes */
+CvStatus cv_road_launch_pack_classes (const RoadDev & dev, CvStream stream,
     CvError * err);
 
 /* The FAST kernels that read the input images, whose parameters a graph

@@ -294,7 +294,9 @@ cv_road_launch_classify_fast (const RoadDev & dev, bool use_double,
   CvStatus status = use_double ?
       launch_distances<double> (dev, false, stream, err) :
       launch_distances<float> (dev, false, stream, err);
+  if (status == CV_OK)
+    status = cv_road_launch_region (dev, stream, err);
   if (status != CV_OK)
     return status;
-  return cv_road_launch_region (dev, stream, err);
+  return cv_road_launch_pack_classes (dev, stream, err);
 }
