@@ -83,20 +83,3 @@ cv_draw_cpu (CvFrame * frame, const CvDrawList * list, CvError * err)
   }
   return CV_OK;
 }
-
-CvColor
-cv_color_ramp (float t, uint8_t alpha)
-{
-  CvColor c;
-
-  if (!(t > 0.0f))              /* also NaN */
-    t = 0.0f;
-  if (t > 1.0f)
-    t = 1.0f;
-  /* red (255, 0, 0) -> yellow (255, 255, 0) at 0.5 -> green (0, 255, 0) */
-  c.r = t <= 0.5f ? 255 : (uint8_t) lrintf (510.0f * (1.0f - t));
-  c.g = t >= 0.5f ? 255 : (uint8_t) lrintf (510.0f * t);
-  c.b = 0;
-  c.a = alpha;
-  return c;
-}

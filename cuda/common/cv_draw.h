@@ -14,6 +14,8 @@
 #ifndef CV_DRAW_H
 #define CV_DRAW_H
 
+#include <math.h>
+
 #include "cv_error.h"
 #include "cv_frame.h"
 
@@ -51,8 +53,35 @@ typedef struct
 CvStatus cv_draw_cpu (CvFrame * frame, const CvDrawList * list, CvError * err);
 
 /* Distance colour ramp used by every element: @t in [0, 1], 0 = near (red),
- * 1 = far (green) through yellow. */
-CvColor cv_color_ramp (float t, uint8_t alpha);
+ * 1 = far (green) through yellow.  Inline for host and device code, with
+ * the same rounding (to nearest, ties to even) on both. */
+#ifdef __CUDACC__
+#define CV_DRAW_FN static inline __host__ __device__
+#else
+#define CV_DRAW_FN static inline
+#endif
+#ifdef __CUDA_ARCH__
+#define CV_DRAW_RINT(x) __float2int_rn (x)
+#else
+#define CV_DRAW_RINT(x) ((int) lrintf (x))
+#endif
+
+CV_DRAW_FN CvColor
+cv_color_ramp (float t, uint8_t alpha)
+{
+  CvColor c;
+
+  if (!(t > 0.0f))              /* also NaN */
+    t = 0.0f;
+  if (t > 1.0f)
+    t = 1.0f;
+  /* red (255, 0, 0) -> yellow (255, 255, 0) at 0.5 -> green (0, 255, 0) */
+  c.r = t <= 0.5f ? 255 : (uint8_t) CV_DRAW_RINT (510.0f * (1.0f - t));
+  c.g = t >= 0.5f ? 255 : (uint8_t) CV_DRAW_RINT (510.0f * t);
+  c.b = 0;
+  c.a = alpha;
+  return c;
+}
 
 #ifdef CV_HAVE_CUDA
 /* Device-side state of the GPU renderer (upload buffers); zero-initialise,
@@ -66,6 +95,27 @@ void cv_draw_cuda_free (CvDrawCuda * draw);
  * list is copied before the function returns; the host memory may be reused. */
 CvStatus cv_draw_cuda (CvDrawCuda * draw, CvFrame * frame,
     const CvDrawList * list, CvStream stream, CvError * err);
+
+/* A list built on the device (e.g. from a result that stays there): the
+ * arrays are device memory, entries that draw nothing (w or h 0, alpha 0)
+ * are allowed, so a kernel may write one entry per slot of its result.
+ * @n_rects_device, when not NULL, is a device int32 read by the kernels:
+ * only the first min (*n_rects_device, n_rects) rectangles are drawn; the
+ * same for the lines with @n_lines_device. */
+typedef struct
+{
+  const CvDrawRect *rects;
+  int n_rects;
+  const int32_t *n_rects_device;
+  const CvDrawLine *lines;
+  int n_lines;
+  const int32_t *n_lines_device;
+} CvDrawDeviceList;
+
+/* Renders @list into the device frame @frame on @stream (rectangles, then
+ * lines): no copy, nothing waited for. */
+CvStatus cv_draw_cuda_device (CvFrame * frame, const CvDrawDeviceList * list,
+    CvStream stream, CvError * err);
 #endif
 
 #ifdef __cplusplus

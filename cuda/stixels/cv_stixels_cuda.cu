@@ -12,6 +12,8 @@
  *     it), then backtracking by one thread over an index table copied into
  *     the shared memory of the tables, and the stixels written by the
  *     threads owning their top rows; fused as in the thesis (fig. 4.4);
+ *  (and, for the overlay, overlay_boxes_kernel: a box per stixel of the
+ *  device list, drawn by cv_draw_cuda_device)
  *  3. compact_kernel: packs the per-column lists into one list, written to
  *     device memory and, in a compact form (21 bytes per stixel instead of
  *     CvStixel's 36: the column and width follow from the column index),
@@ -22,6 +24,7 @@
 #include "cv_cuda.cuh"
 #include "cv_stixels_cuda_internal.h"
 #include "cv_stixels_model.h"
+#include "cv_stixels_overlay.h"
 #include "cv_stixels_tiled.h"
 
 #include <cstdlib>
@@ -748,6 +751,29 @@ compact_kernel (const CvStixel * __restrict__ column_stixels,
   }
 }
 
+/* ---- the overlay's boxes ------------------------------------------------ */
+
+constexpr int kOverlayThreads = 256;
+constexpr int kOverlayMaxBlocks = 64;
+
+/* Box i of the first *@count stixels of the device list (the meta's depth:
+ * 0 where the core's is not finite). */
+__global__ void __launch_bounds__ (kOverlayThreads)
+overlay_boxes_kernel (const CvStixel * __restrict__ stixels,
+    const int32_t * __restrict__ count, int capacity, CvStixelsOverlay look,
+    int column_offset, CvDrawRect * __restrict__ boxes)
+{
+  const int n = min (*count, capacity);
+
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+      i += gridDim.x * blockDim.x) {
+    const CvStixel s = stixels[i];
+    const float depth = isfinite (s.depth) && s.depth > 0.0f ? s.depth : 0.0f;
+    cv_stixels_overlay_box (&look, s.column + column_offset, s.width,
+        s.top_row, s.bottom_row, (int) s.stixel_class, depth, &boxes[i]);
+  }
+}
+
 }                               /* namespace */
 
 /* ---- the plan ------------------------------------------------------------ */
@@ -763,6 +789,7 @@ struct CvStixelsCuda
   CvDeviceBuffer column_info;   /* ColumnInfoLayout */
   CvDeviceBuffer compact_stixels;       /* n_columns * n_rows CvStixel */
   CvDeviceBuffer compact_start; /* n_columns + 1 */
+  CvDeviceBuffer overlay_boxes; /* n_columns * n_rows CvDrawRect */
   CvHostBuffer host;            /* HostLayout */
   CvStxModel model;             /* of the frame last prepared */
   int prepared;
@@ -860,6 +887,7 @@ cv_stixels_cuda_free (CvStixelsCuda * plan)
   cv_device_buffer_free (&plan->column_info);
   cv_device_buffer_free (&plan->compact_stixels);
   cv_device_buffer_free (&plan->compact_start);
+  cv_device_buffer_free (&plan->overlay_boxes);
   cv_host_buffer_free (&plan->host);
   std::free (plan->decoded);
   delete plan;
@@ -1203,4 +1231,37 @@ cv_stixels_cuda_device_list (CvStixelsCuda * plan, const CvStixel ** stixels,
   if (capacity != nullptr)
     *capacity = plan->model.n_columns * plan->model.n_rows;
   return CV_OK;
+}
+
+extern "C" CvStatus
+cv_stixels_cuda_draw_overlay (CvStixelsCuda * plan,
+    const CvStixelsOverlay * look, int column_offset, CvFrame * frame,
+    CvStream stream, CvError * err)
+{
+  if (plan == nullptr || look == nullptr || !plan->prepared
+      || plan->serial == 0)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "stixels: no overlay: cv_stixels_cuda_compute was not called");
+
+  const int capacity = plan->model.n_columns * plan->model.n_rows;
+  /* the boxes of earlier frames are drawn on this stream before it grows */
+  if (plan->overlay_boxes.size < sizeof (CvDrawRect) * (size_t) capacity)
+    CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
+  CvStatus st = cv_device_buffer_ensure (&plan->overlay_boxes,
+      sizeof (CvDrawRect) * (size_t) capacity, err);
+  if (st != CV_OK)
+    return st;
+
+  const int32_t *count =
+      static_cast<const int32_t *>(plan->compact_start.ptr) +
+      plan->model.n_columns;
+  CvDrawRect *boxes = static_cast<CvDrawRect *>(plan->overlay_boxes.ptr);
+  overlay_boxes_kernel <<<min (cv_div_up (capacity, kOverlayThreads),
+          kOverlayMaxBlocks), kOverlayThreads, 0, (cudaStream_t) stream>>> (
+      static_cast<const CvStixel *>(plan->compact_stixels.ptr), count,
+      capacity, *look, column_offset, boxes);
+  CV_CUDA_CHECK_LAUNCH (err, "stixels overlay_boxes_kernel");
+
+  CvDrawDeviceList list = { boxes, capacity, count, nullptr, 0, nullptr };
+  return cv_draw_cuda_device (frame, &list, stream, err);
 }

@@ -341,16 +341,31 @@ publish (GstCudaStixels * self, GstBuffer * buffer, const CvStixelList * list,
           (guint) list->n_columns, band));
 }
 
+/* The overlay's look for @vframe (both paths). */
+static CvStixelsOverlay
+overlay_look (const GstCudaStixelsSettings * s, const GstVideoFrame * vframe)
+{
+  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (vframe);
+  CvStixelsOverlay look;
+
+  look.frame_width = GST_VIDEO_FRAME_WIDTH (vframe);
+  look.frame_height = GST_VIDEO_FRAME_HEIGHT (vframe);
+  look.even_edges = format == GST_VIDEO_FORMAT_NV12
+      || format == GST_VIDEO_FORMAT_I420;
+  look.max_depth = s->overlay_max_depth;
+  return look;
+}
+
+/* The CPU path's overlay: boxes of the meta's stixels. */
 static void
 build_overlay (GstCudaStixels * self, const GstCudaStixelsSettings * s,
     const GstVideoFrame * vframe, CvDrawList * draw)
 {
-  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (vframe);
+  const CvStixelsOverlay look = overlay_look (s, vframe);
 
   gst_cv_stixels_output_build_overlay (&self->output, self->output.stixels,
-      self->output.n_stixels, GST_VIDEO_FRAME_WIDTH (vframe),
-      GST_VIDEO_FRAME_HEIGHT (vframe), format == GST_VIDEO_FORMAT_NV12
-      || format == GST_VIDEO_FORMAT_I420, s->overlay_max_depth, draw);
+      self->output.n_stixels, look.frame_width, look.frame_height,
+      look.even_edges, look.max_depth, draw);
 }
 
 /* One frame's state, shared by both backends from frame_begin to
@@ -548,23 +563,16 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
 
   if (s->overlay) {
     CvFrame frame;
-    CvDrawList draw;
+    const CvStixelsOverlay look = overlay_look (s, &f.vframe);
 
-    if (self->draw == NULL && (self->draw = cv_draw_cuda_new ()) == NULL) {
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-          ("Could not create the CUDA overlay renderer"),
-          ("out of host memory"));
-      goto done;
-    }
     gst_cv_frame_from_video_frame (&f.vframe, &frame);
-    build_overlay (self, s, &f.vframe, &draw);
-    /* the base class synchronises the stream after this frame */
-    if (cv_draw_cuda (self->draw, &frame, &draw, stream, &err) != CV_OK) {
+    /* boxes built and drawn on the device from its copy of the list; the
+     * base class synchronises the stream after this frame */
+    if (cv_stixels_cuda_draw_overlay (self->plan, &look, f.band, &frame,
+            stream, &err) != CV_OK) {
       ret = gst_cv_filter_core_error (filter, "Overlay", &err);
       goto done;
     }
-    gst_cv_filter_count_transfer (filter,
-        sizeof (CvDrawRect) * (gsize) draw.n_rects);
   }
   ret = GST_FLOW_OK;
 
@@ -605,7 +613,6 @@ gst_cuda_stixels_release (GstCvFilter * filter)
 #ifdef CV_HAVE_CUDA
   g_clear_pointer (&self->plan, cv_stixels_cuda_free);
   g_clear_pointer (&self->ground_cuda, cv_ground_cuda_free);
-  g_clear_pointer (&self->draw, cv_draw_cuda_free);
   cv_device_buffer_free (&self->pose_device);
 #endif
 }

@@ -64,7 +64,6 @@ struct _GstCudaStixels
   CvStixelsCuda *plan;
   CvGroundCuda *ground_cuda;
   CvDeviceBuffer pose_device;   /* one CvCameraPose written by the estimator */
-  CvDrawCuda *draw;
 #endif
 };
 

@@ -58,21 +58,15 @@ gst_cv_stixels_output_convert (GstCvStixelsOutput * out,
   return TRUE;
 }
 
-static gint
-snap_even (gint v, gint limit, gboolean even_edges)
-{
-  /* the frame's own edge stays: no neighbour shares its chroma */
-  return even_edges && v < limit ? (v & ~1) : v;
-}
-
 void
 gst_cv_stixels_output_build_overlay (GstCvStixelsOutput * out,
     const GstCvStixel * stixels, guint n_stixels, gint frame_width,
     gint frame_height, gboolean even_edges, gdouble max_depth,
     CvDrawList * draw)
 {
-  const CvColor ground_color = GST_CV_STIXELS_GROUND_COLOR;
-  const CvColor no_color = { 0, 0, 0, 0 };
+  const CvStixelsOverlay look = { frame_width, frame_height, even_edges,
+    max_depth
+  };
   guint n = 0;
 
   if (out->rects_capacity < n_stixels) {
@@ -82,33 +76,9 @@ gst_cv_stixels_output_build_overlay (GstCvStixelsOutput * out,
   }
   for (guint i = 0; i < n_stixels; i++) {
     const GstCvStixel *s = &stixels[i];
-    gboolean object = s->stixel_class == GST_CV_STIXEL_OBJECT;
-    gint x0, x1, y0, y1;
-    gfloat t;
-    CvDrawRect *r;
 
-    if (!object && s->stixel_class != GST_CV_STIXEL_GROUND)
-      continue;                 /* sky */
-    x0 = snap_even (s->column, frame_width, even_edges);
-    x1 = snap_even (s->column + s->width, frame_width, even_edges);
-    y0 = snap_even (s->top, frame_height, even_edges);
-    y1 = snap_even (s->bottom + 1, frame_height, even_edges);
-    if (x1 <= x0 || y1 <= y0)
-      continue;
-    /* depth 0 = unknown, i.e. at infinity: far */
-    t = s->depth > 0.0f ? (gfloat) (s->depth / max_depth) : 1.0f;
-    r = &out->rects[n++];
-    r->x = x0;
-    r->y = y0;
-    r->w = x1 - x0;
-    r->h = y1 - y0;
-    if (object) {
-      r->fill = cv_color_ramp (t, GST_CV_STIXELS_OBJECT_FILL_ALPHA);
-      r->border = cv_color_ramp (t, GST_CV_STIXELS_OBJECT_BORDER_ALPHA);
-    } else {
-      r->fill = ground_color;
-      r->border = no_color;
-    }
+    n += cv_stixels_overlay_box (&look, s->column, s->width, s->top,
+        s->bottom, s->stixel_class, s->depth, &out->rects[n]);
   }
   out->n_rects = n;
   draw->rects = out->rects;

@@ -14,16 +14,9 @@
 
 #include "cv_draw.h"
 #include "cv_stixels.h"
+#include "cv_stixels_overlay.h"
 
 G_BEGIN_DECLS
-
-/* Overlay look (alpha 0..255). */
-#define GST_CV_STIXELS_OBJECT_FILL_ALPHA 96     /* translucent box */
-#define GST_CV_STIXELS_OBJECT_BORDER_ALPHA 255  /* its 1-px outline */
-/* Ground: the free space, one faint colour (its mean depth says little: a
- * ground stixel spans from the car to the first obstacle), no outline. */
-#define GST_CV_STIXELS_GROUND_COLOR { 0, 160, 255, 48 }
-/* sky is not drawn */
 
 /* Reused from frame to frame (zero-initialise; free with
  * gst_cv_stixels_output_clear). */
@@ -52,7 +45,9 @@ gboolean gst_cv_stixels_output_convert (GstCvStixelsOutput * out,
 /* The overlay of @stixels into out->rects and @draw (which points into
  * @out): objects as translucent boxes with an outline coloured by depth
  * with cv_color_ramp (0 m red, @max_depth m and beyond - or unknown -
- * green), ground as a faint blue fill (the free space); sky not drawn.  With @even_edges (NV12
+ * green), ground as a faint blue fill (the free space); sky not drawn
+ * (cv_stixels_overlay_box, also what the CUDA path draws from its device
+ * list).  With @even_edges (NV12
  * and I420 frames, whose chroma covers 2x2 pixels) every box edge inside
  * the frame is moved down to an even pixel: the boxes still tile the frame
  * but no two share a chroma sample, so the GPU renderer, which blends
