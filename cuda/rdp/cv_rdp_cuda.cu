@@ -16,6 +16,7 @@ struct CvRdpCuda
   CvDeviceBuffer counts;        /* cut count, gap count, levels per column */
   CvDeviceBuffer cut_rows, cut_values, gaps;
   CvHostBuffer host;            /* the wire form (pinned) */
+  CvDeviceBuffer overlay;       /* the overlay's marks, lines and count */
   void *host_mapped;            /* device-visible address of host.ptr */
   void *host_mapped_for;        /* the host.ptr it belongs to */
 
@@ -116,6 +117,7 @@ cv_rdp_cuda_free (CvRdpCuda * plan)
   cv_device_buffer_free (&plan->cut_rows);
   cv_device_buffer_free (&plan->cut_values);
   cv_device_buffer_free (&plan->gaps);
+  cv_device_buffer_free (&plan->overlay);
   cv_host_buffer_free (&plan->host);
   cv_rdp_flat_clear (&plan->flat);
   delete plan;
@@ -249,4 +251,54 @@ extern "C" size_t
 cv_rdp_cuda_result_bytes (const CvRdpCuda * plan)
 {
   return plan != nullptr ? plan->wire_bytes : 0;
+}
+
+extern "C" CvStatus
+cv_rdp_cuda_draw_overlay (CvRdpCuda * plan, const CvRdpOverlay * look,
+    CvFrame * frame, CvStream stream, CvError * err)
+{
+  if (plan == nullptr || look == nullptr || !plan->segmented)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "rdp cuda: overlay without a segmented frame");
+  if (!(look->full_scale > 0.0f))
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "rdp cuda: overlay full scale %g must be > 0",
+        (double) look->full_scale);
+
+  /* every cut of the drawn columns may be a mark and a line */
+  const int every = cv_rdp_overlay_every (plan->setup.column_step);
+  const size_t capacity = (size_t) cv_div_up (plan->setup.n_columns, every) *
+      (size_t) plan->setup.height;
+  const size_t marks_bytes = align_up (capacity * sizeof (CvDrawRect));
+  const size_t lines_bytes = align_up (capacity * sizeof (CvDrawLine));
+  if (plan->overlay.size < marks_bytes + lines_bytes + sizeof (int32_t))
+    /* earlier frames' overlays on @stream may still use the buffer */
+    CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
+  CvStatus status = cv_device_buffer_ensure (&plan->overlay,
+      marks_bytes + lines_bytes + sizeof (int32_t), err);
+  if (status != CV_OK)
+    return status;
+
+  uint8_t *base = static_cast < uint8_t * >(plan->overlay.ptr);
+  CvDrawRect *marks = reinterpret_cast < CvDrawRect * >(base);
+  CvDrawLine *lines = reinterpret_cast < CvDrawLine * >(base + marks_bytes);
+  int32_t *count = reinterpret_cast < int32_t * >(base + marks_bytes +
+      lines_bytes);
+  status = rdp_launch_overlay (&plan->slots, plan->setup.n_columns,
+      plan->setup.column_step, look, marks, lines, count,
+      (cudaStream_t) stream, err);
+  if (status != CV_OK)
+    return status;
+
+  /* the polylines, then the marks over them (as the CPU path) */
+  const CvDrawDeviceList line_list = { nullptr, 0, nullptr, lines,
+    (int) capacity, count
+  };
+  const CvDrawDeviceList mark_list = { marks, (int) capacity, count,
+    nullptr, 0, nullptr
+  };
+  status = cv_draw_cuda_device (frame, &line_list, stream, err);
+  if (status != CV_OK)
+    return status;
+  return cv_draw_cuda_device (frame, &mark_list, stream, err);
 }

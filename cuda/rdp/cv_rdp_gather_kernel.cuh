@@ -57,21 +57,6 @@ warp_inclusive_scan (int v, int lane)
   return v;
 }
 
-/* Whether one of the @n gaps (sorted, disjoint) starts at @row. */
-__device__ __forceinline__ bool
-gap_starts_at (const CvRdpGap * gaps, int n, int32_t row)
-{
-  int lo = 0, hi = n;           /* the first gap starting at @row or later */
-  while (lo < hi) {
-    const int mid = (lo + hi) / 2;
-    if (gaps[mid].start < row)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < n && gaps[lo].start == row;
-}
-
 __global__ void __launch_bounds__ (kGatherWarps * kLanes)
 rdp_gather_kernel (GatherArgs g)
 {
@@ -115,7 +100,7 @@ rdp_gather_kernel (GatherArgs g)
   for (int i = lane; i < n_cuts; i += kLanes) {
     const int32_t row = rows[i];
     g.wire.cut_rows[cb + i] = (uint16_t) (row |
-        (gap_starts_at (gaps, n_gaps, row + 1) ? CV_RDP_WIRE_GAP_FOLLOWS : 0));
+        (rdp_gap_starts_at (gaps, n_gaps, row + 1) ? CV_RDP_WIRE_GAP_FOLLOWS : 0));
     if (g.depth)
       static_cast < float *>(g.wire.cut_values)[cb + i] = values[i];
     else

@@ -8,6 +8,7 @@
 
 #include "cv_cuda.cuh"
 #include "cv_rdp_slots.h"
+#include "cv_rdp_overlay.h"
 #include "cv_rdp_wire.h"
 
 /* Column selection, median, depth and iterative RDP, one warp per column:
@@ -21,5 +22,11 @@ CvStatus rdp_launch_segment (const CvRdpSetup * setup,
 CvStatus rdp_launch_gather (int n_columns, int depth,
     const RdpDeviceSlots * slots, const CvRdpWire * wire,
     cudaStream_t stream, CvError * err);
+
+/* The overlay's lists (cv_rdp_overlay.h) from the slots: marks and lines
+ * at the same index, *@count of each (zeroed first, on @stream). */
+CvStatus rdp_launch_overlay (const RdpDeviceSlots * slots, int n_columns,
+    int column_step, const CvRdpOverlay * look, CvDrawRect * marks,
+    CvDrawLine * lines, int32_t * count, cudaStream_t stream, CvError * err);
 
 #endif /* CV_RDP_KERNELS_CUH */

@@ -31,6 +31,23 @@ struct RdpDeviceSlots
 namespace {
 constexpr int kLanes = 32;
 constexpr unsigned kFullMask = 0xffffffffu;
+
+/* Whether one of a column's @n gaps (sorted, disjoint) starts at @row,
+ * i.e. whether the row above @row ends a valid run: its cut is followed
+ * by a gap. */
+__device__ __forceinline__ bool
+rdp_gap_starts_at (const CvRdpGap * gaps, int n, int32_t row)
+{
+  int lo = 0, hi = n;           /* the first gap starting at @row or later */
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (gaps[mid].start < row)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && gaps[lo].start == row;
+}
 }
 
 /* Dynamic shared memory of a kernel (the emulation test defines its own). */

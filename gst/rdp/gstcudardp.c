@@ -59,8 +59,8 @@
 #include "cvelements.h"
 #include "gstcvdisparityinput.h"
 #include "gstrdpoutput.h"
-#include "gstrdpoverlay.h"
 #include "rdp/cv_rdp.h"
+#include "rdp/cv_rdp_overlay.h"
 
 #ifdef CV_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -135,7 +135,7 @@ struct _GstCudaRdp
 
   GstCvDisparityScratch scratch;        /* disparity of GRAY frames / uploads */
   GstRdpOutput output;          /* the meta's arrays */
-  GstRdpOverlay overlay;        /* the draw lists */
+  CvRdpOverlayLists overlay;    /* the CPU path's draw lists */
 
   /* CPU backend */
   CvRdpCpu *cpu;
@@ -144,7 +144,6 @@ struct _GstCudaRdp
 #ifdef CV_HAVE_CUDA
   CvRdpCuda *cuda;
   /* one renderer per list: no wait for the first list's upload */
-  CvDrawCuda *draw_lines, *draw_marks;
 #endif
 };
 
@@ -283,13 +282,11 @@ gst_cuda_rdp_release (GstCvFilter * filter)
 
   g_clear_pointer (&self->cpu, cv_rdp_cpu_free);
   gst_rdp_output_clear (&self->output);
-  gst_rdp_overlay_clear (&self->overlay);
+  cv_rdp_overlay_lists_clear (&self->overlay);
   /* called with the CUDA context pushed when there is one */
   gst_cv_disparity_scratch_free (&self->scratch);
 #ifdef CV_HAVE_CUDA
   g_clear_pointer (&self->cuda, cv_rdp_cuda_free);
-  g_clear_pointer (&self->draw_lines, cv_draw_cuda_free);
-  g_clear_pointer (&self->draw_marks, cv_draw_cuda_free);
 #endif
 }
 
@@ -385,16 +382,29 @@ end_frame (RdpFrame * f)
   f->mapped = FALSE;
 }
 
-/* Builds the overlay lists of @result for the frame of @f. */
-static void
-build_overlay (GstCudaRdp * self, const RdpFrame * f,
-    const CvRdpResult * result)
+/* The overlay's look for @result on the frame of @f (both paths). */
+static CvRdpOverlay
+overlay_look (const RdpFrame * f, const CvRdpResult * result)
 {
-  gfloat hint = f->params.signal == CV_RDP_SIGNAL_DEPTH ?
+  const gfloat hint = f->params.signal == CV_RDP_SIGNAL_DEPTH ?
       f->params.max_depth : (gfloat) f->input.max_disparity;
+  CvRdpOverlay look;
 
-  gst_rdp_overlay_build (&self->overlay, result, f->frame.width,
-      gst_rdp_overlay_full_scale (result, hint));
+  look.frame_width = f->frame.width;
+  look.full_scale = cv_rdp_overlay_full_scale (result, hint);
+  return look;
+}
+
+/* Draws the CPU path's lists: the polylines, then the marks over them. */
+static CvStatus
+draw_overlay_cpu (CvFrame * frame, const CvRdpOverlayLists * o,
+    CvError * err)
+{
+  const CvDrawList lines = { NULL, 0, o->lines, (int) o->n_lines };
+  const CvDrawList marks = { o->marks, (int) o->n_marks, NULL, 0 };
+  CvStatus status = cv_draw_cpu (frame, &lines, err);
+
+  return status != CV_OK ? status : cv_draw_cpu (frame, &marks, err);
 }
 
 /* Attaches the meta and posts the summary (both backends). */
@@ -434,13 +444,10 @@ gst_cuda_rdp_process_cpu (GstCvFilter * filter, gconstpointer settings,
   cv_rdp_cpu_result (self->cpu, &result);
 
   if (s->overlay) {
-    CvDrawList lines, marks;
+    const CvRdpOverlay look = overlay_look (&f, &result);
 
-    build_overlay (self, &f, &result);
-    lines = gst_rdp_overlay_lines (&self->overlay);
-    marks = gst_rdp_overlay_marks (&self->overlay);
-    if (cv_draw_cpu (&f.frame, &lines, &err) != CV_OK
-        || cv_draw_cpu (&f.frame, &marks, &err) != CV_OK) {
+    if (cv_rdp_overlay_build (&self->overlay, &result, &look, &err) != CV_OK
+        || draw_overlay_cpu (&f.frame, &self->overlay, &err) != CV_OK) {
       ret = gst_cv_filter_core_error (filter, "cudardp: overlay", &err);
       goto out;
     }
@@ -456,23 +463,6 @@ out:
 }
 
 #ifdef CV_HAVE_CUDA
-/* Draws @list on the GPU (the list is copied up: counted). */
-static gboolean
-draw_cuda (GstCudaRdp * self, CvDrawCuda * draw, CvFrame * frame,
-    const CvDrawList * list, CvError * err)
-{
-  GstCvFilter *filter = GST_CV_FILTER (self);
-
-  if (list->n_rects == 0 && list->n_lines == 0)
-    return TRUE;
-  if (cv_draw_cuda (draw, frame, list, filter->stream, err) != CV_OK)
-    return FALSE;
-  gst_cv_filter_count_transfer (filter,
-      sizeof (CvDrawRect) * (gsize) list->n_rects +
-      sizeof (CvDrawLine) * (gsize) list->n_lines);
-  return TRUE;
-}
-
 static GstFlowReturn
 gst_cuda_rdp_process_cuda (GstCvFilter * filter, gconstpointer settings,
     GstBuffer * inbuf, GstBuffer * outbuf)
@@ -488,12 +478,7 @@ gst_cuda_rdp_process_cuda (GstCvFilter * filter, gconstpointer settings,
   /* plans: created once, reused for every frame, freed in release() */
   if (self->cuda == NULL)
     self->cuda = cv_rdp_cuda_new ();
-  if (self->draw_lines == NULL)
-    self->draw_lines = cv_draw_cuda_new ();
-  if (self->draw_marks == NULL)
-    self->draw_marks = cv_draw_cuda_new ();
-  if (self->cuda == NULL || self->draw_lines == NULL
-      || self->draw_marks == NULL) {
+  if (self->cuda == NULL) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("No memory for the CUDA RDP plan"), (NULL));
     return GST_FLOW_ERROR;
@@ -525,14 +510,11 @@ gst_cuda_rdp_process_cuda (GstCvFilter * filter, gconstpointer settings,
   gst_cv_filter_count_transfer (filter, cv_rdp_cuda_result_bytes (self->cuda));
 
   if (s->overlay) {
-    CvDrawList lines, marks;
+    const CvRdpOverlay look = overlay_look (&f, &result);
 
-    build_overlay (self, &f, &result);
-    lines = gst_rdp_overlay_lines (&self->overlay);
-    marks = gst_rdp_overlay_marks (&self->overlay);
-    /* same stream: the marks are drawn after the lines */
-    if (!draw_cuda (self, self->draw_lines, &f.frame, &lines, &err)
-        || !draw_cuda (self, self->draw_marks, &f.frame, &marks, &err)) {
+    /* lists built and drawn on the device from the per-column results */
+    if (cv_rdp_cuda_draw_overlay (self->cuda, &look, &f.frame, filter->stream,
+            &err) != CV_OK) {
       ret = gst_cv_filter_core_error (filter, "cudardp: overlay", &err);
       goto out;
     }

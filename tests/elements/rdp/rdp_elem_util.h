@@ -20,8 +20,6 @@ G_BEGIN_DECLS
  * disparity default is CV_RDP_DEFAULT_EPSILON (px).  The documented
  * values, restated here so that a change of the element is noticed. */
 #define RDP_ELEM_DEPTH_EPSILON 0.5f
-/* Narrowest overlay band, px (docs/elements/cudardp.md). */
-#define RDP_ELEM_OVERLAY_BAND 32
 
 /* A video frame of @format (w x h, system memory) with deterministic
  * content in every plane (so overlay comparisons see every byte). */
