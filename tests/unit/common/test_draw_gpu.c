@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* common-draw-gpu: the CUDA overlay renderer against the CPU, byte for
- * byte, on random frames of odd sizes in every format.  Primitives of one
+ * byte, on random frames of odd sizes in every format, from host lists
+ * (cv_draw_cuda) and from device lists bounded by counts in device memory
+ * (cv_draw_cuda_device).  Primitives of one
  * kind never overlap (cells aligned to even coordinates, so not even their
  * chroma samples do); rectangles and lines may overlap each other (lines
  * are drawn after rectangles on both backends).  Skips (77) without a GPU. */
@@ -132,6 +134,77 @@ check_list (CvDrawCuda * draw, CvPixelFormat f, int w, int h,
   test_frame_free (&gpu);
 }
 
+/* The list from device memory, followed by entries that would paint the
+ * whole frame: the counts in device memory must stop the kernels before
+ * them. */
+static void
+check_device_list (CvPixelFormat f, int w, int h, const CvDrawRect * rects,
+    int n_rects, const CvDrawLine * lines, int n_lines, guint32 * state,
+    cudaStream_t stream, const char *what)
+{
+  enum { EXTRA = 3 };
+  const CvDrawRect cover = { -1, -1, w + 2, h + 2, {255, 0, 255, 255},
+  {0, 255, 0, 255}
+  };
+  const CvDrawLine across = { 0.0f, 0.0f, (float) w, (float) h,
+  {0, 0, 255, 255}, 9
+  };
+  CvDrawRect *d_rects;
+  CvDrawLine *d_lines;
+  int32_t counts[2] = { n_rects, n_lines }, *d_counts;
+  CvFrame cpu, gpu, dev;
+  CvDrawList list = { rects, n_rects, lines, n_lines };
+  CvDrawDeviceList dlist;
+  CvError err = { 0 };
+
+  GPU_CHECK (cudaMalloc ((void **) &d_rects,
+          sizeof (CvDrawRect) * (n_rects + EXTRA)));
+  GPU_CHECK (cudaMalloc ((void **) &d_lines,
+          sizeof (CvDrawLine) * (n_lines + EXTRA)));
+  GPU_CHECK (cudaMalloc ((void **) &d_counts, sizeof (counts)));
+  GPU_CHECK (cudaMemcpy (d_rects, rects, sizeof (CvDrawRect) * n_rects,
+          cudaMemcpyHostToDevice));
+  GPU_CHECK (cudaMemcpy (d_lines, lines, sizeof (CvDrawLine) * n_lines,
+          cudaMemcpyHostToDevice));
+  for (int i = 0; i < EXTRA; i++) {
+    GPU_CHECK (cudaMemcpy (d_rects + n_rects + i, &cover, sizeof (cover),
+            cudaMemcpyHostToDevice));
+    GPU_CHECK (cudaMemcpy (d_lines + n_lines + i, &across, sizeof (across),
+            cudaMemcpyHostToDevice));
+  }
+  GPU_CHECK (cudaMemcpy (d_counts, counts, sizeof (counts),
+          cudaMemcpyHostToDevice));
+
+  test_frame_alloc (&cpu, f, w, h, 5);
+  test_frame_alloc (&gpu, f, w, h, 5);
+  test_frame_randomize (&cpu, state);
+  test_frame_copy (&gpu, &cpu);
+  gpu_frame_alloc (&dev, &gpu);
+  gpu_frame_upload (&dev, &gpu);
+  if (cv_draw_cpu (&cpu, &list, &err) != CV_OK)
+    g_error ("cv_draw_cpu: %s", err.message);
+  dlist.rects = d_rects;
+  dlist.n_rects = n_rects + EXTRA;
+  dlist.n_rects_device = d_counts;
+  dlist.lines = d_lines;
+  dlist.n_lines = n_lines + EXTRA;
+  dlist.n_lines_device = d_counts + 1;
+  if (cv_draw_cuda_device (&dev, &dlist, stream, &err) != CV_OK)
+    g_error ("cv_draw_cuda_device: %s", err.message);
+  GPU_CHECK (cudaStreamSynchronize (stream));
+  gpu_frame_download (&gpu, &dev);
+  if (!frames_identical (&cpu, &gpu, "MISMATCH draw CPU vs GPU device list")) {
+    g_printerr ("  (%s: %d rects, %d lines)\n", what, n_rects, n_lines);
+    n_failures++;
+  }
+  gpu_frame_free (&dev);
+  test_frame_free (&cpu);
+  test_frame_free (&gpu);
+  GPU_CHECK (cudaFree (d_rects));
+  GPU_CHECK (cudaFree (d_lines));
+  GPU_CHECK (cudaFree (d_counts));
+}
+
 int
 main (void)
 {
@@ -156,6 +229,8 @@ main (void)
 
       for (int rep = 0; rep < 3; rep++) {
         make_cell_list (w, h, &state, rects, &n_rects, lines, &n_lines);
+        check_device_list (f, w, h, rects, n_rects, lines, n_lines, &state,
+            stream, "cells");
         check_list (draw, f, w, h, rects, n_rects, lines, n_lines, &state,
             stream, "cells");
       }
