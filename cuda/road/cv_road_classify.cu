@@ -87,9 +87,6 @@ cv_road_launch_classify (const RoadDev & dev, CvStream stream, CvError * err)
   return CV_OK;
 }
 
-/* The labelling half of the classification on the global-memory kernels:
- * the FAST variants' fallback for grids too large for one block's shared
- * memory (labels2 already holds the passable patches). */
 /* Packs CV_ROAD_CLASSES_PER_WORD classes per thread into one word: the
  * host receives 2 bits per patch instead of a byte. */
 __global__ void __launch_bounds__ (CLASSIFY_THREADS)
@@ -119,6 +116,9 @@ cv_road_launch_pack_classes (const RoadDev & dev, CvStream stream,
   return CV_OK;
 }
 
+/* The labelling half of the classification on the global-memory kernels:
+ * the FAST variants' fallback for grids too large for one block's shared
+ * memory (labels2 already holds the passable patches). */
 CvStatus
 cv_road_launch_region_global (const RoadDev & dev, CvStream stream,
     CvError * err)

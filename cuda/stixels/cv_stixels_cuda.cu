@@ -12,14 +12,14 @@
  *     it), then backtracking by one thread over an index table copied into
  *     the shared memory of the tables, and the stixels written by the
  *     threads owning their top rows; fused as in the thesis (fig. 4.4);
- *  (and, for the overlay, overlay_boxes_kernel: a box per stixel of the
- *  device list, drawn by cv_draw_cuda_device)
  *  3. compact_kernel: packs the per-column lists into one list, written to
  *     device memory and, in a compact form (21 bytes per stixel instead of
  *     CvStixel's 36: the column and width follow from the column index),
  *     straight into the plan's pinned host memory (the list's size is only
  *     known on the device: this saves a host round trip and copies only
  *     what exists); cv_stixels_cuda_result expands it.
+ * With the overlay, overlay_boxes_kernel makes a box per stixel of the
+ * device list, drawn by cv_draw_cuda_device.
  */
 #include "cv_cuda.cuh"
 #include "cv_stixels_cuda_internal.h"
@@ -148,7 +148,7 @@ struct HostHeader
   CvCameraPose pose;
 };
 
-/* Per stixel in the pinned result: three arrays (rows, class, values) of
+/* Per stixel in the pinned result: three arrays (values, rows, class) of
  * the stixels column by column. */
 struct HostLayout
 {

@@ -99,39 +99,62 @@ make_long_list (int w, int h, guint32 * state, CvDrawRect * rects,
   }
 }
 
+/* The same random frame on the host (@cpu, @list drawn into it by the
+ * CPU) and on the device (@dev, for the GPU to draw into). */
+typedef struct
+{
+  CvFrame cpu, gpu, dev;
+} FramePair;
+
+static void
+pair_begin (FramePair * p, CvPixelFormat f, int w, int h,
+    const CvDrawList * list, guint32 * state)
+{
+  CvError err = { 0 };
+
+  test_frame_alloc (&p->cpu, f, w, h, 5);
+  test_frame_alloc (&p->gpu, f, w, h, 5);
+  test_frame_randomize (&p->cpu, state);
+  test_frame_copy (&p->gpu, &p->cpu);
+  gpu_frame_alloc (&p->dev, &p->gpu);
+  gpu_frame_upload (&p->dev, &p->gpu);
+  if (cv_draw_cpu (&p->cpu, list, &err) != CV_OK)
+    g_error ("cv_draw_cpu: %s", err.message);
+}
+
+/* Waits for the GPU's drawing and compares it with the CPU's. */
+static void
+pair_end (FramePair * p, const CvDrawList * list, cudaStream_t stream,
+    const char *mismatch, const char *what)
+{
+  GPU_CHECK (cudaStreamSynchronize (stream));
+  gpu_frame_download (&p->gpu, &p->dev);
+  if (!frames_identical (&p->cpu, &p->gpu, mismatch)) {
+    g_printerr ("  (%s: %d rects, %d lines)\n", what, list->n_rects,
+        list->n_lines);
+    n_failures++;
+  }
+  gpu_frame_free (&p->dev);
+  test_frame_free (&p->cpu);
+  test_frame_free (&p->gpu);
+}
+
 static void
 check_list (CvDrawCuda * draw, CvPixelFormat f, int w, int h,
     CvDrawRect * rects, int n_rects, CvDrawLine * lines, int n_lines,
     guint32 * state, cudaStream_t stream, const char *what)
 {
-  CvFrame cpu, gpu, dev;
+  FramePair p;
   CvDrawList list = { rects, n_rects, lines, n_lines };
   CvError err = { 0 };
 
-  test_frame_alloc (&cpu, f, w, h, 5);
-  test_frame_alloc (&gpu, f, w, h, 5);
-  test_frame_randomize (&cpu, state);
-  test_frame_copy (&gpu, &cpu);
-  gpu_frame_alloc (&dev, &gpu);
-  gpu_frame_upload (&dev, &gpu);
-
-  if (cv_draw_cpu (&cpu, &list, &err) != CV_OK)
-    g_error ("cv_draw_cpu: %s", err.message);
-  if (cv_draw_cuda (draw, &dev, &list, stream, &err) != CV_OK)
+  pair_begin (&p, f, w, h, &list, state);
+  if (cv_draw_cuda (draw, &p.dev, &list, stream, &err) != CV_OK)
     g_error ("cv_draw_cuda: %s", err.message);
   /* the list was copied: scribbling over it now must not matter */
   memset (rects, 0x5a, sizeof (CvDrawRect) * n_rects);
   memset (lines, 0x5a, sizeof (CvDrawLine) * n_lines);
-  GPU_CHECK (cudaStreamSynchronize (stream));
-  gpu_frame_download (&gpu, &dev);
-
-  if (!frames_identical (&cpu, &gpu, "MISMATCH draw CPU vs GPU")) {
-    g_printerr ("  (%s: %d rects, %d lines)\n", what, n_rects, n_lines);
-    n_failures++;
-  }
-  gpu_frame_free (&dev);
-  test_frame_free (&cpu);
-  test_frame_free (&gpu);
+  pair_end (&p, &list, stream, "MISMATCH draw CPU vs GPU", what);
 }
 
 /* The list from device memory, followed by entries that would paint the
@@ -152,7 +175,7 @@ check_device_list (CvPixelFormat f, int w, int h, const CvDrawRect * rects,
   CvDrawRect *d_rects;
   CvDrawLine *d_lines;
   int32_t counts[2] = { n_rects, n_lines }, *d_counts;
-  CvFrame cpu, gpu, dev;
+  FramePair p;
   CvDrawList list = { rects, n_rects, lines, n_lines };
   CvDrawDeviceList dlist;
   CvError err = { 0 };
@@ -175,31 +198,16 @@ check_device_list (CvPixelFormat f, int w, int h, const CvDrawRect * rects,
   GPU_CHECK (cudaMemcpy (d_counts, counts, sizeof (counts),
           cudaMemcpyHostToDevice));
 
-  test_frame_alloc (&cpu, f, w, h, 5);
-  test_frame_alloc (&gpu, f, w, h, 5);
-  test_frame_randomize (&cpu, state);
-  test_frame_copy (&gpu, &cpu);
-  gpu_frame_alloc (&dev, &gpu);
-  gpu_frame_upload (&dev, &gpu);
-  if (cv_draw_cpu (&cpu, &list, &err) != CV_OK)
-    g_error ("cv_draw_cpu: %s", err.message);
+  pair_begin (&p, f, w, h, &list, state);
   dlist.rects = d_rects;
   dlist.n_rects = n_rects + EXTRA;
   dlist.n_rects_device = d_counts;
   dlist.lines = d_lines;
   dlist.n_lines = n_lines + EXTRA;
   dlist.n_lines_device = d_counts + 1;
-  if (cv_draw_cuda_device (&dev, &dlist, stream, &err) != CV_OK)
+  if (cv_draw_cuda_device (&p.dev, &dlist, stream, &err) != CV_OK)
     g_error ("cv_draw_cuda_device: %s", err.message);
-  GPU_CHECK (cudaStreamSynchronize (stream));
-  gpu_frame_download (&gpu, &dev);
-  if (!frames_identical (&cpu, &gpu, "MISMATCH draw CPU vs GPU device list")) {
-    g_printerr ("  (%s: %d rects, %d lines)\n", what, n_rects, n_lines);
-    n_failures++;
-  }
-  gpu_frame_free (&dev);
-  test_frame_free (&cpu);
-  test_frame_free (&gpu);
+  pair_end (&p, &list, stream, "MISMATCH draw CPU vs GPU device list", what);
   GPU_CHECK (cudaFree (d_rects));
   GPU_CHECK (cudaFree (d_lines));
   GPU_CHECK (cudaFree (d_counts));
