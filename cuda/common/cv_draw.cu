@@ -2,9 +2,10 @@
 /* Overlays: the CUDA renderer.
  *
  * A block per primitive (a host list: one block each; a device list: a
- * bounded grid whose blocks take every gridDim.x-th primitive): its threads
- * stride over the primitive's pixels (then over its chroma samples) with
- * the same functions as the CPU loops of cv_draw.c (cv_draw_raster.h).  Every pixel of one primitive is written
+ * bounded grid whose blocks take every gridDim.x-th primitive): its
+ * threads stride over the primitive's pixels (then over its chroma
+ * samples) with the same functions as the CPU loops of cv_draw.c
+ * (cv_draw_raster.h).  Every pixel of one primitive is written
  * by one thread exactly once, so the result is race-free and bit-identical
  * to the CPU for non-overlapping primitives.  Rectangles are drawn by one
  * kernel, then lines by a second one, as on the CPU.

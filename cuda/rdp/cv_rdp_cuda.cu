@@ -266,8 +266,8 @@ cv_rdp_cuda_draw_overlay (CvRdpCuda * plan, const CvRdpOverlay * look,
         (double) look->full_scale);
 
   /* every cut of the drawn columns may be a mark and a line */
-  const int every = cv_rdp_overlay_every (plan->setup.column_step);
-  const size_t capacity = (size_t) cv_div_up (plan->setup.n_columns, every) *
+  const size_t capacity = (size_t) cv_rdp_overlay_bands (look,
+      plan->setup.column_step, plan->setup.n_columns) *
       (size_t) plan->setup.height;
   const size_t marks_bytes = align_up (capacity * sizeof (CvDrawRect));
   const size_t lines_bytes = align_up (capacity * sizeof (CvDrawLine));

@@ -62,19 +62,18 @@ cv_rdp_overlay_build (CvRdpOverlayLists * o, const CvRdpResult * r,
   /* at most one mark per cut and fewer lines than cuts */
   CvStatus status = reserve (o, r->n_columns > 0 ?
       (size_t) r->cut_offsets[r->n_columns] : 0, err);
+  const int n_bands = cv_rdp_overlay_bands (look, k, r->n_columns);
 
   o->n_lines = o->n_marks = 0;
   if (status != CV_OK)
     return status;
-  for (int j = 0; j < r->n_columns; j += m) {
+  for (int j = 0; j < n_bands * m; j += m) {
     int x0;
     const int width = cv_rdp_overlay_band (look, k, j, &x0);
     const int32_t c1 = r->cut_offsets[j + 1];
     const int32_t g1 = r->gap_offsets[j + 1];
     int32_t g = r->gap_offsets[j];
 
-    if (width <= 0)
-      break;
     for (int32_t i = r->cut_offsets[j]; i < c1; i++) {
       const int32_t row = r->cut_rows[i];
       const float x = cv_rdp_overlay_x (x0, width, r->cut_values[i],

@@ -73,7 +73,6 @@ rdp_launch_overlay (const RdpDeviceSlots * slots, int n_columns,
     CvDrawLine * lines, int32_t * count, cudaStream_t stream, CvError * err)
 {
   OverlayArgs a;
-  int x0;
 
   a.slots = *slots;
   a.every = cv_rdp_overlay_every (column_step);
@@ -82,12 +81,7 @@ rdp_launch_overlay (const RdpDeviceSlots * slots, int n_columns,
   a.marks = marks;
   a.lines = lines;
   a.count = count;
-  /* the bands that start inside the frame */
-  a.n_bands = 0;
-  while (a.n_bands * a.every < n_columns
-      && cv_rdp_overlay_band (look, column_step, a.n_bands * a.every,
-          &x0) > 0)
-    a.n_bands++;
+  a.n_bands = cv_rdp_overlay_bands (look, column_step, n_columns);
   CV_CUDA_TRY (err, cudaMemsetAsync (count, 0, sizeof (int32_t), stream));
   if (a.n_bands == 0)
     return CV_OK;

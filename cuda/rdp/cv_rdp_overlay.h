@@ -63,7 +63,7 @@ cv_rdp_overlay_every (int k)
 }
 
 /* Width of the band of output column @j (a multiple of m) starting at
- * frame column *@x0; <= 0: the column is right of the frame. */
+ * frame column *@x0 (> 0 for the cv_rdp_overlay_bands first bands). */
 CV_RDP_FN int
 cv_rdp_overlay_band (const CvRdpOverlay * o, int k, int j, int *x0)
 {
@@ -71,6 +71,19 @@ cv_rdp_overlay_band (const CvRdpOverlay * o, int k, int j, int *x0)
 
   *x0 = j * k;
   return width < o->frame_width - *x0 ? width : o->frame_width - *x0;
+}
+
+/* Drawn columns (bands) of @n_columns output columns at column step @k:
+ * columns 0, m, 2m, .. whose band starts inside the frame. */
+CV_RDP_FN int
+cv_rdp_overlay_bands (const CvRdpOverlay * o, int k, int n_columns)
+{
+  const int m = cv_rdp_overlay_every (k);
+  const int in_columns = (n_columns + m - 1) / m;
+  const int in_frame = o->frame_width > 0 ?
+      (o->frame_width + m * k - 1) / (m * k) : 0;
+
+  return in_columns < in_frame ? in_columns : in_frame;
 }
 
 /* Horizontal position of value @v in the band [x0, x0 + width). */

@@ -756,8 +756,7 @@ compact_kernel (const CvStixel * __restrict__ column_stixels,
 constexpr int kOverlayThreads = 256;
 constexpr int kOverlayMaxBlocks = 64;
 
-/* Box i of the first *@count stixels of the device list (the meta's depth:
- * 0 where the core's is not finite). */
+/* Box i of the first *@count stixels of the device list. */
 __global__ void __launch_bounds__ (kOverlayThreads)
 overlay_boxes_kernel (const CvStixel * __restrict__ stixels,
     const int32_t * __restrict__ count, int capacity, CvStixelsOverlay look,
@@ -768,9 +767,8 @@ overlay_boxes_kernel (const CvStixel * __restrict__ stixels,
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
       i += gridDim.x * blockDim.x) {
     const CvStixel s = stixels[i];
-    const float depth = isfinite (s.depth) && s.depth > 0.0f ? s.depth : 0.0f;
     cv_stixels_overlay_box (&look, s.column + column_offset, s.width,
-        s.top_row, s.bottom_row, (int) s.stixel_class, depth, &boxes[i]);
+        s.top_row, s.bottom_row, (int) s.stixel_class, s.depth, &boxes[i]);
   }
 }
 

@@ -56,7 +56,9 @@ cv_stixels_overlay_box (const CvStixelsOverlay * o, int column, int width,
       o->even_edges);
   const int y1 = cv_stixels_overlay_snap (bottom + 1, o->frame_height,
       o->even_edges);
-  /* depth 0 = unknown, i.e. at infinity: far */
+  /* depth 0 = unknown, i.e. at infinity: far; so are NaN (t = 1) and
+   * infinity (t = inf, which the ramp clamps to 1): the core's depth and
+   * the meta's (0 where the core's is not finite) give the same box */
   const float t = depth > 0.0f ? (float) (depth / o->max_depth) : 1.0f;
 
   r->x = x0;

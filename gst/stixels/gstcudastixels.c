@@ -364,8 +364,7 @@ build_overlay (GstCudaStixels * self, const GstCudaStixelsSettings * s,
   const CvStixelsOverlay look = overlay_look (s, vframe);
 
   gst_cv_stixels_output_build_overlay (&self->output, self->output.stixels,
-      self->output.n_stixels, look.frame_width, look.frame_height,
-      look.even_edges, look.max_depth, draw);
+      self->output.n_stixels, &look, draw);
 }
 
 /* One frame's state, shared by both backends from frame_begin to

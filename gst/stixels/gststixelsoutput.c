@@ -60,13 +60,9 @@ gst_cv_stixels_output_convert (GstCvStixelsOutput * out,
 
 void
 gst_cv_stixels_output_build_overlay (GstCvStixelsOutput * out,
-    const GstCvStixel * stixels, guint n_stixels, gint frame_width,
-    gint frame_height, gboolean even_edges, gdouble max_depth,
-    CvDrawList * draw)
+    const GstCvStixel * stixels, guint n_stixels,
+    const CvStixelsOverlay * look, CvDrawList * draw)
 {
-  const CvStixelsOverlay look = { frame_width, frame_height, even_edges,
-    max_depth
-  };
   guint n = 0;
 
   if (out->rects_capacity < n_stixels) {
@@ -77,7 +73,7 @@ gst_cv_stixels_output_build_overlay (GstCvStixelsOutput * out,
   for (guint i = 0; i < n_stixels; i++) {
     const GstCvStixel *s = &stixels[i];
 
-    n += cv_stixels_overlay_box (&look, s->column, s->width, s->top,
+    n += cv_stixels_overlay_box (look, s->column, s->width, s->top,
         s->bottom, s->stixel_class, s->depth, &out->rects[n]);
   }
   out->n_rects = n;

@@ -42,20 +42,19 @@ void gst_cv_stixels_output_clear (GstCvStixelsOutput * out);
 gboolean gst_cv_stixels_output_convert (GstCvStixelsOutput * out,
     const CvStixelList * list, gint column_offset, gint frame_width);
 
-/* The overlay of @stixels into out->rects and @draw (which points into
- * @out): objects as translucent boxes with an outline coloured by depth
- * with cv_color_ramp (0 m red, @max_depth m and beyond - or unknown -
- * green), ground as a faint blue fill (the free space); sky not drawn
- * (cv_stixels_overlay_box, also what the CUDA path draws from its device
- * list).  With @even_edges (NV12
- * and I420 frames, whose chroma covers 2x2 pixels) every box edge inside
- * the frame is moved down to an even pixel: the boxes still tile the frame
- * but no two share a chroma sample, so the GPU renderer, which blends
- * boxes in parallel, writes each byte once and matches the CPU. */
+/* The overlay of @stixels for the frame of @look into out->rects and @draw
+ * (which points into @out): objects as translucent boxes with an outline
+ * coloured by depth with cv_color_ramp (0 m red, look->max_depth m and
+ * beyond - or unknown - green), ground as a faint blue fill (the free
+ * space); sky not drawn (cv_stixels_overlay_box, also what the CUDA path
+ * draws from its device list).  With look->even_edges (NV12 and I420
+ * frames, whose chroma covers 2x2 pixels) every box edge inside the frame
+ * is moved down to an even pixel: the boxes still tile the frame but no
+ * two share a chroma sample, so the GPU renderer, which blends boxes in
+ * parallel, writes each byte once and matches the CPU. */
 void gst_cv_stixels_output_build_overlay (GstCvStixelsOutput * out,
-    const GstCvStixel * stixels, guint n_stixels, gint frame_width,
-    gint frame_height, gboolean even_edges, gdouble max_depth,
-    CvDrawList * draw);
+    const GstCvStixel * stixels, guint n_stixels,
+    const CvStixelsOverlay * look, CvDrawList * draw);
 
 typedef struct
 {

@@ -801,8 +801,10 @@ GST_START_TEST (test_overlay_boxes_disjoint)
       }
     }
     for (gint even = 0; even < 2; even++) {
+      const CvStixelsOverlay look = { w, h, even, 40.0 };
+
       gst_cv_stixels_output_build_overlay (&out,
-          (GstCvStixel *) list->data, list->len, w, h, even, 40.0, &draw);
+          (GstCvStixel *) list->data, list->len, &look, &draw);
       coverage (&draw, w, h, 1, count);
       painted = 0;
       for (gint i = 0; i < w * h; i++) {

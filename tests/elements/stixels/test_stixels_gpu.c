@@ -254,16 +254,20 @@ draw_on_cpu (GstSample * original, const GstCvStixelsMeta * meta)
   CvDrawList draw;
   CvError err = { 0 };
   GstVideoFormat fmt;
+  CvStixelsOverlay look;
 
   fail_unless (gst_video_info_from_caps (&info,
           gst_sample_get_caps (original)));
   fail_unless (gst_video_frame_map (&vf, &info, copy, GST_MAP_READWRITE));
   fmt = GST_VIDEO_INFO_FORMAT (&info);
   gst_cv_frame_from_video_frame (&vf, &frame);
+  look.frame_width = GST_VIDEO_INFO_WIDTH (&info);
+  look.frame_height = GST_VIDEO_INFO_HEIGHT (&info);
+  look.even_edges = fmt == GST_VIDEO_FORMAT_NV12
+      || fmt == GST_VIDEO_FORMAT_I420;
+  look.max_depth = 40.0;
   gst_cv_stixels_output_build_overlay (&out, meta->stixels, meta->n_stixels,
-      GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info),
-      fmt == GST_VIDEO_FORMAT_NV12 || fmt == GST_VIDEO_FORMAT_I420, 40.0,
-      &draw);
+      &look, &draw);
   fail_unless (cv_draw_cpu (&frame, &draw, &err) == CV_OK, "%s",
       err.message);
   gst_video_frame_unmap (&vf);
