@@ -11,8 +11,9 @@
  *             prefix / suffix / range tables, the first band's diagonal
  *             fits;
  *  band J = 0 .. n_bands - 1, two barrier-separated phases:
- *   phase 1   (J > 0) warps 0..3: the critical block (J-1, J), a quarter
- *             of its bottoms each;
+ *   phase 1   (J > 0) the critical block (J-1, J): warps 0..7 a segment
+ *             of CV_STX_SEG bottoms each, warp q + 4 handing its best to
+ *             warp q (named barrier), or with 4 warps two segments each;
  *   phase 2   warp 0, the "D" warp: band J's rows in order, one warp
  *             shuffle per row (no barrier), from the diagonal fits made
  *             one band ahead; the other warps ("helpers"): band J + 1's
@@ -27,7 +28,11 @@
  * So a band costs two barriers (the reference kernel: one per row), the D
  * warp's chain is 32 shuffle steps per band, and the O(h^2) bulk of the
  * candidates runs concurrently on the helpers, a candidate per lane and
- * step, float arithmetic only (about 110 warp instructions per step).
+ * step, float arithmetic only (about 128 SASS instructions per step, no
+ * branch: the priors are selects, cv_stx_sel).  The helpers' candidate
+ * steps bound the DP (bench-stixels, H200, 1242x375, experiment builds:
+ * the D warp's loop left out, the DP 10 % faster; the helpers' blocks left
+ * out, 42 %).
  *
  * The D warp issues ~130 instructions per row and its rows are the serial
  * chain: a helper on its SM sub-partition (warp scheduler) takes issue
@@ -144,6 +149,15 @@ helper_count (int warps, int d_share)
   return n;
 }
 
+/* Named barrier @id of @threads threads (whole warps, converged first;
+ * 0 is __syncthreads'). */
+__device__ __forceinline__ void
+named_barrier_sync (int id, int threads)
+{
+  __syncwarp ();
+  asm volatile ("bar.sync %0, %1;"::"r" (id), "r" (threads):"memory");
+}
+
 __device__ __forceinline__ CvStxMomF
 shfl_mom_up (const CvStxMomF & m, int d)
 {
@@ -211,6 +225,9 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
   const int u = blockIdx.x;
   const TiledSmem L = tiled_smem (h, kObjSlope);
   constexpr int kDiagFloats = CV_STX_DIAG_FLOATS (kObjSlope);
+  static_assert (sizeof (CvStxBestF) * kCriticalWarps * CV_STX_BAND <=
+      sizeof (float) * kDiagFloats, "phase 1's second halves fit a diagonal "
+      "buffer");
   TiledHeader *hdr = reinterpret_cast<TiledHeader *>(base + L.header);
   CvStxCellF *cells = reinterpret_cast<CvStxCellF *>(base + L.cells);
   CvStxMomF *prefix = reinterpret_cast<CvStxMomF *>(base + L.prefix);
@@ -333,8 +350,30 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
 
     /* ---- phase 1: the critical block (band - 1, band) */
     if (band > 0) {
-      if (warp < kCriticalWarps) {
-        const int t = bbase + lane;
+      const int t = bbase + lane;
+      if constexpr (W >= 2 * kCriticalWarps) {
+        /* a segment per warp: warp q + kCriticalWarps hands its best to
+         * warp q through the next band's diagonal buffer (free until phase
+         * 2 writes it) and named barrier 1 + q (both sync: the second
+         * waits at most for the first's segment, as long as its own) */
+        CvStxBestF *second = reinterpret_cast<CvStxBestF *>(diag +
+            ((band + 1) & 1) * kDiagFloats);
+        if (warp < 2 * kCriticalWarps) {
+          const int q = warp % kCriticalWarps, half = warp / kCriticalWarps;
+          CvStxBestF mine;
+          cv_stx_best_init (&mine);
+          if (t < h)
+            mine = cv_stx_critical_half (&Tb, &mf, &gr, below, band, q, half,
+                t, kObjSlope);
+          if (half == 1)
+            second[q * CV_STX_BAND + lane] = mine;
+          named_barrier_sync (1 + q, 2 * kWarpSize);
+          if (half == 0 && t < h) {
+            cv_stx_best_merge (&mine, &second[q * CV_STX_BAND + lane], cells);
+            part[q * CV_STX_BAND + lane] = mine;
+          }
+        }
+      } else if (warp < kCriticalWarps) {
         if (t < h)
           part[warp * CV_STX_BAND + lane] = cv_stx_critical_part (&Tb, &mf,
               &gr, below, band, warp, t, kObjSlope);
@@ -358,39 +397,49 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
           for (int q = 0; q < kCriticalWarps; q++)
             cv_stx_best_merge (&best, &part[q * CV_STX_BAND + lane], cells);
       }
-      for (int i = 0; i < steps; i++) {
-        CvStxBelowF B;
-        if (i == 0) {
-          B = ring[0];
-        } else {
-          /* row bbase + i - 1 is final in lane i - 1 */
-          const float cg = __shfl_sync (kFullMask, best.cost[0], i - 1);
-          const float co = __shfl_sync (kFullMask, best.cost[1], i - 1);
-          const float cs = __shfl_sync (kFullMask, best.cost[2], i - 1);
-          const float eg = __shfl_sync (kFullMask, best.edge_g, i - 1);
-          const float eo = __shfl_sync (kFullMask, best.edge_o, i - 1);
-          B = cv_stx_below_f (&mf, cg, co, cs, eg, eo);
-          if (lane == 0)
-            ring[i] = B;
-        }
-        if (active && lane >= i) {
-          const int b = bbase + i;
-          const float tie = b > 0 ? cv_stx_tie (cells[b - 1].w) : 0.0f;
-          const CvStxFitF fit = cv_stx_diag_load (dg, i, lane, kObjSlope);
-          cv_stx_offer_f (&best, &mf, &fit, &B, b, 0, tie);
-        }
+      /* Step i offers bottom bbase + i to the rows above it; its prepared
+       * state (the row below it, final in lane i - 1) comes by shuffles,
+       * and so does its tie scale (the cell below it, lane i's).  The
+       * step is the serial chain of the band: no branch in it, the next
+       * step's fits loaded ahead, the rows at or below the bottom (final)
+       * and past the band offered infinite costs instead of skipped, the
+       * ring entries written after the loop. */
+      const float own_tie = t > 0 && t <= h ? cv_stx_tie (cells[t - 1].w) :
+          0.0f;
+      CvStxBelowF B = ring[0];
+      float tie = __shfl_sync (kFullMask, own_tie, 0);
+      int e = lane;             /* diagonal entry (i, lane) */
+      CvStxFitF fit = cv_stx_diag_entry (dg, e, kObjSlope);
+      for (int i = 0;;) {
+        CvStxFitF cur = fit;
+        const int none = !active || lane < i;
+        for (int c = 0; c < CV_STIXEL_N_CLASSES; c++)
+          cur.cost[c] = cv_stx_sel (none, INFINITY, cur.cost[c]);
+        e += CV_STX_BAND - 1 - i;
+        if (i + 1 < steps)
+          fit = cv_stx_diag_entry (dg, e, kObjSlope);
+        cv_stx_offer_f (&best, &mf, &cur, &B, bbase + i, 0, tie);
+        if (++i == steps)
+          break;
+        /* row bbase + i - 1 is final in lane i - 1 */
+        const float cg = __shfl_sync (kFullMask, best.cost[0], i - 1);
+        const float co = __shfl_sync (kFullMask, best.cost[1], i - 1);
+        const float cs = __shfl_sync (kFullMask, best.cost[2], i - 1);
+        const float eg = __shfl_sync (kFullMask, best.edge_g, i - 1);
+        const float eo = __shfl_sync (kFullMask, best.edge_o, i - 1);
+        tie = __shfl_sync (kFullMask, own_tie, i);
+        B = cv_stx_below_f (&mf, cg, co, cs, eg, eo);
       }
       {
-        /* the band's last row, for the next band's first bottom */
-        const int l = steps - 1;
-        const float cg = __shfl_sync (kFullMask, best.cost[0], l);
-        const float co = __shfl_sync (kFullMask, best.cost[1], l);
-        const float cs = __shfl_sync (kFullMask, best.cost[2], l);
-        const float eg = __shfl_sync (kFullMask, best.edge_g, l);
-        const float eo = __shfl_sync (kFullMask, best.edge_o, l);
-        if (lane == 0)
-          below[cv_stx_below_slot (band + 1)] = cv_stx_below_f (&mf, cg, co,
-              cs, eg, eo);
+        /* the band's rows prepared for the bottoms above them: ring entry
+         * j + 1 is row bbase + j; the last row's is the next band's first
+         * bottom's */
+        const CvStxBelowF own = cv_stx_below_f (&mf, best.cost[0],
+            best.cost[1], best.cost[2], best.edge_g, best.edge_o);
+        if (lane + 1 < steps)
+          ring[lane + 1] = own;
+        else if (lane + 1 == steps)
+          below[cv_stx_below_slot (band + 1)] = own;
       }
       if (active)
         cv_stx_state_store (&S, t, &best);

@@ -77,12 +77,28 @@ cv_stx_rcp (float x)
   asm ("rcp.approx.ftz.f32 %0, %1;":"=f" (r):"f" (x));
   return r;
 }
+/* @c ? @a : @b as a select: both operands computed, no branch (the
+ * compiler otherwise moves a costly operand into a divergent branch). */
+CV_STX_FN float
+cv_stx_sel (int c, float a, float b)
+{
+  float r;
+  asm ("{ .reg .pred p; setp.ne.s32 p, %3, 0; selp.f32 %0, %1, %2, p; }"
+      :"=f" (r):"f" (a), "f" (b), "r" (c));
+  return r;
+}
 #else
 #define CV_STX_FMA(a, b, c) ((a) * (b) + (c))
 CV_STX_FN float
 cv_stx_rcp (float x)
 {
   return 1.0f / x;
+}
+
+CV_STX_FN float
+cv_stx_sel (int c, float a, float b)
+{
+  return c ? a : b;
 }
 #endif
 
@@ -579,7 +595,10 @@ cv_stx_replaces (float cand, float best, int le, float tie)
 
 /* Offers the candidate with bottom @b and fits @fit on top of @B to the
  * row's @best (see cv_stx_replaces for @le and @tie).  The prior
- * evaluations are those of cv_stx_below_best. */
+ * evaluations are those of cv_stx_below_best.  Every branch of a prior is
+ * evaluated and then selected (cv_stx_sel): this runs once per candidate
+ * and on the D warp's serial chain, where divergent branches cost more
+ * than the arithmetic they skip. */
 CV_STX_FN void
 cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
     const CvStxFitF * fit, const CvStxBelowF * B, int b, int le, float tie)
@@ -588,8 +607,10 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
   {
     /* ground on ground: gap prior, else the best of object / sky below */
     const float d = fit->bot_g;
-    const float v = d > B->g_hi ? CV_STX_FMA (mf->gap_bn, d, B->g_cn) :
-        (d < B->g_lo ? CV_STX_FMA (-mf->gap_bf, d, B->g_cf) : B->gg);
+    const float near = CV_STX_FMA (mf->gap_bn, d, B->g_cn);
+    const float far = CV_STX_FMA (-mf->gap_bf, d, B->g_cf);
+    const float v = cv_stx_sel (d > B->g_hi, near,
+        cv_stx_sel (d < B->g_lo, far, B->gg));
     const int take = v <= B->other_g;
     const float cand = fit->cost[CV_STX_G] + (take ? v : B->other_g);
     if (cv_stx_replaces (cand, best->cost[CV_STX_G], le, tie)) {
@@ -602,10 +623,12 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
   {
     /* object on ground: gravity; on object: ordering; on sky */
     const float d = fit->bot_o;
-    float m = d > B->o_hi ? CV_STX_FMA (mf->grav_bsink, d, B->o_csink) :
-        (d < B->o_lo ? CV_STX_FMA (-mf->grav_bfly, d, B->o_cfly) : B->go);
-    const float v = d > B->edge_o ? CV_STX_FMA (mf->ord_b, d, B->o_cord) :
-        B->oo;
+    const float sink = CV_STX_FMA (mf->grav_bsink, d, B->o_csink);
+    const float fly = CV_STX_FMA (-mf->grav_bfly, d, B->o_cfly);
+    const float behind = CV_STX_FMA (mf->ord_b, d, B->o_cord);
+    float m = cv_stx_sel (d > B->o_hi, sink, cv_stx_sel (d < B->o_lo, fly,
+            B->go));
+    const float v = cv_stx_sel (d > B->edge_o, behind, B->oo);
     int code = CV_STX_G + 1;
     float cand;
     if (v < m) {
@@ -812,26 +835,46 @@ cv_stx_run_segments2 (CvStxSegment * s0, CvStxSegment * s1,
  * segments 2q and 2q + 1.  Row t of band J; returns the part's best. */
 #define CV_STX_CRIT_PARTS (CV_STX_SEGS_PER_BAND / 2)
 
+/* Segment @k of the critical block (band J - 1, band J = @band_j) for
+ * row t: bottoms CV_STX_SEG k .. CV_STX_SEG (k + 1) - 1 of band J - 1. */
+CV_STX_FN void
+cv_stx_critical_segment_init (CvStxSegment * sg, const CvStxTables * T,
+    int band_j, int k, int t)
+{
+  const int bi = band_j - 1, base = bi * CV_STX_BAND;
+  const CvStxMomF sfx = cv_stx_suffix (T, bi, k + 1);
+  const CvStxMomF above = cv_stx_mom_join (&sfx, &T->prefix[t]);
+  cv_stx_segment_init (sg, &above, base + CV_STX_SEG * k,
+      base + CV_STX_SEG * (k + 1), base);
+}
+
 CV_STX_FN CvStxBestF
 cv_stx_critical_part (const CvStxTables * T, const CvStxModelF * mf,
     const CvStxGroundF * gr, const CvStxBelowF * ring, int band_j, int q,
     int t, int obj_slope)
 {
-  const CvStxBelowF *below = ring + cv_stx_below_slot (band_j - 1);
-  const int bi = band_j - 1, base = bi * CV_STX_BAND;
-  const int k0 = 2 * q, k1 = 2 * q + 1;
   CvStxSegment s0, s1;
-  CvStxMomF a0, a1, sfx;
-  sfx = cv_stx_suffix (T, bi, k0 + 1);
-  a0 = cv_stx_mom_join (&sfx, &T->prefix[t]);
-  sfx = cv_stx_suffix (T, bi, k1 + 1);
-  a1 = cv_stx_mom_join (&sfx, &T->prefix[t]);
-  cv_stx_segment_init (&s0, &a0, base + CV_STX_SEG * k0,
-      base + CV_STX_SEG * (k0 + 1), base);
-  cv_stx_segment_init (&s1, &a1, base + CV_STX_SEG * k1,
-      base + CV_STX_SEG * (k1 + 1), base);
-  return cv_stx_run_segments2 (&s0, &s1, mf, gr, T->cells, below,
-      T->cells[t].xe, obj_slope);
+  cv_stx_critical_segment_init (&s0, T, band_j, 2 * q, t);
+  cv_stx_critical_segment_init (&s1, T, band_j, 2 * q + 1, t);
+  return cv_stx_run_segments2 (&s0, &s1, mf, gr, T->cells,
+      ring + cv_stx_below_slot (band_j - 1), T->cells[t].xe, obj_slope);
+}
+
+/* One segment of cv_stx_critical_part (@half 0: segment 2q, 1: 2q + 1),
+ * alone: merging half 1's best into half 0's (cv_stx_best_merge) gives
+ * cv_stx_critical_part's result. */
+CV_STX_FN CvStxBestF
+cv_stx_critical_half (const CvStxTables * T, const CvStxModelF * mf,
+    const CvStxGroundF * gr, const CvStxBelowF * ring, int band_j, int q,
+    int half, int t, int obj_slope)
+{
+  const CvStxBelowF *below = ring + cv_stx_below_slot (band_j - 1);
+  const float x_top = T->cells[t].xe;
+  CvStxSegment sg;
+  cv_stx_critical_segment_init (&sg, T, band_j, 2 * q + half, t);
+  while (sg.b >= sg.lo)
+    cv_stx_segment_step (&sg, mf, gr, T->cells, below, x_top, obj_slope);
+  return sg.best;
 }
 
 /* A block (I, J), J >= I + 2, as two half-band segments; row t. */
@@ -881,11 +924,11 @@ cv_stx_diag_store (float *diag, int e, const CvStxFitF * fit, int obj_slope)
   }
 }
 
+/* Diagonal entry @e (cv_stx_diag_index). */
 CV_STX_FN CvStxFitF
-cv_stx_diag_load (const float *diag, int i, int j, int obj_slope)
+cv_stx_diag_entry (const float *diag, int e, int obj_slope)
 {
   const CvStxQuad *q = (const CvStxQuad *) diag;
-  const int e = cv_stx_diag_index (i, j);
   const CvStxQuad a = q[e], b = q[CV_STX_DIAG_ENTRIES + e];
   CvStxFitF fit;
   fit.cost[0] = a.v[0];
@@ -904,6 +947,12 @@ cv_stx_diag_load (const float *diag, int i, int j, int obj_slope)
     fit.slope_o = 0.0f;
   }
   return fit;
+}
+
+CV_STX_FN CvStxFitF
+cv_stx_diag_load (const float *diag, int i, int j, int obj_slope)
+{
+  return cv_stx_diag_entry (diag, cv_stx_diag_index (i, j), obj_slope);
 }
 
 /* Half of a block (I, J): segment @seg (0: the upper half of band I's

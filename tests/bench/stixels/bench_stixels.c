@@ -18,7 +18,10 @@
  * Each variant runs in a child process (the parent never initialises
  * CUDA), so a variant that faults is reported and the others still run.
  *
- * Usage: bench-stixels [runs]   (default 300; keep the total under ~60 s) */
+ * Usage: bench-stixels [runs [SIZE [VARIANT]]]   (runs: default 300; keep
+ * the total under ~60 s; SIZE: "WxH" or "WxH/CWxRS", e.g. 2048x1024/4x4,
+ * only the sizes that match; VARIANT: a cv_stixels_variant_name, only that
+ * one ("auto": only the default's total), e.g. for a profiler) */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,6 +307,21 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
   return 0;
 }
 
+/* TRUE when @s is selected by @filter ("WxH" or "WxH/CWxRS"; NULL: all). */
+static gboolean
+size_matches (const Size * s, const char *filter)
+{
+  char name[64];
+  if (filter == NULL)
+    return TRUE;
+  g_snprintf (name, sizeof (name), "%dx%d", s->width, s->height);
+  if (strcmp (filter, name) == 0)
+    return TRUE;
+  g_snprintf (name, sizeof (name), "%dx%d/%dx%d", s->width, s->height,
+      s->stixel_width, s->row_step);
+  return strcmp (filter, name) == 0;
+}
+
 /* Runs one variant in a child process; FALSE (and a report) when it does
  * not finish normally.  Exits the program (skip) without a GPU. */
 static gboolean
@@ -359,6 +377,8 @@ int
 main (int argc, char **argv)
 {
   const int runs = argc > 1 ? MAX (10, atoi (argv[1])) : 300;
+  const char *size_filter = argc > 2 ? argv[2] : NULL;
+  const char *variant_filter = argc > 3 ? argv[3] : NULL;
   gboolean all_met = TRUE, all_agree = TRUE;
   int i, status = 0;
   pid_t probe;
@@ -393,9 +413,12 @@ main (int argc, char **argv)
     double w, h;
     gint64 t0;
     guint v;
+    gboolean header;
     Job job;
     ChildResult res;
 
+    if (!size_matches (s, size_filter))
+      continue;
     stx_frame_add_noise (f, 0.5f, 0.1f, 0.0f, 128, FALSE, 7 + i);
     stx_params_for_frame (&p, f);
     p.stixel_width = s->stixel_width;
@@ -418,11 +441,16 @@ main (int argc, char **argv)
     job.params = &p;
     job.cpu = &cpu;
     job.runs = runs;
+    header = TRUE;
     for (v = 0; v < G_N_ELEMENTS (variants); v++) {
-      if (!spawn_variant (&job, variants[v], v == 0, &res)) {
+      if (variant_filter != NULL && strcmp (variant_filter,
+              cv_stixels_variant_name (variants[v])) != 0)
+        continue;
+      if (!spawn_variant (&job, variants[v], header, &res)) {
         all_agree = FALSE;
         continue;
       }
+      header = FALSE;
       if (!res.agree)
         all_agree = FALSE;
       if (res.agree && res.total_ms < best_total) {
@@ -430,7 +458,7 @@ main (int argc, char **argv)
         best_name = cv_stixels_variant_name ((CvStixelsVariant) res.used);
       }
     }
-    if (!spawn_variant (&job, CV_STIXELS_VARIANT_AUTO, FALSE, &res)
+    if (!spawn_variant (&job, CV_STIXELS_VARIANT_AUTO, header, &res)
         || res.total_ms > s->target_ms || !res.agree)
       all_met = FALSE;
     printf ("   fastest agreeing variant: %s %.4f ms\n", best_name,
