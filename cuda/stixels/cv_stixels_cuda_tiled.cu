@@ -13,7 +13,7 @@
  *  band J = 0 .. n_bands - 1, two barrier-separated phases:
  *   phase 1   (J > 0) the critical block (J-1, J): warps 0..7 a segment
  *             of CV_STX_SEG bottoms each, warp q + 4 handing its best to
- *             warp q (named barrier), or with 4 warps two segments each;
+ *             warp q after a barrier, or with 4 warps two segments each;
  *   phase 2   warp 0, the "D" warp: band J's rows in order, one warp
  *             shuffle per row (no barrier), from the diagonal fits made
  *             one band ahead; the other warps ("helpers"): band J + 1's
@@ -147,15 +147,6 @@ helper_count (int warps, int d_share)
   for (int v = 1; v < warps; v++)
     n += is_helper (v, d_share);
   return n;
-}
-
-/* Named barrier @id of @threads threads (whole warps, converged first;
- * 0 is __syncthreads'). */
-__device__ __forceinline__ void
-named_barrier_sync (int id, int threads)
-{
-  __syncwarp ();
-  asm volatile ("bar.sync %0, %1;"::"r" (id), "r" (threads):"memory");
 }
 
 __device__ __forceinline__ CvStxMomF
@@ -354,24 +345,26 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
       if constexpr (W >= 2 * kCriticalWarps) {
         /* a segment per warp: warp q + kCriticalWarps hands its best to
          * warp q through the next band's diagonal buffer (free until phase
-         * 2 writes it) and named barrier 1 + q (both sync: the second
-         * waits at most for the first's segment, as long as its own) */
+         * 2 writes it); a block barrier between (a named barrier per pair
+         * was no faster, 1242x375 0.181-0.183 against 0.180-0.181 ms in
+         * one bench-stixels call, and racecheck cannot follow it) */
         CvStxBestF *second = reinterpret_cast<CvStxBestF *>(diag +
             ((band + 1) & 1) * kDiagFloats);
+        CvStxBestF mine;
+        cv_stx_best_init (&mine);
         if (warp < 2 * kCriticalWarps) {
           const int q = warp % kCriticalWarps, half = warp / kCriticalWarps;
-          CvStxBestF mine;
-          cv_stx_best_init (&mine);
           if (t < h)
             mine = cv_stx_critical_half (&Tb, &mf, &gr, below, band, q, half,
                 t, kObjSlope);
           if (half == 1)
             second[q * CV_STX_BAND + lane] = mine;
-          named_barrier_sync (1 + q, 2 * kWarpSize);
-          if (half == 0 && t < h) {
-            cv_stx_best_merge (&mine, &second[q * CV_STX_BAND + lane], cells);
-            part[q * CV_STX_BAND + lane] = mine;
-          }
+        }
+        __syncthreads ();
+        if (warp < kCriticalWarps && t < h) {
+          cv_stx_best_merge (&mine, &second[warp * CV_STX_BAND + lane],
+              cells);
+          part[warp * CV_STX_BAND + lane] = mine;
         }
       } else if (warp < kCriticalWarps) {
         if (t < h)
