@@ -394,9 +394,9 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
        * state (the row below it, final in lane i - 1) comes by shuffles,
        * and so does its tie scale (the cell below it, lane i's).  The
        * step is the serial chain of the band: no branch in it, the next
-       * step's fits loaded ahead, the rows at or below the bottom (final)
-       * and past the band offered infinite costs instead of skipped, the
-       * ring entries written after the loop. */
+       * step's fits loaded ahead, the rows below the step's bottom (final
+       * already) and past the band offered infinite costs instead of
+       * skipped, the ring entries written after the loop. */
       const float own_tie = t > 0 && t <= h ? cv_stx_tie (cells[t - 1].w) :
           0.0f;
       CvStxBelowF B = ring[0];

@@ -307,6 +307,17 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
   return 0;
 }
 
+/* TRUE when @name is a variant's name. */
+static gboolean
+variant_known (const char *name)
+{
+  int v;
+  for (v = 0; v < CV_STIXELS_N_VARIANTS; v++)
+    if (strcmp (name, cv_stixels_variant_name ((CvStixelsVariant) v)) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* TRUE when @s is selected by @filter ("WxH" or "WxH/CWxRS"; NULL: all). */
 static gboolean
 size_matches (const Size * s, const char *filter)
@@ -383,6 +394,12 @@ main (int argc, char **argv)
   int i, status = 0;
   pid_t probe;
 
+  if (variant_filter != NULL && !variant_known (variant_filter)) {
+    fprintf (stderr, "bench-stixels: unknown variant '%s'\n",
+        variant_filter);
+    return 2;
+  }
+
   /* is there a GPU?  (asked in a child: the parent stays CUDA-free) */
   fflush (stdout);
   probe = fork ();
@@ -404,7 +421,7 @@ main (int argc, char **argv)
 
   for (i = 0; i < (int) G_N_ELEMENTS (sizes); i++) {
     const Size *s = &sizes[i];
-    StxFrame *f = stx_frame_new (s->width, s->height, 8, 1 + i);
+    StxFrame *f;
     CvStixelParams p;
     CvStixelList cpu = CV_STIXEL_LIST_INIT;
     CvError err = { 0 };
@@ -419,6 +436,7 @@ main (int argc, char **argv)
 
     if (!size_matches (s, size_filter))
       continue;
+    f = stx_frame_new (s->width, s->height, 8, 1 + i);
     stx_frame_add_noise (f, 0.5f, 0.1f, 0.0f, 128, FALSE, 7 + i);
     stx_params_for_frame (&p, f);
     p.stixel_width = s->stixel_width;
