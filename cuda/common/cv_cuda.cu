@@ -46,6 +46,16 @@ cv_device_buffer_ensure (CvDeviceBuffer * buf, size_t bytes, CvError * err)
   return CV_OK;
 }
 
+extern "C" CvStatus
+cv_device_buffer_ensure_on (CvDeviceBuffer * buf, size_t bytes,
+    CvStream stream, CvError * err)
+{
+  if (buf->ptr != nullptr && buf->size >= bytes)
+    return CV_OK;
+  CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
+  return cv_device_buffer_ensure (buf, bytes, err);
+}
+
 extern "C" void
 cv_device_buffer_free (CvDeviceBuffer * buf)
 {

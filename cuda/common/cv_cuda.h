@@ -35,6 +35,11 @@ typedef struct
  * it grows).  No-op when it is already large enough. */
 CvStatus cv_device_buffer_ensure (CvDeviceBuffer * buf, size_t bytes, CvError * err);
 void cv_device_buffer_free (CvDeviceBuffer * buf);
+/* cv_device_buffer_ensure for a buffer that work queued on @stream may
+ * still use: when it has to grow (which frees it), waits for @stream
+ * first.  Per frame it costs nothing; it waits only on growth. */
+CvStatus cv_device_buffer_ensure_on (CvDeviceBuffer * buf, size_t bytes,
+    CvStream stream, CvError * err);
 
 /* Page-locked host memory, for asynchronous copies of small result lists. */
 typedef struct

@@ -149,21 +149,15 @@ cv_rdp_cuda_segment (CvRdpCuda * plan, const CvRdpParams * params,
   const size_t rows_bytes = n * cut_cap * sizeof (int32_t);
   const size_t values_bytes = n * cut_cap * sizeof (float);
   const size_t gaps_bytes = n * gap_cap * sizeof (CvRdpGap);
-  if (plan->counts.size < counts_bytes
-      || plan->cut_rows.size < rows_bytes || plan->cut_values.size < values_bytes
-      || plan->gaps.size < gaps_bytes) {
-    /* growing frees buffers that frames still queued on @stream may use:
-     * wait for them (first frames / a larger frame size only) */
-    CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
-  }
-  if ((status = cv_device_buffer_ensure (&plan->counts, counts_bytes,
-              err)) != CV_OK
-      || (status = cv_device_buffer_ensure (&plan->cut_rows, rows_bytes,
-              err)) != CV_OK
-      || (status = cv_device_buffer_ensure (&plan->cut_values, values_bytes,
-              err)) != CV_OK
-      || (status = cv_device_buffer_ensure (&plan->gaps, gaps_bytes,
-              err)) != CV_OK)
+  /* growing frees buffers that frames still queued on @stream may use */
+  if ((status = cv_device_buffer_ensure_on (&plan->counts, counts_bytes,
+              stream, err)) != CV_OK
+      || (status = cv_device_buffer_ensure_on (&plan->cut_rows, rows_bytes,
+              stream, err)) != CV_OK
+      || (status = cv_device_buffer_ensure_on (&plan->cut_values,
+              values_bytes, stream, err)) != CV_OK
+      || (status = cv_device_buffer_ensure_on (&plan->gaps, gaps_bytes,
+              stream, err)) != CV_OK)
     return status;
 
   RdpDeviceSlots slots;
@@ -271,11 +265,9 @@ cv_rdp_cuda_draw_overlay (CvRdpCuda * plan, const CvRdpOverlay * look,
       (size_t) plan->setup.height;
   const size_t marks_bytes = align_up (capacity * sizeof (CvDrawRect));
   const size_t lines_bytes = align_up (capacity * sizeof (CvDrawLine));
-  if (plan->overlay.size < marks_bytes + lines_bytes + sizeof (int32_t))
-    /* earlier frames' overlays on @stream may still use the buffer */
-    CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
-  CvStatus status = cv_device_buffer_ensure (&plan->overlay,
-      marks_bytes + lines_bytes + sizeof (int32_t), err);
+  /* earlier frames' overlays on @stream may still use the buffer */
+  CvStatus status = cv_device_buffer_ensure_on (&plan->overlay,
+      marks_bytes + lines_bytes + sizeof (int32_t), stream, err);
   if (status != CV_OK)
     return status;
 

@@ -1242,11 +1242,9 @@ cv_stixels_cuda_draw_overlay (CvStixelsCuda * plan,
         "stixels: no overlay: cv_stixels_cuda_compute was not called");
 
   const int capacity = plan->model.n_columns * plan->model.n_rows;
-  /* the boxes of earlier frames are drawn on this stream before it grows */
-  if (plan->overlay_boxes.size < sizeof (CvDrawRect) * (size_t) capacity)
-    CV_CUDA_TRY (err, cudaStreamSynchronize ((cudaStream_t) stream));
-  CvStatus st = cv_device_buffer_ensure (&plan->overlay_boxes,
-      sizeof (CvDrawRect) * (size_t) capacity, err);
+  /* earlier frames' boxes may still be drawn on @stream */
+  CvStatus st = cv_device_buffer_ensure_on (&plan->overlay_boxes,
+      sizeof (CvDrawRect) * (size_t) capacity, stream, err);
   if (st != CV_OK)
     return st;
 

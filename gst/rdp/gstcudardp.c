@@ -143,7 +143,6 @@ struct _GstCudaRdp
 
 #ifdef CV_HAVE_CUDA
   CvRdpCuda *cuda;
-  /* one renderer per list: no wait for the first list's upload */
 #endif
 };
 

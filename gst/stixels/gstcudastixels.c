@@ -536,6 +536,19 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
     ret = gst_cv_filter_core_error (filter, "Stixels", &err);
     goto done;
   }
+  if (s->overlay) {
+    CvFrame frame;
+    const CvStixelsOverlay look = overlay_look (s, &f.vframe);
+
+    gst_cv_frame_from_video_frame (&f.vframe, &frame);
+    /* boxes built and drawn on the device from its copy of the list,
+     * queued before the wait below so that one wait covers both */
+    if (cv_stixels_cuda_draw_overlay (self->plan, &look, f.band, &frame,
+            stream, &err) != CV_OK) {
+      ret = gst_cv_filter_core_error (filter, "Overlay", &err);
+      goto done;
+    }
+  }
   /* the meta needs the list on the host before the buffer moves on */
   cuda_status = cudaStreamSynchronize ((cudaStream_t) stream);
   if (cuda_status != cudaSuccess) {
@@ -560,19 +573,6 @@ gst_cuda_stixels_process_cuda (GstCvFilter * filter, gconstpointer settings,
   if (!convert (self, f.list, f.band))
     goto done;
 
-  if (s->overlay) {
-    CvFrame frame;
-    const CvStixelsOverlay look = overlay_look (s, &f.vframe);
-
-    gst_cv_frame_from_video_frame (&f.vframe, &frame);
-    /* boxes built and drawn on the device from its copy of the list; the
-     * base class synchronises the stream after this frame */
-    if (cv_stixels_cuda_draw_overlay (self->plan, &look, f.band, &frame,
-            stream, &err) != CV_OK) {
-      ret = gst_cv_filter_core_error (filter, "Overlay", &err);
-      goto done;
-    }
-  }
   ret = GST_FLOW_OK;
 
 done:
