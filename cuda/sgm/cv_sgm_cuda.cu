@@ -35,7 +35,7 @@ template < typename CT, bool CS > __global__ void
 __launch_bounds__ (CENSUS_TILE_W * CENSUS_TILE_H)
 sgm_census_kernel (const uint8_t * left, size_t left_stride,
     const uint8_t * right, size_t right_stride, int width, int height,
-    CT * out_l, CT * out_r, int *counters, int n_counters)
+    CT * out_l, CT * out_r, SgmJumpArgs jumps, int *counters, int n_counters)
 {
   constexpr int TW = CENSUS_TILE_W + 2 * CV_SGM_CENSUS_RX;
   constexpr int TH = CENSUS_TILE_H + 2 * CV_SGM_CENSUS_RY;
@@ -68,6 +68,18 @@ sgm_census_kernel (const uint8_t * left, size_t left_stride,
     return;
   const int cx = threadIdx.x + CV_SGM_CENSUS_RX;
   const int cy = threadIdx.y + CV_SGM_CENSUS_RY;
+  if (jumps.out != NULL && blockIdx.z == 0) {
+    /* the left view's P2 for steps from the row above (SGM_JUMP_INDEX) */
+    uint16_t v[SGM_JUMPS_PER_PIXEL] = { 0, 0, 0, 0 };
+#pragma unroll
+    for (int k = -1; k <= 1; k++) {
+      const int delta = (int) tile[cy][cx] - (int) tile[cy - 1][cx + k];
+      v[k + 1] = (uint16_t) cv_sgm_p2_effective (jumps.p1, jumps.p2, 1,
+          jumps.scale, delta < 0 ? -delta : delta);
+    }
+    *(uint2 *) (jumps.out + ((size_t) y * width + x) * SGM_JUMPS_PER_PIXEL) =
+        make_uint2 (v[0] | (uint32_t) v[1] << 16, v[2] | (uint32_t) v[3] << 16);
+  }
   CT bits = 0;
   int n = 0;
   if (CS) {
@@ -231,6 +243,8 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
 struct CvSgmCuda
 {
   CvDeviceBuffer census_l, census_r, sum, disp, best, best_right, conf;
+  CvDeviceBuffer jumps;         /* packed variant, adaptive P2 (per pixel
+                                 * SGM_JUMPS_PER_PIXEL P2 values) */
   CvDeviceBuffer counters;      /* the path kernels' counters, then an
                                  * SgmFault (zeroed per frame) */
   /* the first fault of a frame, written by the kernel that gave up (mapped
@@ -345,6 +359,7 @@ cv_sgm_cuda_free (CvSgmCuda * plan)
   cv_device_buffer_free (&plan->best);
   cv_device_buffer_free (&plan->best_right);
   cv_device_buffer_free (&plan->conf);
+  cv_device_buffer_free (&plan->jumps);
   cv_device_buffer_free (&plan->counters);
   cv_host_buffer_free (&plan->fault_host);
   destroy_events (plan);
@@ -644,7 +659,8 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     pa.fault = device_fault (plan, left->height);
     pa.fault_host = plan->fault_host_dev;
     pa.wait_timeout_ns = plan->wait_timeout_ns;
-    pa.cbits = sgm_packed_cost_bits (p->census);
+    pa.jumps = p->adaptive_p2 ? (const uint16_t *) plan->jumps.ptr : NULL;
+    sgm_fast_paths_constants (&pa, p->census);
     pa.layout = sgm_args_layout ();
     plan->last_schedule = pp.schedule;
 
@@ -703,6 +719,7 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     ha.adaptive = p->adaptive_p2 != 0;
     ha.adaptive_scale = p->adaptive_p2_scale;
     ha.cbits = cbits;
+    ha.cell_mul = 1u << cbits;
     if ((st = sgm_fast_horizontal_launch (&ha, full, plan->smem_optin,
                 &plan->fast_horiz_smem_set[di][full], stream, err)) != CV_OK)
       return st;
@@ -748,7 +765,10 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   CvStatus st;
   const int full = params != NULL && params->census == CV_SGM_CENSUS_9X7;
   const size_t census_bytes = full ? 8 : 4;
-  int w, h, k, n_batches, n_counter_words;
+  int w, h, k, n_batches, n_counter_words, lanes;
+  SgmJumpArgs jumps = { NULL, params->p1, params->p2,
+    params->adaptive_p2_scale
+  };
   size_t npix, ncells;
 
   if (plan == NULL)
@@ -791,6 +811,15 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
    * synchronised the stream since) */
   if ((st = take_fault (plan, err)) != CV_OK)
     return st;
+  lanes = cv_sgm_variant_lanes (plan->variant, params);
+  plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)
+      ? cv_sgm_variant_of_lanes (lanes) : CV_SGM_VARIANT_BASELINE;
+  if (plan->last_variant != CV_SGM_VARIANT_BASELINE && params->adaptive_p2) {
+    if ((st = cv_device_buffer_ensure (&plan->jumps, npix *
+                SGM_JUMPS_PER_PIXEL * sizeof (uint16_t), err)) != CV_OK)
+      return st;
+    jumps.out = (uint16_t *) plan->jumps.ptr;
+  }
   plan->n_stages = 0;
   if ((st = stage_mark (plan, "census", stream, err)) != CV_OK)
     return st;
@@ -802,25 +831,19 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
       sgm_census_kernel < unsigned long long, false ><<<grid, block, 0,
           stream >>> (left->data, left->stride, right->data, right->stride, w,
           h, (unsigned long long *) plan->census_l.ptr,
-          (unsigned long long *) plan->census_r.ptr, (int *) plan->counters.ptr,
-          n_counter_words);
+          (unsigned long long *) plan->census_r.ptr, jumps,
+          (int *) plan->counters.ptr, n_counter_words);
     else
       sgm_census_kernel < uint32_t, true ><<<grid, block, 0, stream >>> (
           left->data, left->stride, right->data, right->stride, w, h,
           (uint32_t *) plan->census_l.ptr, (uint32_t *) plan->census_r.ptr,
-          (int *) plan->counters.ptr, n_counter_words);
+          jumps, (int *) plan->counters.ptr, n_counter_words);
     CV_CUDA_CHECK_LAUNCH (err, "sgm_census_kernel");
   }
 
-  {
-    const int lanes = cv_sgm_variant_lanes (plan->variant, params);
-    plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)
-        ? cv_sgm_variant_of_lanes (lanes) : CV_SGM_VARIANT_BASELINE;
-    if (plan->last_variant != CV_SGM_VARIANT_BASELINE
-        && (st = run_packed (plan, params, left, lanes, stream, err))
-        != CV_OK)
-      return st;
-  }
+  if (plan->last_variant != CV_SGM_VARIANT_BASELINE
+      && (st = run_packed (plan, params, left, lanes, stream, err)) != CV_OK)
+    return st;
   if (plan->last_variant == CV_SGM_VARIANT_BASELINE) {
     if ((st = stage_mark (plan, "paths (vertical, diagonal)", stream, err))
         != CV_OK)

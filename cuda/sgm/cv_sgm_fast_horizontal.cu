@@ -99,7 +99,7 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
   const int y0 = blockIdx.x * NSL;
   const uint32_t p1_pk = SGM_PACK2 (a.p1);
   const uint32_t cmask_pk = SGM_PACK2 ((1u << a.cbits) - 1u);
-  const uint32_t shift_mul = 1u << a.cbits;
+  const uint32_t shift_mul = a.cell_mul;
 
   /* ---- the rows' census words and P2 jumps into shared memory ---- */
   for (int rr = 0; rr < NSL; rr++) {
@@ -217,8 +217,8 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
     const uint32_t *fetch_src = cells;
     auto fetch = [&]() {
       if (i_next < n && row_ok)
-        sgm_pixel_copy_async < LPS > (slot_words (slot_next), fetch_src,
-            WORDS, sl);
+        sgm_pixel_copy_async < LPS, WORDS > (slot_words (slot_next),
+            fetch_src, sl);
       sgm_copy_commit ();
       i_next++;
       fetch_src += STEP * WORDS;

@@ -32,21 +32,17 @@
 #endif
 #include "cv_sgm_packed.cuh"
 
-/* Shared memory of a block: the adaptive-P2 table, per warp a 32-bit word
- * per slice (a ring of four luma bytes, see the kernel), then per warp a
- * ring of SGM_FAST_RING + 2 row slots (up to SGM_FAST_RING + 1 rows
- * fetched or being read, and one that other lanes may still be reading),
- * each with the cells of the warp's slices. */
-static __host__ __device__ inline size_t
-fast_paths_lut_bytes (void)
-{
-  return 256 * sizeof (uint16_t);
-}
+/* Shared memory of a block: per warp two rings of SGM_FAST_RING + 2 row
+ * slots (up to SGM_FAST_RING + 1 rows fetched or being read, and one that
+ * other lanes may still be reading): the pixels' P2 values (adaptive P2,
+ * SGM_JUMPS_PER_PIXEL per slice) and the cells of the warp's slices. */
+#define FAST_PATHS_SLOTS (SGM_FAST_RING + 2)
 
 static __host__ __device__ inline size_t
-fast_paths_luma_bytes (int lanes)
+fast_paths_jump_bytes (int lanes)
 {
-  return (size_t) SGM_FAST_WARPS * (SGM_WARP / lanes) * sizeof (uint32_t);
+  return (size_t) SGM_FAST_WARPS * FAST_PATHS_SLOTS * (SGM_WARP / lanes) *
+      SGM_JUMPS_PER_PIXEL * sizeof (uint16_t);
 }
 
 static __host__ __device__ inline size_t
@@ -58,8 +54,8 @@ fast_paths_slot_words (int n_disp, int lanes)
 static __host__ __device__ inline size_t
 fast_paths_smem_bytes (int n_disp, int lanes)
 {
-  return fast_paths_lut_bytes () + fast_paths_luma_bytes (lanes) +
-      (size_t) SGM_FAST_WARPS * (SGM_FAST_RING + 2) *
+  return fast_paths_jump_bytes (lanes) +
+      (size_t) SGM_FAST_WARPS * FAST_PATHS_SLOTS *
       fast_paths_slot_words (n_disp, lanes) * sizeof (uint32_t);
 }
 
@@ -83,26 +79,16 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
 {
   constexpr int NSL = SGM_WARP / LPS;   /* slices per warp */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
-  constexpr int SLOTS = SGM_FAST_RING + 2;
+  constexpr int SLOTS = FAST_PATHS_SLOTS;
   unsigned char *smem = sgm_dynamic_shared ();
-  uint16_t *lut = (uint16_t *) smem;
 
   const int lane = threadIdx.x & (SGM_WARP - 1);
   const int wib = threadIdx.x / SGM_WARP;
   const int seg = lane / LPS, sl = lane % LPS;
   const int W = a.width, H = a.height;
-  uint32_t *luma_ring = (uint32_t *) (smem + fast_paths_lut_bytes ()) +
-      wib * NSL + seg;
-  uint32_t *ring = (uint32_t *) (smem + fast_paths_lut_bytes () +
-      fast_paths_luma_bytes (LPS)) + (size_t) wib * SLOTS * (NSL * WORDS);
-  const uint32_t p1_pk = SGM_PACK2 (a.p1);
-  const uint32_t cmask_pk = SGM_PACK2 ((1u << a.cbits) - 1u);
-  const uint32_t shift_mul = 1u << a.cbits;
-
-  for (int i = threadIdx.x; i < 256; i += blockDim.x)
-    lut[i] = (uint16_t) cv_sgm_p2_effective (a.p1, a.p2, a.adaptive,
-        a.adaptive_scale, i);
-  __syncthreads ();
+  uint2 *const jump_ring = (uint2 *) smem + wib * SLOTS * NSL + seg;
+  uint32_t *ring = (uint32_t *) (smem + fast_paths_jump_bytes (LPS)) +
+      (size_t) wib * SLOTS * (NSL * WORDS);
 
   const int gw = blockIdx.x * SGM_FAST_WARPS + wib;
   const int g = a.group_base + (a.coop ? gw / a.warps_per_group : 0);
@@ -155,54 +141,45 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   int col_next = s;             /* its column, */
   int slot_next = 0;            /* its ring slot */
   const uint32_t *row_next = cells_start;       /* and its row's cells */
+  /* fetches the next row (none where the slice is outside the image) */
+  auto fetch_row = [&]() {
+    if (col_next < W) {
+      sgm_pixel_copy_async < LPS, WORDS > (seg_ring + slot_next *
+          (NSL * WORDS), row_next + (size_t) col_next * WORDS, sl);
+      if (a.adaptive && sl == 0)
+        sgm_copy_async (jump_ring + slot_next * NSL, (const uint2 *)
+            (a.jumps + ((size_t) y_next * W + col_next) *
+                SGM_JUMPS_PER_PIXEL));
+    }
+    sgm_copy_commit ();
+    tq_next++;
+    y_next += dy;
+    row_next += row_step;
+    col_next = fast_wrap (col_next + dx, slots);
+    slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
+  };
   auto fetch_ahead = [&](int t, bool top) {
+    /* the steady state: one row, no wait (7 of 8 row steps) */
+    if (tq_next == t + SGM_FAST_RING && tq_next < H
+        && (y_next & (SGM_BATCH_ROWS - 1)) != batch_first
+        && (!a.coop || (y_next < half_row) == top)) {
+      fetch_row ();
+      return;
+    }
     const int limit = min (H, t + SGM_FAST_RING + 1);
     while (tq_next < limit && (!a.coop || (y_next < half_row) == top)) {
       if (tq_next == 0 || (y_next & (SGM_BATCH_ROWS - 1)) == batch_first)
         ensure_ready (y_next / SGM_BATCH_ROWS);
-      if (col_next < W)
-        sgm_pixel_copy_async < LPS > (seg_ring + slot_next * (NSL * WORDS),
-            row_next + (size_t) col_next * WORDS, WORDS, sl);
-      sgm_copy_commit ();
-      tq_next++;
-      y_next += dy;
-      row_next += row_step;
-      col_next = fast_wrap (col_next + dx, slots);
-      slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
+      fetch_row ();
     }
   };
 
-  /* luma (adaptive P2): a ring of four bytes per slice in shared memory.
-   * Step t reads the bytes of steps t and t - 1, stores the byte of step
-   * t + 2 (loaded at step t - 2) and loads the byte of step t + 4 into one
-   * of two registers taking turns, so that no register is copied while its
-   * load is in flight (a register rotation did, and waited for the load
-   * every step: 28 % of the kernel's stall samples on the H200).  First
-   * the bytes of steps 0 and 1 into the ring, 2 and 3 in flight; y_luma,
-   * col_luma, luma_row: the next step to load. */
-  const ptrdiff_t luma_step = (ptrdiff_t) dy * (ptrdiff_t) a.luma_stride;
-  int y_luma = y_start, col_luma = s;
-  const uint8_t *luma_row = a.luma + (ptrdiff_t) y_start *
-      (ptrdiff_t) a.luma_stride;
-  auto load_luma = [&]() -> uint32_t {
-    const uint32_t v = y_luma >= 0 && y_luma < H && col_luma < W
-        ? luma_row[col_luma] : 0u;
-    y_luma += dy;
-    luma_row += luma_step;
-    col_luma = fast_wrap (col_luma + dx, slots);
-    return v;
-  };
-  auto put_luma = [&](int step, uint32_t v) {
-    if (sl == 0)
-      ((uint8_t *) luma_ring)[step & 3] = (uint8_t) v;
-  };
-  uint32_t luma_even = 0, luma_odd = 0;        /* loads in flight */
-  if (a.adaptive) {
-    put_luma (0, load_luma ());
-    put_luma (1, load_luma ());
-    luma_even = load_luma ();
-    luma_odd = load_luma ();
-  }
+  /* adaptive P2: the step from the pixel before takes entry
+   * SGM_JUMP_INDEX of the lower of the two: the new pixel's going down, the
+   * one before's going up (kept from the step before; at a path start a
+   * value never used) */
+  const int jump_index = SGM_JUMP_INDEX (dx, dy);
+  uint32_t p2_before = 0;
 
   int y = y_start;              /* row, column, ring slot and row cells of step t */
   int col = s;
@@ -214,8 +191,8 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   for (int r = 0; r < KH; r++)
     L[r] = 0;
 
-  /* two row steps per iteration: the loop's control, the ring's and the
-   * luma's bookkeeping shared (H200, 1024x440 D 128: 0.515 -> 0.488 ms
+  /* two row steps per iteration: the loop's control and the rings'
+   * bookkeeping shared (H200, 1024x440 D 128: 0.515 -> 0.488 ms
    * with 8 paths; four steps took more registers and were no faster) */
 #pragma unroll 2
   for (int t = 0; t < H; t++) {
@@ -231,40 +208,30 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
         sl * KH);
 #pragma unroll
     for (int r = 0; r < KH; r++)
-      C[r] = cell[r] & cmask_pk;
+      C[r] = cell[r] & a.cmask_pk;
 
-    uint32_t p2e = (uint32_t) a.p2;
+    uint32_t p2 = (uint32_t) a.p2;
     if (a.adaptive) {
-      /* bytes t and t - 1 (at t = 0 a value never used: a path start);
-       * then the byte of step t + 2 into the ring (that byte was last read
-       * at step t - 1, before the barrier above, and this step reads
-       * others) and the load of step t + 4 */
-      const uint8_t *lb = (const uint8_t *) luma_ring;
-      const int delta = (int) lb[t & 3] - (int) lb[(t - 1) & 3];
-      p2e = lut[delta < 0 ? -delta : delta];
-      if (t & 1) {
-        put_luma (t + 2, luma_odd);
-        luma_odd = load_luma ();
-      } else {
-        put_luma (t + 2, luma_even);
-        luma_even = load_luma ();
-      }
+      const uint32_t here = ((const uint16_t *) (jump_ring + slot_rd * NSL))
+          [jump_index];
+      p2 = dy > 0 ? here : p2_before;
+      p2_before = here;
     }
     /* a path starts at the first row and where a diagonal slice re-enters
      * the image: m = 0 and m + P2 = 0 make the step give L = C */
     const bool start = t == 0 || col == restart_col;
     const uint32_t m_used = start ? 0u : m_pk;
-    const uint32_t jump_pk = start ? 0u : m_pk + SGM_PACK2 (p2e);
-    sgm_ipl_step < LPS, KH > (L, C, m_used, p1_pk, jump_pk, sl);
+    const uint32_t jump_pk = start ? 0u : m_pk + SGM_PACK2 (p2);
+    sgm_ipl_step < LPS, KH > (L, C, m_used, a.p1_pk, jump_pk, sl);
     m_pk = sgm_ipl_min < LPS, KH > (L);
 
-    if (col < W) {
+    {
       uint32_t out[KH];
 #pragma unroll
       for (int r = 0; r < KH; r++)
-        out[r] = cell[r] + L[r] * shift_mul;    /* no carry: exact regime */
-      sgm_words_store_cg < KH > (row_cur + (size_t) col * WORDS + sl * KH,
-          out);
+        out[r] = cell[r] + L[r] * a.cell_mul;   /* no carry: exact regime */
+      sgm_words_store_cg_if < KH > (col < W, row_cur + (size_t) col * WORDS +
+          sl * KH, out);
     }
 
     if (a.coop && (t == H - 1 || (y & (SGM_BATCH_ROWS - 1)) == batch_last))

@@ -57,6 +57,9 @@ extern "C" {
 #define SGM_WAIT_MAX_POLLS (1u << 26)
 /* Sleep between two polls of a counter, nanoseconds. */
 #define SGM_WAIT_SLEEP_NS 100
+/* A wait looks at the frame's fault record and the clock every this many
+ * polls (a power of two). */
+#define SGM_WAIT_CHECK_POLLS 16u
 
 /* What gave up waiting (all zero: nothing).  In device memory after the
  * counters (zeroed with them by the census kernel), copied by the first
@@ -115,6 +118,12 @@ typedef struct
   int n_batches, half_batch;    /* batches [0, half_batch) are the top half */
   int cbits;                    /* packed variant: bits of the matching cost
                                  * in a cell (the baseline ignores it) */
+  /* packed variant (sgm_fast_paths_constants): adaptive P2 per pixel
+   * (SGM_JUMP_INDEX; NULL without adaptive P2), P1 in both halves, the
+   * mask of C in both halves of a word, the factor that shifts a path
+   * cost above C */
+  const uint16_t *jumps;
+  uint32_t p1_pk, cmask_pk, cell_mul;
   unsigned long long wait_timeout_ns;   /* a wait gives up after this */
   SgmGroup groups[SGM_MAX_GROUPS];
 } SgmPathsArgs;
@@ -169,6 +178,8 @@ typedef struct
   uint16_t *sum;                /* packed cells, written */
   int width, height, n_disp, min_disp, p1, p2, adaptive, adaptive_scale;
   int cbits;
+  uint32_t cell_mul;            /* 1 << cbits (a multiply: one instruction
+                                 * per word with the add, a shift two) */
 } SgmFastHorizArgs;
 
 typedef struct
@@ -209,6 +220,8 @@ sgm_args_layout (void)
     offsetof (SgmPathsArgs, n_groups), offsetof (SgmPathsArgs, group_base),
     offsetof (SgmPathsArgs, coop), offsetof (SgmPathsArgs, n_batches),
     offsetof (SgmPathsArgs, half_batch), offsetof (SgmPathsArgs, cbits),
+    offsetof (SgmPathsArgs, jumps), offsetof (SgmPathsArgs, p1_pk),
+    offsetof (SgmPathsArgs, cmask_pk), offsetof (SgmPathsArgs, cell_mul),
     offsetof (SgmPathsArgs, groups),
     sizeof (SgmHorizArgs), offsetof (SgmHorizArgs, census_l),
     offsetof (SgmHorizArgs, census_r), offsetof (SgmHorizArgs, luma),
@@ -229,7 +242,7 @@ sgm_args_layout (void)
     offsetof (SgmFastHorizArgs, p1), offsetof (SgmFastHorizArgs, p2),
     offsetof (SgmFastHorizArgs, adaptive),
     offsetof (SgmFastHorizArgs, adaptive_scale),
-    offsetof (SgmFastHorizArgs, cbits),
+    offsetof (SgmFastHorizArgs, cbits), offsetof (SgmFastHorizArgs, cell_mul),
     sizeof (SgmWtaArgs), offsetof (SgmWtaArgs, sum), offsetof (SgmWtaArgs, disp),
     offsetof (SgmWtaArgs, best), offsetof (SgmWtaArgs, best_right),
     offsetof (SgmWtaArgs, conf), offsetof (SgmWtaArgs, width),
@@ -245,6 +258,28 @@ sgm_args_layout (void)
 
 /* Bits of the matching cost in a packed cell for @census. */
 int sgm_packed_cost_bits (CvSgmCensus census);
+
+/* The packed vertical and diagonal paths take adaptive P2 from
+ * SGM_JUMPS_PER_PIXEL uint16 per pixel (x, y) of the left view, written
+ * by the census kernel: entry k + 1 (k = -1, 0, 1) is the effective P2 of
+ * a step between (x, y) and (x + k, y - 1) (coordinates clamped to the
+ * image: such entries are never used, the paths start there); the fourth
+ * is unused.  A step of direction (dx, dy) takes entry SGM_JUMP_INDEX of
+ * the lower of its two pixels: the new one going down, the one before it
+ * going up. */
+#define SGM_JUMPS_PER_PIXEL 4
+#define SGM_JUMP_INDEX(dx, dy) (1 - (dx) * (dy))
+
+/* What the census kernel needs to write them (out NULL: nothing). */
+typedef struct
+{
+  uint16_t *out;
+  int p1, p2, scale;
+} SgmJumpArgs;
+
+/* Sets the packed variant's constants of @args (cbits, p1_pk, cmask_pk,
+ * cell_mul) for @census; the planner's fields (p1) must be set. */
+void sgm_fast_paths_constants (SgmPathsArgs * args, CvSgmCensus census);
 
 /* TRUE when the packed variant computes @params exactly. */
 int sgm_packed_exact (const CvSgmParams * params);

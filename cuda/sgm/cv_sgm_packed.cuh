@@ -140,6 +140,29 @@ sgm_words_store_cg (uint32_t * dst, const uint32_t (&v)[KH])
   }
 }
 
+/* sgm_words_store_cg where @pred, as predicated stores (no branch: the
+ * path kernel's row step stays one block of straight-line code). */
+template < int KH > static __device__ __forceinline__ void
+sgm_words_store_cg_if (bool pred, uint32_t * dst, const uint32_t (&v)[KH])
+{
+#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
+  if constexpr (KH % 4 == 0) {
+#pragma unroll
+    for (int r = 0; r < KH; r += 4)
+      asm volatile ("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t"
+          "@p st.global.cg.v4.u32 [%1], {%2, %3, %4, %5};\n\t}"
+          ::"r" ((unsigned) pred), "l" (dst + r), "r" (v[r]), "r" (v[r + 1]),
+          "r" (v[r + 2]), "r" (v[r + 3]):"memory");
+  } else {
+    if (pred)
+      sgm_words_store_cg < KH > (dst, v);
+  }
+#else
+  if (pred)
+    sgm_words_store_cg < KH > (dst, v);
+#endif
+}
+
 /* From shared memory. */
 template < int KH > static __device__ __forceinline__ void
 sgm_words_load_shared (uint32_t (&v)[KH], const uint32_t * src)
@@ -190,14 +213,20 @@ sgm_words_load_ro (uint32_t (&v)[KH], const uint32_t * src)
   }
 }
 
-/* Copies a pixel's cells (@words 32-bit words, a multiple of 4, 16-byte
+/* Copies a pixel's cells (WORDS 32-bit words, a multiple of 4, 16-byte
  * aligned) from global to shared memory bypassing L1 (other SMs write
- * them), the LPS lanes of a segment sharing the 16-byte units. */
-template < int LPS > static __device__ __forceinline__ void
-sgm_pixel_copy_async (uint32_t * dst, const uint32_t * src, int words, int sl)
+ * them), the LPS lanes of a segment sharing the 16-byte units: lane @sl
+ * copies units sl, sl + LPS, .. (one address, constant offsets). */
+template < int LPS, int WORDS > static __device__ __forceinline__ void
+sgm_pixel_copy_async (uint32_t * dst, const uint32_t * src, int sl)
 {
-  for (int u = sl; u < words / 4; u += LPS)
-    sgm_copy_async16_cg (dst + 4 * u, src + 4 * u);
+  constexpr int UNITS = WORDS / 4;
+  dst += 4 * sl;
+  src += 4 * sl;
+#pragma unroll
+  for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++)
+    if (UNITS % LPS == 0 || sl + k * LPS < UNITS)
+      sgm_copy_async16_cg (dst + 4 * k * LPS, src + 4 * k * LPS);
 }
 
 #endif /* CV_SGM_PACKED_CUH */

@@ -26,6 +26,15 @@ sgm_packed_exact (const CvSgmParams * p)
   return (long) p->paths * largest_path_cost < (1L << (16 - cbits));
 }
 
+void
+sgm_fast_paths_constants (SgmPathsArgs * a, CvSgmCensus census)
+{
+  a->cbits = sgm_packed_cost_bits (census);
+  a->p1_pk = (uint32_t) a->p1 * 0x10001u;
+  a->cmask_pk = ((1u << a->cbits) - 1u) * 0x10001u;
+  a->cell_mul = 1u << a->cbits;
+}
+
 int
 sgm_fast_horiz_lanes (int n_disp)
 {

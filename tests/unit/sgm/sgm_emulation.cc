@@ -4,6 +4,7 @@
  * with _setjmp/_longjmp (no system call per switch). */
 #undef _FORTIFY_SOURCE
 #include "sgm_emulation.h"
+#include "cv_sgm_kernel_args.h"
 
 #include <climits>
 #include <csetjmp>
@@ -16,8 +17,10 @@
 #define EMU_STACK_BYTES (64 * 1024)
 #define EMU_SMEM_FILL 0xa5
 /* Rounds without progress after which spin-waits are told to give up, and
- * after which (plus this again) the emulation reports a deadlock. */
+ * after which the emulation reports a deadlock: later than any wait can
+ * give up (a wait asks every SGM_WAIT_CHECK_POLLS polls, one per round). */
 #define EMU_STALL_ROUNDS 4
+#define EMU_DEADLOCK_ROUNDS (2 * EMU_STALL_ROUNDS + 2 * (int) SGM_WAIT_CHECK_POLLS)
 
 /* ---- the visibility model of global writes (sgm_emulation.h) ---- */
 
@@ -484,7 +487,7 @@ emu_launch (dim3 grid, dim3 block, size_t smem_bytes, int resident,
       }
     }
     emu_stalled = emu_progress ? 0 : emu_stalled + 1;
-    if (emu_stalled > 2 * EMU_STALL_ROUNDS && done < fibers.size ()) {
+    if (emu_stalled > EMU_DEADLOCK_ROUNDS && done < fibers.size ()) {
       fprintf (stderr, "EMULATION DEADLOCK: no thread can progress "
           "(%zu of %zu done, %d of %d blocks started); first waiting "
           "threads:\n", done, fibers.size (), next_start, nb);

@@ -207,6 +207,10 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   std::vector < uint16_t > sum (npix * D, 0xbeef);
   std::vector < int16_t > disp (npix), best (npix), best_right (npix);
   std::vector < uint8_t > conf (npix);
+  std::vector < uint16_t > jumps (npix * SGM_JUMPS_PER_PIXEL, 0xbeef);
+  SgmJumpArgs jump_args = { p->adaptive_p2 ? jumps.data () : NULL, p->p1,
+    p->p2, p->adaptive_p2_scale
+  };
   int n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
   /* the counters, then the fault record (as cv_sgm_cuda_compute) */
   std::vector < int >counters ((size_t) SGM_MAX_GROUPS * n_batches
@@ -224,12 +228,13 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       launch (grid, block, 4096, [&]() {
             sgm_census_kernel < unsigned long long, false > (l->data,
                 l->stride, r->data, r->stride, w, h, cl64.data (),
-                cr64.data (), counters.data (), (int) counters.size ());});
+                cr64.data (), jump_args, counters.data (),
+                (int) counters.size ());});
     else
       launch (grid, block, 4096, [&]() {
             sgm_census_kernel < uint32_t, true > (l->data, l->stride,
                 r->data, r->stride, w, h, cl32.data (), cr32.data (),
-                counters.data (), (int) counters.size ());});
+                jump_args, counters.data (), (int) counters.size ());});
   }
 
   const void *census_l = full ? (const void *) cl64.data ()
@@ -264,6 +269,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     fh.adaptive = p->adaptive_p2 != 0;
     fh.adaptive_scale = p->adaptive_p2_scale;
     fh.cbits = cbits;
+    fh.cell_mul = 1u << cbits;
     if (full)
       fast_horiz_dispatch < unsigned long long >(fh);
     else
@@ -278,7 +284,8 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     pa.counters = counters.data ();
     pa.fault = dev_fault;
     pa.fault_host = fault_host;
-    pa.cbits = cbits;
+    pa.jumps = jump_args.out;
+    sgm_fast_paths_constants (&pa, p->census);
     pa.layout = sgm_args_layout ();
     if (plan_hook != NULL)
       plan_hook (&pa, &pp);
@@ -605,8 +612,8 @@ static void
 hook_stale_layout (SgmPathsArgs * pa, SgmPathsPlan *)
 {
   SgmPathsArgs stale = *pa;
-  memcpy (stale.groups, (const char *) pa + offsetof (SgmPathsArgs, cbits),
-      sizeof (stale.groups));
+  memcpy (stale.groups, (const char *) pa + offsetof (SgmPathsArgs, groups)
+      - sizeof (int), sizeof (stale.groups));
   *pa = stale;
 }
 
