@@ -560,9 +560,10 @@ run_special (void)
           return 1;
       }
   {
-    /* 2 bytes per cell plus at most 23 bytes per pixel (full census) */
+    /* 2 bytes per cell plus at most 31 bytes per pixel (full census,
+     * packed variant with adaptive P2) */
     size_t used = cv_device_bytes_in_use () - before;
-    size_t limit = (size_t) w * h * (2 * 256 + 23) + 4096;
+    size_t limit = (size_t) w * h * (2 * 256 + 31) + 4096;
     printf ("special: plan holds %zu device bytes for %dx%d D=256 "
         "(limit %zu)\n", used, w, h, limit);
     if (used > limit) {
