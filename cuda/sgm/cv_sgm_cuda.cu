@@ -41,9 +41,11 @@ sgm_census_kernel (const uint8_t * left, size_t left_stride,
   constexpr int TH = CENSUS_TILE_H + 2 * CV_SGM_CENSUS_RY;
   struct Tile
   {
+    uint16_t p2_of[256];        /* P2 per luma difference (adaptive) */
     uint8_t v[TH][TW];
   };
   auto & tile = sgm_block_shared < Tile > ().v;
+  auto & p2_of = sgm_block_shared < Tile > ().p2_of;
   const uint8_t *img = blockIdx.z == 0 ? left : right;
   const size_t stride = blockIdx.z == 0 ? left_stride : right_stride;
   CT *out = blockIdx.z == 0 ? out_l : out_r;
@@ -61,6 +63,11 @@ sgm_census_kernel (const uint8_t * left, size_t left_stride,
     int gy = min (max (y0 + ty - CV_SGM_CENSUS_RY, 0), height - 1);
     tile[ty][tx] = img[(size_t) gy * stride + gx];
   }
+  const bool write_jumps = jumps.out != NULL && blockIdx.z == 0;
+  if (write_jumps)              /* one division per difference and block */
+    for (int i = tid; i < 256; i += CENSUS_TILE_W * CENSUS_TILE_H)
+      p2_of[i] = (uint16_t) cv_sgm_p2_effective (jumps.p1, jumps.p2, 1,
+          jumps.scale, i);
   __syncthreads ();
 
   const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
@@ -68,14 +75,13 @@ sgm_census_kernel (const uint8_t * left, size_t left_stride,
     return;
   const int cx = threadIdx.x + CV_SGM_CENSUS_RX;
   const int cy = threadIdx.y + CV_SGM_CENSUS_RY;
-  if (jumps.out != NULL && blockIdx.z == 0) {
+  if (write_jumps) {
     /* the left view's P2 for steps from the row above (SGM_JUMP_INDEX) */
     uint16_t v[SGM_JUMPS_PER_PIXEL] = { 0, 0, 0, 0 };
 #pragma unroll
     for (int k = -1; k <= 1; k++) {
       const int delta = (int) tile[cy][cx] - (int) tile[cy - 1][cx + k];
-      v[k + 1] = (uint16_t) cv_sgm_p2_effective (jumps.p1, jumps.p2, 1,
-          jumps.scale, delta < 0 ? -delta : delta);
+      v[k + 1] = p2_of[delta < 0 ? -delta : delta];
     }
     *(uint2 *) (jumps.out + ((size_t) y * width + x) * SGM_JUMPS_PER_PIXEL) =
         make_uint2 (v[0] | (uint32_t) v[1] << 16, v[2] | (uint32_t) v[3] << 16);
