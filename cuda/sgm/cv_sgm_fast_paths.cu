@@ -15,9 +15,10 @@
  * path (the thesis' wrap-around) and every warp has one pixel per slice
  * and row; the image columns of a warp's slices are always contiguous.
  *
- * Per row step a slice reads its pixel's cells from a shared-memory ring
+ * Per row step a slice reads its pixel's cells (and, with adaptive P2, the
+ * pixel's P2 values from the census kernel) from shared-memory rings
  * filled SGM_FAST_RING rows ahead with asynchronous copies (L2, bypassing
- * L1: other SMs write them), takes C from the cells (no census, no
+ * L1: other SMs write the cells), takes C from the cells (no census, no
  * popcount), steps eq. 2.3 and writes the cells with its path costs added.
  * No barrier but the warp's own; the groups that add into the same rows
  * are ordered per batch of rows with counters (the schedules of
