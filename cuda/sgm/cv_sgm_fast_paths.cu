@@ -159,12 +159,16 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
     col_next = fast_wrap (col_next + dx, slots);
     slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
   };
-  auto fetch_ahead = [&](int t, bool top) {
-    /* the steady state: one row, no wait (7 of 8 row steps) */
+  /* fetches rows up to t + SGM_FAST_RING, then waits for row t's copies
+   * (this lane's) */
+  auto fetch_ahead_and_wait = [&](int t, bool top) {
+    /* the steady state: one row, no wait for another group, SGM_FAST_RING
+     * rows left in flight (7 of 8 row steps) */
     if (tq_next == t + SGM_FAST_RING && tq_next < H
         && (y_next & (SGM_BATCH_ROWS - 1)) != batch_first
         && (!a.coop || (y_next < half_row) == top)) {
       fetch_row ();
+      sgm_copy_wait < SGM_FAST_RING > ();
       return;
     }
     const int limit = min (H, t + SGM_FAST_RING + 1);
@@ -173,6 +177,7 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
         ensure_ready (y_next / SGM_BATCH_ROWS);
       fetch_row ();
     }
+    sgm_copy_wait_pending < SGM_FAST_RING > (tq_next - 1 - t);
   };
 
   /* adaptive P2: the step from the pixel before takes entry
@@ -200,8 +205,7 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
     /* rows up to t + SGM_FAST_RING in flight (their slots were read at
      * step t - 2 or before, which the barrier of step t - 1 ordered);
      * then row t's copies complete (this lane's, then everyone's) */
-    fetch_ahead (t, y < half_row);
-    sgm_copy_wait_pending < SGM_FAST_RING > (tq_next - 1 - t);
+    fetch_ahead_and_wait (t, y < half_row);
     __syncwarp ();
 
     uint32_t cell[KH], C[KH];
