@@ -724,8 +724,7 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     ha.p2 = p->p2;
     ha.adaptive = p->adaptive_p2 != 0;
     ha.adaptive_scale = p->adaptive_p2_scale;
-    ha.cbits = cbits;
-    ha.cell_mul = 1u << cbits;
+    sgm_fast_horiz_constants (&ha, p->census);
     if ((st = sgm_fast_horizontal_launch (&ha, full, plan->smem_optin,
                 &plan->fast_horiz_smem_set[di][full], stream, err)) != CV_OK)
       return st;
@@ -772,9 +771,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   const int full = params != NULL && params->census == CV_SGM_CENSUS_9X7;
   const size_t census_bytes = full ? 8 : 4;
   int w, h, k, n_batches, n_counter_words, lanes;
-  SgmJumpArgs jumps = { NULL, params->p1, params->p2,
-    params->adaptive_p2_scale
-  };
+  SgmJumpArgs jumps = { NULL, 0, 0, 0 };     /* none unless packed, adaptive */
   size_t npix, ncells;
 
   if (plan == NULL)
@@ -825,6 +822,9 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
                 SGM_JUMPS_PER_PIXEL * sizeof (uint16_t), err)) != CV_OK)
       return st;
     jumps.out = (uint16_t *) plan->jumps.ptr;
+    jumps.p1 = params->p1;
+    jumps.p2 = params->p2;
+    jumps.scale = params->adaptive_p2_scale;
   }
   plan->n_stages = 0;
   if ((st = stage_mark (plan, "census", stream, err)) != CV_OK)

@@ -280,6 +280,8 @@ typedef struct
 /* Sets the packed variant's constants of @args (cbits, p1_pk, cmask_pk,
  * cell_mul) for @census; the planner's fields (p1) must be set. */
 void sgm_fast_paths_constants (SgmPathsArgs * args, CvSgmCensus census);
+/* The same for the horizontal kernel (cbits, cell_mul). */
+void sgm_fast_horiz_constants (SgmFastHorizArgs * args, CvSgmCensus census);
 
 /* TRUE when the packed variant computes @params exactly. */
 int sgm_packed_exact (const CvSgmParams * params);

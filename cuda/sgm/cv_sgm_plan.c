@@ -35,6 +35,13 @@ sgm_fast_paths_constants (SgmPathsArgs * a, CvSgmCensus census)
   a->cell_mul = 1u << a->cbits;
 }
 
+void
+sgm_fast_horiz_constants (SgmFastHorizArgs * a, CvSgmCensus census)
+{
+  a->cbits = sgm_packed_cost_bits (census);
+  a->cell_mul = 1u << a->cbits;
+}
+
 int
 sgm_fast_horiz_lanes (int n_disp)
 {

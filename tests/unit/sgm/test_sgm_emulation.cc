@@ -268,8 +268,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     fh.p2 = p->p2;
     fh.adaptive = p->adaptive_p2 != 0;
     fh.adaptive_scale = p->adaptive_p2_scale;
-    fh.cbits = cbits;
-    fh.cell_mul = 1u << cbits;
+    sgm_fast_horiz_constants (&fh, p->census);
     if (full)
       fast_horiz_dispatch < unsigned long long >(fh);
     else

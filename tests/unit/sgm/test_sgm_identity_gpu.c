@@ -571,6 +571,19 @@ run_special (void)
       return 1;
     }
   }
+  {
+    /* no parameters: refused before anything reads them */
+    CvError err = { 0 };
+    CvImageU8 v8 = { NULL, w, h, w };
+    CvImageS16 v16 = { NULL, w, h, 2 * w };
+    CvStatus st = cv_sgm_cuda_compute (g->plan, NULL, &v8, &v8, &v16, &v8,
+        NULL, &err);
+    if (st != CV_ERROR_INVALID_ARGUMENT) {
+      fprintf (stderr, "compute without parameters: status %d, not "
+          "CV_ERROR_INVALID_ARGUMENT\n", (int) st);
+      return 1;
+    }
+  }
   printf ("special: %ld GPU runs (%ld packed) identical to the CPU\n",
       g->n_runs, g->n_packed);
   cv_test_image_free (l);
