@@ -31,6 +31,7 @@
 #include <cstring>
 #include <new>
 
+
 namespace {
 
 /* Downsample + transpose: a block covers kDownColumns stixel columns (a
@@ -868,9 +869,15 @@ resolve_variant (CvStixelsCuda * plan, bool device_pose, CvError * err)
     plan->used = CV_STIXELS_VARIANT_BASELINE;
     return CV_OK;
   }
+  /* auto (bench-stixels, H200): no more columns than SMs, 16 warps with
+   * split blocks (640x480); else 8 warps, with split blocks below
+   * CV_STX_AUTO_WHOLE_BANDS bands (2048x1024 with 8x8 and 4x4 cells: 1 %
+   * faster), with whole blocks from there (1242x375, pruned: 0.157 ->
+   * 0.152 ms) */
   if (v == CV_STIXELS_VARIANT_AUTO)
     v = m.n_columns <= plan->n_sms ? CV_STIXELS_VARIANT_TILED16_SPLIT :
-        CV_STIXELS_VARIANT_TILED8_SPLIT;
+        cv_stx_n_bands (m.n_rows) >= CV_STX_AUTO_WHOLE_BANDS ?
+        CV_STIXELS_VARIANT_TILED8 : CV_STIXELS_VARIANT_TILED8_SPLIT;
   plan->used = v;
   return CV_OK;
 }

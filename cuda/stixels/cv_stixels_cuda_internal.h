@@ -39,12 +39,18 @@ typedef enum
  * chain, see docs/performance.md): "ISO" keeps the helper warps off the D
  * warp's SM sub-partition, "ISO1" all but one (otherwise every warp helps);
  * "SPLIT" gives the helpers half blocks (16 rows, two lanes per row)
- * instead of whole ones.  AUTO (the default) takes TILED16_SPLIT when the frame has no
- * more columns than the GPU has SMs (one block per SM), else TILED8_SPLIT
- * (two per SM), and BASELINE where the tiled kernel does not apply (plane
- * priors it does not cover, columns too tall for its shared memory).
+ * instead of whole ones.  AUTO (the default) takes TILED16_SPLIT when the
+ * frame has no more columns than the GPU has SMs (one block per SM), else
+ * 8 warps (two blocks per SM): TILED8_SPLIT for columns of fewer than
+ * CV_STX_AUTO_WHOLE_BANDS bands of 32 rows, TILED8 from there (pruning
+ * leaves the helpers short tasks); and BASELINE where the tiled kernel
+ * does not apply (plane priors it does not cover, columns too tall for
+ * its shared memory).
  * The environment variable CUDAVISION_STIXELS_VARIANT (a name below) sets
  * the variant of new plans. */
+/* Bands (of 32 rows) from which AUTO takes whole blocks per helper task. */
+#define CV_STX_AUTO_WHOLE_BANDS 10
+
 typedef enum
 {
   CV_STIXELS_VARIANT_AUTO = 0,

@@ -9,7 +9,9 @@
  *             downsampling fused: the same integer sums as the downsample
  *             kernel), in float with the few double-precision terms; band
  *             prefix / suffix / range tables, the first band's diagonal
- *             fits;
+ *             fits; for pruning (cv_stx_prune_bands_ok) the coarse DP's
+ *             chain: its candidates' fits by all threads, the chain on
+ *             one warp (a lane per bottom band, redux reductions);
  *  band J = 0 .. n_bands - 1, two barrier-separated phases:
  *   phase 1   (J > 0) the critical block (J-1, J): warps 0..7 a segment
  *             of CV_STX_SEG bottoms each, warp q + 4 handing its best to
@@ -22,17 +24,23 @@
  *             block's bottoms side by side (split 1), or a half block per
  *             task (split 2: 16 rows, the lanes j and j + 16 taking the
  *             upper and lower half of one row's bottoms; twice the tasks,
- *             each half as long);
+ *             each half as long); a lane leaves its segment once no lower
+ *             bottom can beat the coarse DP's bound (cv_stx_segment_step);
+ *             in band 0, instead of blocks, the coarse DP's bounds (a task
+ *             per pair of bands, atomicMin per row and class);
  *  backtracking by one thread, stixels written by the threads.
  *
  * So a band costs two barriers (the reference kernel: one per row), the D
  * warp's chain is 32 shuffle steps per band, and the O(h^2) bulk of the
  * candidates runs concurrently on the helpers, a candidate per lane and
  * step, float arithmetic only (about 128 SASS instructions per step, no
- * branch: the priors are selects, cv_stx_sel).  The helpers' candidate
- * steps bound the DP (bench-stixels, H200, 1242x375, experiment builds:
- * the D warp's loop left out, the DP 10 % faster; the helpers' blocks left
- * out, 42 %).
+ * branch: the priors are selects, cv_stx_sel).  Before pruning the
+ * helpers' candidate steps bound the DP (bench-stixels, H200, 1242x375,
+ * experiment builds: the D warp's loop left out, the DP 10 % faster; the
+ * helpers' blocks left out, 42 %); pruning skips ~75 % of their steps, and
+ * with one column per SM (640x480) the D warp's chain bounds it (ncu: 74 %
+ * of its time in its loop, ~98 SASS instructions and ~430 cycles per row,
+ * one dependent instruction after the other).
  *
  * The D warp issues ~130 instructions per row and its rows are the serial
  * chain: a helper on its SM sub-partition (warp scheduler) takes issue
@@ -79,7 +87,7 @@ struct TiledHeader
 /* Shared memory of the kernel, byte offsets. */
 struct TiledSmem
 {
-  size_t header, cells, prefix, suffix, range, below;
+  size_t header, cells, prefix, suffix, range, below, coarse, ub;
   size_t cost, ref, edge, slope, diag, part, path, total;
 };
 
@@ -96,7 +104,11 @@ tiled_smem (int h, int obj_slope)
       CV_STX_SEGS_PER_BAND);
   L.below = align16 (L.range + sizeof (CvStxMomF) *
       (size_t) cv_stx_range_entries ((int) nb));
-  L.cost = align16 (L.below + sizeof (CvStxBelowF) * CV_STX_BELOW_RING);
+  L.coarse = align16 (L.below + sizeof (CvStxBelowF) * CV_STX_BELOW_RING);
+  L.ub = align16 (L.coarse + sizeof (CvStxBelowF) * nb);
+  /* the bounds' keys, and before them the coarse chain's fits */
+  L.cost = align16 (L.ub + max (sizeof (unsigned) * CV_STIXEL_N_CLASSES * n,
+          2 * sizeof (CvStxQuad) * nb * (nb - 1) / 2));
   L.ref = align16 (L.cost + sizeof (float) * CV_STIXEL_N_CLASSES * n);
   L.edge = align16 (L.ref + sizeof (int) * CV_STIXEL_N_CLASSES * n);
   L.slope = align16 (L.edge + sizeof (float) * 2 * n);
@@ -196,6 +208,148 @@ shfl_best_down (const CvStxBestF & b, int d)
   return o;
 }
 
+/* Floats as unsigned keys in the same order (atomicMin, redux.sync). */
+__device__ __forceinline__ unsigned
+float_key (float f)
+{
+  const unsigned u = __float_as_uint (f);
+  return (u & 0x80000000u) ? ~u : u | 0x80000000u;
+}
+
+__device__ __forceinline__ float
+key_float (unsigned k)
+{
+  return __uint_as_float ((k & 0x80000000u) ? k & 0x7fffffffu : ~k);
+}
+
+/* The coarse DP's next chain state from each lane's best: per class the
+ * least cost, the lowest lane (bottom) among equals, as
+ * cv_stx_coarse_chain's strict offers in bottom order. */
+__device__ __forceinline__ CvStxBelowF
+coarse_reduce (const CvStxModelF & mf, const CvStxBestF & b)
+{
+  float cost[CV_STIXEL_N_CLASSES], edge[2];
+  for (int c = 0; c < CV_STIXEL_N_CLASSES; c++) {
+    const unsigned key = float_key (b.cost[c]);
+    const unsigned low = __reduce_min_sync (kFullMask, key);
+    const int from = __ffs (__ballot_sync (kFullMask, key == low)) - 1;
+    cost[c] = __shfl_sync (kFullMask, b.cost[c], from);
+    if (c == CV_STX_G)
+      edge[0] = __shfl_sync (kFullMask, b.edge_g, from);
+    else if (c == CV_STX_O)
+      edge[1] = __shfl_sync (kFullMask, b.edge_o, from);
+  }
+  return cv_stx_below_f (&mf, cost[0], cost[1], cost[2], edge[0], edge[1]);
+}
+
+/* The coarse chain's fits (what cv_stx_offer_f and cv_stx_below_f read of
+ * them): two 16-byte quads per candidate. */
+__device__ __forceinline__ void
+chain_fit_store (CvStxQuad * q, int p, const CvStxFitF & f)
+{
+  q[2 * p] = CvStxQuad { {f.cost[0], f.cost[1], f.cost[2], f.bot_g} };
+  q[2 * p + 1] = CvStxQuad { {f.top_g, f.bot_o, f.top_o, 0.0f} };
+}
+
+__device__ __forceinline__ CvStxFitF
+chain_fit_load (const CvStxQuad * q, int p)
+{
+  const CvStxQuad a = q[2 * p], b = q[2 * p + 1];
+  CvStxFitF f;
+  f.cost[0] = a.v[0];
+  f.cost[1] = a.v[1];
+  f.cost[2] = a.v[2];
+  f.bot_g = a.v[3];
+  f.top_g = b.v[0];
+  f.bot_o = b.v[1];
+  f.top_o = b.v[2];
+  f.slope_g = f.slope_o = 0.0f;
+  return f;
+}
+
+/* The coarse DP's chain (one warp, end of the prologue): a lane per bottom
+ * band offers its candidate (fits made beforehand) on its chain state,
+ * the warp reduces them to the next chain state. */
+__device__ __forceinline__ void
+coarse_chain (const CvStxModelF & mf, const CvStxQuad * chain_fits,
+    CvStxBelowF * coarse, int nb, int lane)
+{
+  if (lane == 0)
+    coarse[0] = cv_stx_below_none_f (&mf);
+  __syncwarp ();
+  for (int k = 0, p0 = 0; k + 1 < nb; p0 += k + 1, k++) {
+    CvStxBestF best;
+    cv_stx_best_init (&best);
+    for (int i = lane; i <= k; i += kWarpSize) {
+      const CvStxFitF fit = chain_fit_load (chain_fits, p0 + i);
+      cv_stx_offer_f (&best, &mf, &fit, &coarse[i], i * CV_STX_BAND, 0,
+          0.0f);
+    }
+    const CvStxBelowF next = coarse_reduce (mf, best);
+    if (lane == 0)
+      coarse[k + 1] = next;
+    __syncwarp ();
+  }
+}
+
+/* Helper task @q of the upper bounds (band 0's phase 2): the candidates
+ * with bottom band i for the rows of band K >= 2, a lane per row, each
+ * row's bound the least over the tasks (atomicMin of keys). */
+__device__ __forceinline__ void
+coarse_ub_task (const CvStxTables & Tb, const CvStxModelF & mf,
+    const CvStxGroundF & gr, const CvStxBelowF * coarse, unsigned *ub_keys,
+    int q, int lane, bool obj_slope)
+{
+  int k = 2;
+  while (q > k) {               /* band k has k + 1 tasks */
+    q -= k + 1;
+    k++;
+  }
+  const int t = k * CV_STX_BAND + lane;
+  if (t < Tb.h) {
+    CvStxBestF best;
+    cv_stx_best_init (&best);
+    cv_stx_coarse_offer (&best, &Tb, &mf, &gr, coarse, q, t, obj_slope);
+    for (int c = 0; c < CV_STIXEL_N_CLASSES; c++)
+      atomicMin (&ub_keys[c * Tb.h + t], float_key (best.cost[c]));
+  }
+}
+
+/* Tasks of coarse_ub_task: (K + 1) per band K >= 2. */
+__host__ __device__ inline int
+coarse_ub_tasks (int n_bands)
+{
+  return n_bands > 2 ? n_bands * (n_bands + 1) / 2 - 3 : 0;
+}
+
+/* The cuts of a block task's two segments for row @t (cv_stx_block_cuts):
+ * lane j takes the bound of ring entry j (bottom band start + j), the
+ * two half-band minima come by shuffles.  @ub_keys NULL: no pruning (a
+ * uniform branch). */
+__device__ __forceinline__ void
+block_cuts (const CvStxModelF & mf, const CvStxBelowF * ring,
+    const unsigned *ub_keys, int h, int t, int lane, CvStxCut * cut_hi,
+    CvStxCut * cut_lo)
+{
+  constexpr int kHalf = CV_STX_BAND / 2;
+  if (ub_keys == nullptr) {
+    *cut_hi = *cut_lo = cv_stx_cut_none ();
+    return;
+  }
+  float lb[CV_STIXEL_N_CLASSES], lo[CV_STIXEL_N_CLASSES],
+      hi[CV_STIXEL_N_CLASSES], u[CV_STIXEL_N_CLASSES];
+  cv_stx_below_bound (&mf, &ring[lane], lb);
+  for (int c = 0; c < CV_STIXEL_N_CLASSES; c++) {
+    for (int d = kHalf / 2; d > 0; d /= 2)
+      lb[c] = fminf (lb[c], __shfl_xor_sync (kFullMask, lb[c], d));
+    lo[c] = __shfl_sync (kFullMask, lb[c], 0);
+    hi[c] = __shfl_sync (kFullMask, lb[c], kHalf);
+    u[c] = t < h ? key_float (ub_keys[c * h + t]) : INFINITY;
+  }
+  *cut_hi = cv_stx_cut (&mf, u, hi);
+  *cut_lo = cv_stx_cut (&mf, u, lo);
+}
+
 template < int W, bool kObjSlope > __global__ void
 __launch_bounds__ (W * kWarpSize, W <= 8 ? 2 : 1)
 tiled_column_kernel (const int16_t * __restrict__ disparity,
@@ -225,6 +379,8 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
   CvStxMomF *suffix = reinterpret_cast<CvStxMomF *>(base + L.suffix);
   CvStxMomF *range = reinterpret_cast<CvStxMomF *>(base + L.range);
   CvStxBelowF *below = reinterpret_cast<CvStxBelowF *>(base + L.below);
+  CvStxBelowF *coarse = reinterpret_cast<CvStxBelowF *>(base + L.coarse);
+  unsigned *ub_keys = reinterpret_cast<unsigned *>(base + L.ub);
   float *diag = reinterpret_cast<float *>(base + L.diag);
   CvStxBestF *part = reinterpret_cast<CvStxBestF *>(base + L.part);
   int *path = reinterpret_cast<int *>(base + L.path);
@@ -234,6 +390,7 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
     reinterpret_cast<float *>(base + L.edge),
     reinterpret_cast<float *>(base + L.slope), h
   };
+  const CvStxTables Tb = { cells, prefix, suffix, range, h, nb };
 
   /* ---- the ground prior: from a valid device pose, else the model's */
   if (tid == 0) {
@@ -312,26 +469,54 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
   }
   __syncthreads ();
   const CvStxGroundF gr = hdr->ground_f;
+  const bool prune = cv_stx_prune_bands_ok (nb, kObjSlope);
+  /* the coarse chain's fits, in the bounds' space until the chain ran */
+  CvStxQuad *chain_fits = reinterpret_cast<CvStxQuad *>(ub_keys);
   if (warp < 2) {
     cv_stx_diag_lane (cells, &mf, &gr, 0, lane, h, warp, diag, kObjSlope);
   } else {
-    for (int i = tid - 2 * kWarpSize; i < nb; i += T - 2 * kWarpSize) {
-      range[cv_stx_range_index (i, i, nb)] =
-          suffix[i * CV_STX_SEGS_PER_BAND];
-      for (int j = i + 1; j < nb; j++)
-        range[cv_stx_range_index (i, j, nb)] =
-            cv_stx_mom_join (&range[cv_stx_range_index (i, j - 1, nb)],
-            &suffix[j * CV_STX_SEGS_PER_BAND]);
+    /* the band unions, and the fits of the coarse chain's candidates */
+    const int n_pairs = prune ? nb * (nb - 1) / 2 : 0;
+    for (int q = tid - 2 * kWarpSize; q < nb + n_pairs;
+        q += T - 2 * kWarpSize) {
+      if (q < nb) {
+        const int i = q;
+        range[cv_stx_range_index (i, i, nb)] =
+            suffix[i * CV_STX_SEGS_PER_BAND];
+        for (int j = i + 1; j < nb; j++)
+          range[cv_stx_range_index (i, j, nb)] =
+              cv_stx_mom_join (&range[cv_stx_range_index (i, j - 1, nb)],
+              &suffix[j * CV_STX_SEGS_PER_BAND]);
+      } else {
+        int k = 0, i = q - nb;
+        while (i > k) {         /* step k has k + 1 candidates */
+          i -= k + 1;
+          k++;
+        }
+        const int t = cv_stx_band_end (k, h) - 1;
+        const CvStxMomF mom = cv_stx_band_start_mom_scan (&Tb, i, t);
+        chain_fit_store (chain_fits, q - nb, cv_stx_coarse_fit (&Tb, &mf,
+                &gr, &mom, i, t, kObjSlope));
+      }
     }
   }
   __syncthreads ();
+  /* the coarse DP's chain on one warp, then the bounds' keys (the bounds
+   * themselves are helper tasks of band 0) */
+  if (prune) {
+    if (warp == 0)
+      coarse_chain (mf, chain_fits, coarse, nb, lane);
+    __syncthreads ();
+    for (int k = tid; k < CV_STIXEL_N_CLASSES * h; k += T)
+      ub_keys[k] = float_key (INFINITY);
+    __syncthreads ();
+  }
   if (stop == kStopAfterPrologue) {
     if (tid == 0)
-      column_energy[u] = prefix[h - 1].cdd + range[0].cgg + diag[0];
+      column_energy[u] = prefix[h - 1].cdd + range[0].cgg + diag[0] +
+          (prune ? key_float (ub_keys[0]) : 0.0f);
     return;
   }
-
-  const CvStxTables Tb = { cells, prefix, suffix, range, h, nb };
   const int rank = helper_rank (warp, W, d_share);
   const int n_helpers = helper_count (W, d_share);
 
@@ -438,19 +623,28 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
         cv_stx_state_store (&S, t, &best);
     } else if (rank >= 0) {
       /* helpers: tasks 0, 1 the next band's diagonal fits, then the blocks
-       * (band - 1, K) for the bands K above this one */
+       * (band - 1, K) for the bands K above this one; in band 0 the upper
+       * bounds of pruning's coarse DP */
       const int n_diag = band + 1 < nb ? kDiagTasks : 0;
       const int n_blocks = band > 0 ? (nb - 1 - band) * split : 0;
-      for (int k = rank; k < n_diag + n_blocks; k += n_helpers) {
+      const int n_coarse = prune && band == 0 ? coarse_ub_tasks (nb) : 0;
+      for (int k = rank; k < n_diag + n_blocks + n_coarse; k += n_helpers) {
         if (k < n_diag) {
           cv_stx_diag_lane (cells, &mf, &gr, band + 1, lane, h, k,
               diag + ((band + 1) & 1) * kDiagFloats, kObjSlope);
+        } else if (k >= n_diag + n_blocks) {
+          coarse_ub_task (Tb, mf, gr, coarse, ub_keys, k - n_diag - n_blocks,
+              lane, kObjSlope);
         } else if (split == 1) {
           const int kb = band + 1 + (k - n_diag);
           const int t = kb * CV_STX_BAND + lane;
+          CvStxCut cut_hi, cut_lo;
+          block_cuts (mf, below + cv_stx_below_slot (band - 1),
+              prune ? ub_keys : nullptr, h, t, lane, &cut_hi, &cut_lo);
           if (t < h) {
             const CvStxBestF blk = cv_stx_block (&Tb, &mf, &gr, below,
-                band - 1, kb, t, kObjSlope);
+                band - 1, kb, t, &cut_hi, &cut_lo, prune, kObjSlope,
+                nullptr);
             CvStxBestF st = cv_stx_state_load (&S, t);
             cv_stx_best_merge (&st, &blk, cells);
             cv_stx_state_store (&S, t, &st);
@@ -463,10 +657,15 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
           const int kb = band + 1 + bt / 2;
           const int t = kb * CV_STX_BAND + (bt % 2) * kHalf + lane % kHalf;
           CvStxBestF mine;
+          CvStxCut cut_hi, cut_lo;
+          block_cuts (mf, below + cv_stx_below_slot (band - 1),
+              prune ? ub_keys : nullptr, h, t, lane, &cut_hi, &cut_lo);
+          /* a value, not a pointer chosen per lane (local memory) */
+          const CvStxCut cut = lane < kHalf ? cut_hi : cut_lo;
           cv_stx_best_init (&mine);
           if (t < h)
             mine = cv_stx_block_half (&Tb, &mf, &gr, below, band - 1, kb, t,
-                lane / kHalf, kObjSlope);
+                lane / kHalf, &cut, prune, kObjSlope);
           const CvStxBestF lower = shfl_best_down (mine, kHalf);
           if (lane < kHalf && t < h) {
             CvStxBestF st = cv_stx_state_load (&S, t);

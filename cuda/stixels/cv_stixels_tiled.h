@@ -39,6 +39,24 @@
  * prefixes P (per row), band suffixes at CV_STX_SEG granularity and unions
  * of whole bands R.
  *
+ * Pruning (branch and bound).  The blocks off the diagonal hold the long
+ * candidates, most of which span several surfaces and cannot win.  Before
+ * the DP a coarse DP over the bottoms at band starts only (a feasible
+ * segmentation per row and class, nb^2 / 2 candidates per column) gives
+ * an upper bound ub[c][t] of every row's final best per class.  A lane
+ * walking a block segment's bottoms downwards stops once no lower bottom
+ * can beat ub: a candidate's fitted residual only grows when the set
+ * grows (the best plane of a superset costs at least the subset's, priors
+ * included), its f log sigma term can drop by at most min(0, log sigma)
+ * per added cell (f <= 1 per cell), and what the rows below add is at
+ * least the smallest value the priors of cv_stx_offer_f can take over the
+ * segment's bottoms (cv_stx_below_bound; the structural betas are >= 0).
+ * The bound carries a margin (CV_STX_PRUNE_REL) far above the float
+ * rounding, so a pruned candidate is worse than the row's optimum by more
+ * than any tie tolerance: the result is the same with or without pruning,
+ * bit for bit (a test checks it).  On the benchmark's scenes about 70 % of
+ * the blocks' candidate steps are skipped.
+ *
  * Ties.  The reference scans bottoms upwards with a strict <, i.e. keeps
  * the lowest bottom among equal energies.  Its exact ties come from cells
  * of weight 0 (invalid pixels only): a stixel may end anywhere in such a
@@ -149,6 +167,14 @@ cv_stx_sel (int c, float a, float b)
  * different rounding (fused multiply-adds, approximate reciprocals). */
 #define CV_STX_TIE_REL 7.62939453125e-6f
 #define CV_STX_TIE_FLOOR 4.0f
+/* A lane stops walking a segment when every class's lower bound reaches
+ * ub + CV_STX_PRUNE_REL * (|ub| + prune_floor), prune_floor =
+ * CV_STX_TIE_FLOOR + 2 h max |min (0, log sigma)|: the energies are sums
+ * whose terms add up to at most |energy| + 2 h max |log sigma| in
+ * magnitude (the f log sigma terms are the only negative ones), and 2^-13
+ * of that is far above their float rounding (a few ulps) and above the
+ * tie tolerance, while the bound usually exceeds ub by whole C_mc. */
+#define CV_STX_PRUNE_REL 1.220703125e-4f
 
 /* ---- float model ---------------------------------------------------------- */
 
@@ -167,6 +193,11 @@ typedef struct
   float ord_a, ord_b;
   float obj_prec_b;             /* object slope: 0 fixed at 0, else Gaussian
                                  * precision (mean 0) */
+  /* pruning: min (0, log sigma) per class (the most one cell's valid
+   * fraction can lower a candidate's energy by) and the absolute part of
+   * the margin (INFINITY: pruning off) */
+  float ls_neg[CV_STIXEL_N_CLASSES];
+  float prune_floor;
 } CvStxModelF;
 
 /* The ground prior, Gaussian in both parameters: precisions and means of
@@ -314,6 +345,14 @@ cv_stx_model_f_init (const CvStxModel * m, CvStxModelF * f)
   f->ord_b = (float) m->ord_beta;
   f->obj_prec_b = m->plane[CV_STX_O].mode_b == CV_STX_GAUSS ?
       (float) m->plane[CV_STX_O].prec_b : 0.0f;
+  {
+    float worst = 0.0f;
+    for (i = 0; i < CV_STIXEL_N_CLASSES; i++) {
+      f->ls_neg[i] = fminf (f->log_sigma[i], 0.0f);
+      worst = fmaxf (worst, -f->ls_neg[i]);
+    }
+    f->prune_floor = CV_STX_TIE_FLOOR + 2.0f * (float) m->n_rows * worst;
+  }
 }
 
 /* TRUE when the float formulation covers the model's plane priors: ground
@@ -700,6 +739,77 @@ cv_stx_best_merge (CvStxBestF * dst, const CvStxBestF * src,
   }
 }
 
+/* ---- pruning --------------------------------------------------------------- */
+
+/* Per class, the least that row b - 1's prepared state @B can add to a
+ * candidate with bottom b: the smallest value of cv_stx_offer_f's prior
+ * selection over every fit (a prior applied beyond its tolerance grows
+ * with the distance, the betas being >= 0, so its infimum is at the
+ * threshold). */
+CV_STX_FN void
+cv_stx_below_bound (const CvStxModelF * mf, const CvStxBelowF * B,
+    float lb[CV_STIXEL_N_CLASSES])
+{
+  const float near = CV_STX_FMA (mf->gap_bn, B->g_hi, B->g_cn);
+  const float far = CV_STX_FMA (-mf->gap_bf, B->g_lo, B->g_cf);
+  const float sink = CV_STX_FMA (mf->grav_bsink, B->o_hi, B->o_csink);
+  const float fly = CV_STX_FMA (-mf->grav_bfly, B->o_lo, B->o_cfly);
+  const float behind = CV_STX_FMA (mf->ord_b, B->edge_o, B->o_cord);
+  lb[CV_STX_G] = fminf (fminf (B->gg, B->other_g), fminf (near, far));
+  lb[CV_STX_O] = fminf (fminf (fminf (B->go, B->oo), B->other_o),
+      fminf (fminf (sink, fly), behind));
+  lb[CV_STX_S] = B->other_s;
+}
+
+/* When a segment stops: per class the threshold ub + margin - (least the
+ * rows below its bottoms add); a lane stops once fit cost + min (0, log
+ * sigma) x (bottoms left) reaches it for every class (cv_stx_segment_step).
+ * Infinite thresholds never stop; NaN (infinite ub and bound) neither. */
+typedef struct
+{
+  float thr[CV_STIXEL_N_CLASSES];
+} CvStxCut;
+
+CV_STX_FN CvStxCut
+cv_stx_cut (const CvStxModelF * mf, const float ub[CV_STIXEL_N_CLASSES],
+    const float lb[CV_STIXEL_N_CLASSES])
+{
+  CvStxCut k;
+  int c;
+  for (c = 0; c < CV_STIXEL_N_CLASSES; c++)
+    k.thr[c] = CV_STX_FMA (CV_STX_PRUNE_REL, fabsf (ub[c]) + mf->prune_floor,
+        ub[c]) - lb[c];
+  return k;
+}
+
+/* A segment that never stops early. */
+CV_STX_FN CvStxCut
+cv_stx_cut_none (void)
+{
+  CvStxCut k;
+  int c;
+  for (c = 0; c < CV_STIXEL_N_CLASSES; c++)
+    k.thr[c] = INFINITY;
+  return k;
+}
+
+/* The least of cv_stx_below_bound over ring entries [@j0, @j1) (the
+ * kernel reduces it over the lanes with shuffles instead). */
+CV_STX_FN void
+cv_stx_ring_bound (const CvStxModelF * mf, const CvStxBelowF * ring, int j0,
+    int j1, float lb[CV_STIXEL_N_CLASSES])
+{
+  int j, c;
+  for (c = 0; c < CV_STIXEL_N_CLASSES; c++)
+    lb[c] = INFINITY;
+  for (j = j0; j < j1; j++) {
+    float v[CV_STIXEL_N_CLASSES];
+    cv_stx_below_bound (mf, &ring[j], v);
+    for (c = 0; c < CV_STIXEL_N_CLASSES; c++)
+      lb[c] = fminf (lb[c], v[c]);
+  }
+}
+
 /* ---- per-row work of the tiled DP ----------------------------------------- *
  * Every function below is what ONE row (lane) does; the kernel runs them a
  * warp at a time, the CPU emulation row after row. */
@@ -779,28 +889,33 @@ typedef struct
 {
   CvStxMomF mom;
   CvStxBestF best;
+  CvStxCut cut;
   int b;                        /* next bottom (hi - 1 first) */
-  int lo;
+  int lo;                       /* raised to the last bottom run when the
+                                 * rest is pruned: hi - 1 - b steps ran */
   int band_start;
 } CvStxSegment;
 
 CV_STX_FN void
 cv_stx_segment_init (CvStxSegment * sg, const CvStxMomF * above, int lo,
-    int hi, int band_start)
+    int hi, int band_start, const CvStxCut * cut)
 {
   sg->mom = *above;
   sg->b = hi - 1;
   sg->lo = lo;
   sg->band_start = band_start;
+  sg->cut = *cut;
   cv_stx_best_init (&sg->best);
 }
 
 /* One bottom of a segment (call while sg->b >= sg->lo).  The records are
- * copied whole (vector loads). */
+ * copied whole (vector loads).  With @prune (0 as a constant for the
+ * critical block's short segments, else uniform over the warp) the
+ * segment ends as soon as no lower bottom can win (sg->cut). */
 CV_STX_FN void
 cv_stx_segment_step (CvStxSegment * sg, const CvStxModelF * mf,
     const CvStxGroundF * gr, const CvStxCellF * cells,
-    const CvStxBelowF * below, float x_top, int obj_slope)
+    const CvStxBelowF * below, float x_top, int obj_slope, int prune)
 {
   const int b = sg->b;
   const CvStxCellF cell = cells[b];
@@ -810,6 +925,15 @@ cv_stx_segment_step (CvStxSegment * sg, const CvStxModelF * mf,
   fit = cv_stx_fit_f (mf, gr, &sg->mom, cell.xb, x_top, obj_slope);
   cv_stx_offer_f (&sg->best, mf, &fit, &B, b, 1, cv_stx_tie (cell.w));
   sg->b = b - 1;
+  if (prune) {
+    const float left = (float) (b - sg->lo);
+    int c, dead = 1;
+    for (c = 0; c < CV_STIXEL_N_CLASSES; c++)
+      dead &= CV_STX_FMA (mf->ls_neg[c], left, fit.cost[c]) >=
+          sg->cut.thr[c];
+    if (dead)
+      sg->lo = b;
+  }
 }
 
 /* Two segments of one row side by side (independent chains: the GPU
@@ -818,13 +942,13 @@ cv_stx_segment_step (CvStxSegment * sg, const CvStxModelF * mf,
 CV_STX_FN CvStxBestF
 cv_stx_run_segments2 (CvStxSegment * s0, CvStxSegment * s1,
     const CvStxModelF * mf, const CvStxGroundF * gr, const CvStxCellF * cells,
-    const CvStxBelowF * below, float x_top, int obj_slope)
+    const CvStxBelowF * below, float x_top, int obj_slope, int prune)
 {
   while (s0->b >= s0->lo || s1->b >= s1->lo) {
     if (s0->b >= s0->lo)
-      cv_stx_segment_step (s0, mf, gr, cells, below, x_top, obj_slope);
+      cv_stx_segment_step (s0, mf, gr, cells, below, x_top, obj_slope, prune);
     if (s1->b >= s1->lo)
-      cv_stx_segment_step (s1, mf, gr, cells, below, x_top, obj_slope);
+      cv_stx_segment_step (s1, mf, gr, cells, below, x_top, obj_slope, prune);
   }
   cv_stx_best_merge (&s0->best, &s1->best, cells);
   return s0->best;
@@ -844,8 +968,9 @@ cv_stx_critical_segment_init (CvStxSegment * sg, const CvStxTables * T,
   const int bi = band_j - 1, base = bi * CV_STX_BAND;
   const CvStxMomF sfx = cv_stx_suffix (T, bi, k + 1);
   const CvStxMomF above = cv_stx_mom_join (&sfx, &T->prefix[t]);
+  const CvStxCut none = cv_stx_cut_none ();
   cv_stx_segment_init (sg, &above, base + CV_STX_SEG * k,
-      base + CV_STX_SEG * (k + 1), base);
+      base + CV_STX_SEG * (k + 1), base, &none);
 }
 
 CV_STX_FN CvStxBestF
@@ -857,7 +982,7 @@ cv_stx_critical_part (const CvStxTables * T, const CvStxModelF * mf,
   cv_stx_critical_segment_init (&s0, T, band_j, 2 * q, t);
   cv_stx_critical_segment_init (&s1, T, band_j, 2 * q + 1, t);
   return cv_stx_run_segments2 (&s0, &s1, mf, gr, T->cells,
-      ring + cv_stx_below_slot (band_j - 1), T->cells[t].xe, obj_slope);
+      ring + cv_stx_below_slot (band_j - 1), T->cells[t].xe, obj_slope, 0);
 }
 
 /* One segment of cv_stx_critical_part (@half 0: segment 2q, 1: 2q + 1),
@@ -873,15 +998,18 @@ cv_stx_critical_half (const CvStxTables * T, const CvStxModelF * mf,
   CvStxSegment sg;
   cv_stx_critical_segment_init (&sg, T, band_j, 2 * q + half, t);
   while (sg.b >= sg.lo)
-    cv_stx_segment_step (&sg, mf, gr, T->cells, below, x_top, obj_slope);
+    cv_stx_segment_step (&sg, mf, gr, T->cells, below, x_top, obj_slope, 0);
   return sg.best;
 }
 
-/* A block (I, J), J >= I + 2, as two half-band segments; row t. */
+/* A block (I, J), J >= I + 2, as two half-band segments; row t.  With
+ * @prune, @cut_hi and @cut_lo say where the upper and the lower half stop
+ * (cv_stx_block_cuts); @steps (or NULL): adds the candidate steps run. */
 CV_STX_FN CvStxBestF
 cv_stx_block (const CvStxTables * T, const CvStxModelF * mf,
     const CvStxGroundF * gr, const CvStxBelowF * ring, int band_i,
-    int band_j, int t, int obj_slope)
+    int band_j, int t, const CvStxCut * cut_hi, const CvStxCut * cut_lo,
+    int prune, int obj_slope, int *steps)
 {
   const CvStxBelowF *below = ring + cv_stx_below_slot (band_i);
   const int base = band_i * CV_STX_BAND, half = CV_STX_BAND / 2;
@@ -889,10 +1017,141 @@ cv_stx_block (const CvStxTables * T, const CvStxModelF * mf,
   const CvStxMomF sfx = cv_stx_suffix (T, band_i, half / CV_STX_SEG);
   const CvStxMomF lower = cv_stx_mom_join (&sfx, &above);
   CvStxSegment s0, s1;
-  cv_stx_segment_init (&s0, &above, base + half, base + CV_STX_BAND, base);
-  cv_stx_segment_init (&s1, &lower, base, base + half, base);
-  return cv_stx_run_segments2 (&s0, &s1, mf, gr, T->cells, below,
+  cv_stx_segment_init (&s0, &above, base + half, base + CV_STX_BAND, base,
+      cut_hi);
+  cv_stx_segment_init (&s1, &lower, base, base + half, base, cut_lo);
+  {
+    const CvStxBestF best = cv_stx_run_segments2 (&s0, &s1, mf, gr,
+        T->cells, below, T->cells[t].xe, obj_slope, prune);
+    if (steps != NULL)
+      *steps += (base + CV_STX_BAND - 1 - s0.b) + (base + half - 1 - s1.b);
+    return best;
+  }
+}
+
+/* The cuts of row @t's two segments in a block of band @band_i (@ub: the
+ * coarse bounds, cv_stx_coarse_ub; CPU form of the kernel's shuffles). */
+CV_STX_FN void
+cv_stx_block_cuts (const CvStxModelF * mf, const CvStxBelowF * ring,
+    int band_i, const float *ub, int h, int t, CvStxCut * cut_hi,
+    CvStxCut * cut_lo)
+{
+  const CvStxBelowF *below = ring + cv_stx_below_slot (band_i);
+  const int half = CV_STX_BAND / 2;
+  float u[CV_STIXEL_N_CLASSES], lb[CV_STIXEL_N_CLASSES];
+  int c;
+  for (c = 0; c < CV_STIXEL_N_CLASSES; c++)
+    u[c] = ub[c * h + t];
+  cv_stx_ring_bound (mf, below, half, CV_STX_BAND, lb);
+  *cut_hi = cv_stx_cut (mf, u, lb);
+  cv_stx_ring_bound (mf, below, 0, half, lb);
+  *cut_lo = cv_stx_cut (mf, u, lb);
+}
+
+/* ---- the coarse DP: upper bounds for pruning ------------------------------ */
+
+/* Pruning runs on columns of at least CV_STX_PRUNE_MIN_BANDS bands (below,
+ * the few off-diagonal blocks save less than the coarse DP costs: H200,
+ * 2048x1024 with 8x8 cells, 4 bands, 0.058 -> 0.062 ms) whose coarse
+ * chain's fits fit in the kernel's second diagonal buffer (free while the
+ * chain runs): n_bands (n_bands - 1) / 2 entries of 8 floats. */
+#define CV_STX_PRUNE_MIN_BANDS 6
+
+CV_STX_FN int
+cv_stx_prune_bands_ok (int n_bands, int obj_slope)
+{
+  return n_bands >= CV_STX_PRUNE_MIN_BANDS && (size_t) n_bands *
+      (size_t) (n_bands - 1) / 2 * 8 <= (size_t) CV_STX_DIAG_FLOATS (obj_slope);
+}
+
+/* Moments of [band_start (@i), @t], @i <= the band of @t. */
+CV_STX_FN CvStxMomF
+cv_stx_band_start_mom (const CvStxTables * T, int i, int t)
+{
+  const int k = t / CV_STX_BAND;
+  if (i == k)
+    return T->prefix[t];
+  return cv_stx_mom_join (&T->range[cv_stx_range_index (i, k - 1,
+              T->n_bands)], &T->prefix[t]);
+}
+
+/* cv_stx_band_start_mom without the range table: the band totals joined
+ * in the table's order (the same bits), for the kernel's threads that run
+ * while the table is being built. */
+CV_STX_FN CvStxMomF
+cv_stx_band_start_mom_scan (const CvStxTables * T, int i, int t)
+{
+  const int k = t / CV_STX_BAND;
+  CvStxMomF r;
+  int j;
+  if (i == k)
+    return T->prefix[t];
+  r = T->suffix[i * CV_STX_SEGS_PER_BAND];
+  for (j = i + 1; j < k; j++)
+    r = cv_stx_mom_join (&r, &T->suffix[j * CV_STX_SEGS_PER_BAND]);
+  return cv_stx_mom_join (&r, &T->prefix[t]);
+}
+
+/* The fits of the candidate [band_start (@i), @t] with its moments
+ * @mom. */
+CV_STX_FN CvStxFitF
+cv_stx_coarse_fit (const CvStxTables * T, const CvStxModelF * mf,
+    const CvStxGroundF * gr, const CvStxMomF * mom, int i, int t,
+    int obj_slope)
+{
+  return cv_stx_fit_f (mf, gr, mom, T->cells[i * CV_STX_BAND].xb,
       T->cells[t].xe, obj_slope);
+}
+
+/* Offers the candidate [band_start (@i), @t] on top of @Bc[@i] (the coarse
+ * DP's state of row band_start (@i) - 1) to @best: strictly better
+ * replaces, so offered in bottom order the lowest bottom wins ties (as the
+ * kernel's reduction over the lanes). */
+CV_STX_FN void
+cv_stx_coarse_offer (CvStxBestF * best, const CvStxTables * T,
+    const CvStxModelF * mf, const CvStxGroundF * gr, const CvStxBelowF * Bc,
+    int i, int t, int obj_slope)
+{
+  const CvStxMomF mom = cv_stx_band_start_mom (T, i, t);
+  const CvStxFitF fit = cv_stx_coarse_fit (T, mf, gr, &mom, i, t, obj_slope);
+  cv_stx_offer_f (best, mf, &fit, &Bc[i], i * CV_STX_BAND, 0, 0.0f);
+}
+
+/* The coarse DP's chain: @Bc[k] for k = 0 .. n_bands - 1, the best
+ * segmentation of rows below band k's start whose stixels all start at
+ * band starts (the kernel: a lane per bottom band, reduced by redux). */
+CV_STX_FN void
+cv_stx_coarse_chain (const CvStxTables * T, const CvStxModelF * mf,
+    const CvStxGroundF * gr, CvStxBelowF * Bc, int obj_slope)
+{
+  int k, i;
+  Bc[0] = cv_stx_below_none_f (mf);
+  for (k = 0; k + 1 < T->n_bands; k++) {
+    const int t = cv_stx_band_end (k, T->h) - 1;
+    CvStxBestF best;
+    cv_stx_best_init (&best);
+    for (i = 0; i <= k; i++)
+      cv_stx_coarse_offer (&best, T, mf, gr, Bc, i, t, obj_slope);
+    Bc[k + 1] = cv_stx_below_f (mf, best.cost[0], best.cost[1],
+        best.cost[2], best.edge_g, best.edge_o);
+  }
+}
+
+/* The upper bounds of row @t: @ub[c * h + t] = the energy of the best
+ * coarse segmentation of rows 0..t whose top stixel has class c (a
+ * feasible segmentation, so >= the row's final best). */
+CV_STX_FN void
+cv_stx_coarse_ub (const CvStxTables * T, const CvStxModelF * mf,
+    const CvStxGroundF * gr, const CvStxBelowF * Bc, int t, float *ub,
+    int obj_slope)
+{
+  CvStxBestF best;
+  int i, c;
+  cv_stx_best_init (&best);
+  for (i = 0; i <= t / CV_STX_BAND; i++)
+    cv_stx_coarse_offer (&best, T, mf, gr, Bc, i, t, obj_slope);
+  for (c = 0; c < CV_STIXEL_N_CLASSES; c++)
+    ub[c * T->h + t] = best.cost[c];
 }
 
 typedef struct CV_STX_ALIGN16
@@ -961,7 +1220,8 @@ cv_stx_diag_load (const float *diag, int i, int j, int obj_slope)
 CV_STX_FN CvStxBestF
 cv_stx_block_half (const CvStxTables * T, const CvStxModelF * mf,
     const CvStxGroundF * gr, const CvStxBelowF * ring, int band_i,
-    int band_j, int t, int seg, int obj_slope)
+    int band_j, int t, int seg, const CvStxCut * cut, int prune,
+    int obj_slope)
 {
   const CvStxBelowF *below = ring + cv_stx_below_slot (band_i);
   const int base = band_i * CV_STX_BAND, half = CV_STX_BAND / 2;
@@ -971,12 +1231,14 @@ cv_stx_block_half (const CvStxTables * T, const CvStxModelF * mf,
   if (seg == 1) {
     const CvStxMomF sfx = cv_stx_suffix (T, band_i, half / CV_STX_SEG);
     start = cv_stx_mom_join (&sfx, &start);
-    cv_stx_segment_init (&sg, &start, base, base + half, base);
+    cv_stx_segment_init (&sg, &start, base, base + half, base, cut);
   } else {
-    cv_stx_segment_init (&sg, &start, base + half, base + CV_STX_BAND, base);
+    cv_stx_segment_init (&sg, &start, base + half, base + CV_STX_BAND, base,
+        cut);
   }
   while (sg.b >= sg.lo)
-    cv_stx_segment_step (&sg, mf, gr, T->cells, below, x_top, obj_slope);
+    cv_stx_segment_step (&sg, mf, gr, T->cells, below, x_top, obj_slope,
+        prune);
   return sg.best;
 }
 
@@ -1128,6 +1390,19 @@ CvStatus cv_stixels_tiled_launch (const CvStxModel * model,
 CvStatus cv_stixels_tiled_cpu (const CvStixelParams * params,
     const CvImageS16 * disparity, const CvImageU8 * confidence,
     CvStixelList * out, CvError * err);
+
+/* Candidate steps of the blocks off the diagonal: all of them, and those
+ * run (the rest pruned). */
+typedef struct
+{
+  double block_steps, block_steps_run;
+} CvStxPruneStats;
+
+/* cv_stixels_tiled_cpu with pruning on or off (the result is the same:
+ * a test checks it) and its statistics (@stats may be NULL). */
+CvStatus cv_stixels_tiled_cpu_run (const CvStixelParams * params,
+    const CvImageS16 * disparity, const CvImageU8 * confidence, int prune,
+    CvStxPruneStats * stats, CvStixelList * out, CvError * err);
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
  * ties) before the kernel runs. */
 #include "cv_stixels_tiled.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,8 @@ typedef struct
   int *ref, *path;
   float *diag;                  /* two buffers */
   CvStxBestF *part;             /* CV_STX_CRIT_PARTS * CV_STX_BAND */
+  CvStxBelowF *coarse;          /* the coarse DP's chain, n_bands */
+  float *ub;                    /* its upper bounds, 3 h */
 } Work;
 
 static void
@@ -38,6 +41,8 @@ work_free (Work * w)
   free (w->path);
   free (w->diag);
   free (w->part);
+  free (w->coarse);
+  free (w->ub);
 }
 
 static int
@@ -58,22 +63,28 @@ work_alloc (Work * w, int h)
   w->diag = aligned_alloc (16, sizeof (float) * 2 *
       CV_STX_DIAG_FLOATS (1));
   w->part = malloc (sizeof (CvStxBestF) * CV_STX_CRIT_PARTS * CV_STX_BAND);
+  w->coarse = malloc (sizeof (CvStxBelowF) * (size_t) nb);
+  w->ub = malloc (sizeof (float) * 3 * (size_t) h);
   if (!w->cells || !w->prefix || !w->suffix || !w->range || !w->below
       || !w->cost || !w->ref || !w->edge || !w->slope || !w->path || !w->diag
-      || !w->part) {
+      || !w->part || !w->coarse || !w->ub) {
     work_free (w);
     return 0;
   }
   return 1;
 }
 
-/* Column @u: the kernel's prologue, supersteps and backtracking. */
+/* Column @u: the kernel's prologue, supersteps and backtracking; adds
+ * the blocks' candidate steps (all, run) to @stats. */
 static int
 column (const CvStxModel * m, const CvStxModelF * mf,
-    const CvStxCell * cells, int u, Work * w, CvStixel * out, float *energy)
+    const CvStxCell * cells, int u, Work * w, CvStixel * out, float *energy,
+    CvStxPruneStats * stats)
 {
   const int h = m->n_rows, nb = cv_stx_n_bands (h);
   const int obj_slope = mf->obj_prec_b > 0.0f;
+  const int prune = mf->prune_floor < INFINITY
+      && cv_stx_prune_bands_ok (nb, obj_slope);
   const CvStxGroundF gr = cv_stx_ground_f (&m->plane[CV_STX_G]);
   const CvStxStates S = { w->cost, w->ref, w->edge, w->slope, h };
   CvStxTables T;
@@ -121,6 +132,15 @@ column (const CvStxModel * m, const CvStxModelF * mf,
   for (j = 0; j < CV_STX_BAND; j++) {
     cv_stx_diag_lane (w->cells, mf, &gr, 0, j, h, 0, w->diag, obj_slope);
     cv_stx_diag_lane (w->cells, mf, &gr, 0, j, h, 1, w->diag, obj_slope);
+  }
+  /* the coarse DP: upper bounds for pruning */
+  if (prune) {
+    cv_stx_coarse_chain (&T, mf, &gr, w->coarse, obj_slope);
+    for (k = 0; k < h; k++)
+      cv_stx_coarse_ub (&T, mf, &gr, w->coarse, k, w->ub, obj_slope);
+  } else {
+    for (k = 0; k < 3 * h; k++)
+      w->ub[k] = INFINITY;
   }
 
   for (band = 0; band < nb; band++) {
@@ -177,9 +197,15 @@ column (const CvStxModel * m, const CvStxModelF * mf,
       for (k = band + 1; k < nb; k++)
         for (j = 0; j < CV_STX_BAND && k * CV_STX_BAND + j < h; j++) {
           const int t = k * CV_STX_BAND + j;
-          const CvStxBestF blk = cv_stx_block (&T, mf, &gr, w->below,
-              band - 1, k, t, obj_slope);
-          CvStxBestF st = cv_stx_state_load (&S, t);
+          CvStxCut hi, lo;
+          CvStxBestF blk, st;
+          int steps = 0;
+          cv_stx_block_cuts (mf, w->below, band - 1, w->ub, h, t, &hi, &lo);
+          blk = cv_stx_block (&T, mf, &gr, w->below, band - 1, k, t, &hi,
+              &lo, prune, obj_slope, &steps);
+          stats->block_steps += CV_STX_BAND;
+          stats->block_steps_run += steps;
+          st = cv_stx_state_load (&S, t);
           cv_stx_best_merge (&st, &blk, w->cells);
           cv_stx_state_store (&S, t, &st);
         }
@@ -204,6 +230,16 @@ cv_stixels_tiled_cpu (const CvStixelParams * params,
     const CvImageS16 * disparity, const CvImageU8 * confidence,
     CvStixelList * out, CvError * err)
 {
+  return cv_stixels_tiled_cpu_run (params, disparity, confidence, 1, NULL,
+      out, err);
+}
+
+CvStatus
+cv_stixels_tiled_cpu_run (const CvStixelParams * params,
+    const CvImageS16 * disparity, const CvImageU8 * confidence, int prune,
+    CvStxPruneStats * stats, CvStixelList * out, CvError * err)
+{
+  CvStxPruneStats local = { 0, 0 };
   CvStxModel model;
   CvStxModelF mf;
   CvStxCell *cells = NULL;
@@ -229,6 +265,8 @@ cv_stixels_tiled_cpu (const CvStixelParams * params,
         "(camera_height_sigma, camera_pitch_sigma > 0) and a bounded "
         "object slope prior");
   cv_stx_model_f_init (&model, &mf);
+  if (!prune)
+    mf.prune_floor = INFINITY;
   st = cv_stx_list_reserve_columns (out, model.n_columns, err);
   if (st != CV_OK)
     return st;
@@ -250,7 +288,9 @@ cv_stixels_tiled_cpu (const CvStixelParams * params,
   for (u = 0; u < model.n_columns; u++)
     column_count[u] = column (&model, &mf, cells + (size_t) u * model.n_rows,
         u, &w, column_stixels + (size_t) u * model.n_rows,
-        &out->column_energy[u]);
+        &out->column_energy[u], &local);
+  if (stats != NULL)
+    *stats = local;
   st = cv_stx_assemble_list (&model, column_stixels, column_count, out, err);
   work_free (&w);
   free (column_count);

@@ -31,6 +31,7 @@
 
 #include "cv_cuda.h"
 #include "cv_stixels_cuda_internal.h"
+#include "cv_stixels_tiled.h"
 #include "cv_test.h"
 #include "stixels_test_util.h"
 
@@ -173,6 +174,8 @@ typedef struct
   const StxFrame *frame;
   const CvStixelParams *params;
   const CvStixelList *cpu;
+  double pruned;                /* candidates the tiled DP prunes (its CPU
+                                 * emulation's count) */
   int runs;
 } Job;
 
@@ -208,6 +211,7 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
   h = (s->height + s->row_step - 1) / s->row_step;
   candidates = w * h * (h + 1) / 2;
   if (header) {
+    const double evaluated = candidates - job->pruned;
     struct cudaDeviceProp prop;
     int threads, rows_per_thread;
     size_t smem;
@@ -219,14 +223,16 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
     cv_stixels_cuda_column_geometry ((int) h, &threads, &rows_per_thread,
         &smem);
     printf ("   %s, %d SMs at %.2f GHz; floors: memory %.4f ms, baseline "
-        "FP64 %.4f ms, tiled FP32 issue %.4f ms; %.0f sequential row steps; "
-        "baseline block %d threads x %d rows, %zu B shared; tiled %zu B "
-        "shared\n", prop.name, n_sm, clock_hz / 1e9,
+        "FP64 %.4f ms, tiled FP32 issue %.4f ms (%.3g candidates left after "
+        "pruning); %.0f sequential row steps; baseline block %d threads x "
+        "%d rows, %zu B shared; tiled %zu B shared\n", prop.name, n_sm,
+        clock_hz / 1e9,
         bytes / DEVICE_BANDWIDTH * 1e3,
         candidates * FP64_OPS_PER_CANDIDATE / (FP64_OPS_PER_SM_CLOCK * n_sm *
             clock_hz) * 1e3,
-        candidates * FP32_INSTR_PER_CANDIDATE / 32.0 /
-        (WARP_ISSUE_PER_SM_CLOCK * n_sm * clock_hz) * 1e3, h, threads,
+        evaluated * FP32_INSTR_PER_CANDIDATE / 32.0 /
+        (WARP_ISSUE_PER_SM_CLOCK * n_sm * clock_hz) * 1e3, evaluated, h,
+        threads,
         rows_per_thread, smem, cv_stixels_tiled_smem ((int) h, 0));
     printf ("   %-12s %8s %8s %8s %8s %8s %8s | %7s %6s | %9s %8s | %s\n",
         "variant", "down+tr", "prolog", "DP", "backtr", "compact", "TOTAL",
@@ -454,6 +460,22 @@ main (int argc, char **argv)
         w * h * (h + 1) / 2, cpu.n_stixels,
         s->width * (double) s->height / MAX (cpu.n_stixels, 1), s->target_ms,
         s->reference, (g_get_monotonic_time () - t0) * 1e-3);
+    {
+      /* how much the tiled DP prunes on this frame (its emulation) */
+      CvStixelList emu = CV_STIXEL_LIST_INIT;
+      CvStxPruneStats ps = { 0, 0 };
+      if (cv_stixels_tiled_cpu_run (&p, &f->disparity, NULL, 1, &ps, &emu,
+              &err) != CV_OK) {
+        fprintf (stderr, "cv_stixels_tiled_cpu_run: %s\n", err.message);
+        return 1;
+      }
+      job.pruned = ps.block_steps - ps.block_steps_run;
+      printf ("   tiled DP pruning: %.1f %% of the off-diagonal blocks' "
+          "candidate steps run (%.3g of %.3g)\n",
+          100.0 * ps.block_steps_run / MAX (ps.block_steps, 1.0),
+          ps.block_steps_run, ps.block_steps);
+      cv_stixel_list_clear (&emu);
+    }
     job.size = s;
     job.frame = f;
     job.params = &p;

@@ -234,6 +234,7 @@ test_block_halves (void)
   CvError err = { 0 };
   guint32 rng = 3;
   int k, band, j, t, bi, bj;
+  int pruned_steps = 0, all_steps = 0;
 
   stx_frame_add_noise (f, 0.5f, 0.1f, 0.0f, 128, FALSE, 5);
   stx_params_for_frame (&p, f);
@@ -267,6 +268,13 @@ test_block_halves (void)
           cv_stx_mom_join (&range[cv_stx_range_index (bi, bj - 1, 7)],
           &suffix[bj * CV_STX_SEGS_PER_BAND]);
   }
+  /* the kernel's table-free moments of [band start, t] are the table's */
+  for (t = 0; t < 200; t++)
+    for (bi = 0; bi <= t / CV_STX_BAND; bi++) {
+      const CvStxMomF a = cv_stx_band_start_mom (&T, bi, t);
+      const CvStxMomF b = cv_stx_band_start_mom_scan (&T, bi, t);
+      g_assert_true (memcmp (&a, &b, sizeof (a)) == 0);
+    }
   /* arbitrary prepared states below */
   for (k = 0; k < CV_STX_BELOW_RING; k++)
     ring[k] = cv_stx_below_f (&mf, (float) (cv_test_rand (&rng) % 100),
@@ -276,18 +284,116 @@ test_block_halves (void)
   for (bi = 0; bi + 2 < 7; bi++)
     for (bj = bi + 2; bj < 7; bj++)
       for (t = bj * CV_STX_BAND; t < MIN (200, (bj + 1) * CV_STX_BAND); t++) {
+        const CvStxCut none = cv_stx_cut_none ();
         const CvStxBestF whole = cv_stx_block (&T, &mf, &gr, ring, bi, bj, t,
-            0);
+            &none, &none, 0, 0, NULL);
         CvStxBestF up = cv_stx_block_half (&T, &mf, &gr, ring, bi, bj, t, 0,
-            0);
-        const CvStxBestF lo = cv_stx_block_half (&T, &mf, &gr, ring, bi, bj,
-            t, 1, 0);
+            &none, 0, 0);
+        CvStxBestF lo = cv_stx_block_half (&T, &mf, &gr, ring, bi, bj,
+            t, 1, &none, 0, 0);
+        CvStxCut cut_hi, cut_lo;
+        int steps = 0;
         cv_stx_best_merge (&up, &lo, cf);
         g_assert_true (memcmp (&up, &whole, sizeof (up)) == 0);
         g_assert_cmpint (whole.ref[0], !=, CV_STX_REF_NONE);
+        /* pruned against the block's own best: the same best, bit for
+         * bit, from fewer steps; the halves still add up */
+        {
+          float ub[3 * 200];
+          int c;
+          for (c = 0; c < 3; c++)
+            ub[c * 200 + t] = whole.cost[c];
+          cv_stx_block_cuts (&mf, ring, bi, ub, 200, t, &cut_hi, &cut_lo);
+        }
+        {
+          const CvStxBestF pruned = cv_stx_block (&T, &mf, &gr, ring, bi, bj,
+              t, &cut_hi, &cut_lo, 1, 0, &steps);
+          g_assert_true (memcmp (&pruned, &whole, sizeof (whole)) == 0);
+          g_assert_cmpint (steps, >=, 2);
+          g_assert_cmpint (steps, <=, CV_STX_BAND);
+          pruned_steps += steps;
+          all_steps += CV_STX_BAND;
+          up = cv_stx_block_half (&T, &mf, &gr, ring, bi, bj, t, 0, &cut_hi,
+              1, 0);
+          lo = cv_stx_block_half (&T, &mf, &gr, ring, bi, bj, t, 1, &cut_lo,
+              1, 0);
+          cv_stx_best_merge (&up, &lo, cf);
+          g_assert_true (memcmp (&up, &pruned, sizeof (up)) == 0);
+        }
       }
+  /* the bound bites: most long candidates stop early */
+  g_assert_cmpint (pruned_steps, <, all_steps / 2);
   free (cells);
   stx_frame_free (f);
+}
+
+/* Pruning changes nothing: the same stixels and energies, bit for bit,
+ * with and without it, on the benchmark's scenes and on random priors;
+ * and it skips most of the blocks' candidate steps on structured scenes. */
+static void
+test_pruning (void)
+{
+  static const Case cases[] = {
+    {"kitti noisy", 1242, 375, 5, 1, 0.5f, 0.1f, 0, FALSE, FALSE, FALSE},
+    {"vga confidence", 640, 480, 5, 1, 0.5f, 0.1f, 0.01f, TRUE, FALSE,
+        FALSE},
+    {"random priors", 640, 375, 5, 1, 0.5f, 0.05f, 0, FALSE, TRUE, FALSE},
+    {"random priors 2", 400, 300, 4, 1, 0.3f, 0.05f, 0.01f, TRUE, TRUE,
+        FALSE},
+    {"random priors 3", 300, 700, 6, 1, 1.0f, 0.2f, 0.05f, TRUE, TRUE,
+        FALSE},
+    {"other pose", 640, 480, 5, 2, 0.5f, 0.1f, 0, FALSE, FALSE, TRUE},
+    {"noise only", 320, 480, 5, 1, 0, 0, 1.0f, FALSE, FALSE, FALSE},
+  };
+  guint i;
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const Case *c = &cases[i];
+    const guint32 seed = 400 + i;
+    StxFrame *f = stx_frame_new (c->width, c->height, 8, seed);
+    const CvImageU8 *conf = c->confidence ? &f->confidence : NULL;
+    CvStixelList on = CV_STIXEL_LIST_INIT, off = CV_STIXEL_LIST_INIT;
+    CvStxPruneStats s_on, s_off;
+    CvStixelParams p;
+    CvError err = { 0 };
+    guint32 rng = seed * 7 + 1;
+    int u;
+
+    if (c->noise > 0 || c->holes > 0 || c->outliers > 0 || c->confidence)
+      stx_frame_add_noise (f, c->noise, c->holes, c->outliers, 128,
+          c->confidence, seed * 13);
+    stx_params_for_frame (&p, f);
+    p.stixel_width = c->stixel_width;
+    p.row_step = c->row_step;
+    if (c->random_priors)
+      randomize_priors (&p, &rng);
+    if (c->other_pose) {
+      p.pose.height *= 1.1f;
+      p.pose.pitch += 0.01f;
+    }
+    g_assert_cmpint (cv_stixels_tiled_cpu_run (&p, &f->disparity, conf, 1,
+            &s_on, &on, &err), ==, CV_OK);
+    g_assert_cmpint (cv_stixels_tiled_cpu_run (&p, &f->disparity, conf, 0,
+            &s_off, &off, &err), ==, CV_OK);
+    g_test_message ("%s: %.0f block steps, %.1f %% run with pruning",
+        c->name, s_on.block_steps,
+        100.0 * s_on.block_steps_run / MAX (s_on.block_steps, 1));
+    g_assert_cmpfloat (s_off.block_steps_run, ==, s_off.block_steps);
+    g_assert_cmpfloat (s_on.block_steps, ==, s_off.block_steps);
+    g_assert_cmpint (on.n_columns, ==, off.n_columns);
+    g_assert_cmpint (on.n_stixels, ==, off.n_stixels);
+    g_assert_true (memcmp (on.stixels, off.stixels,
+            sizeof (CvStixel) * on.n_stixels) == 0);
+    g_assert_true (memcmp (on.column_start, off.column_start,
+            sizeof (on.column_start[0]) * (on.n_columns + 1)) == 0);
+    for (u = 0; u < on.n_columns; u++)
+      g_assert_cmpfloat (on.column_energy[u], ==, off.column_energy[u]);
+    /* structured scenes: most long candidates are pruned */
+    if (!c->random_priors && c->outliers < 0.5f)
+      g_assert_cmpfloat (s_on.block_steps_run, <, 0.5 * s_on.block_steps);
+    cv_stixel_list_clear (&on);
+    cv_stixel_list_clear (&off);
+    stx_frame_free (f);
+  }
 }
 
 int
@@ -299,5 +405,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stixels/tiled-scenes", test_agreement_scenes);
   g_test_add_func ("/stixels/tiled-priors", test_agreement_priors);
   g_test_add_func ("/stixels/tiled-shapes", test_agreement_shapes);
+  g_test_add_func ("/stixels/tiled-pruning", test_pruning);
   return g_test_run ();
 }
