@@ -44,6 +44,22 @@ cv_div_up (int a, int b)
   return (a + b - 1) / b;
 }
 
+#ifdef __CUDACC__
+/* The least @v over a full warp, every lane receives it (redux.sync from
+ * sm_80, shuffles before). */
+static __device__ __forceinline__ unsigned int
+cv_warp_min_u32 (unsigned int v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_min_sync (0xffffffffu, v);
+#else
+  for (int o = 16; o > 0; o >>= 1)
+    v = min (v, __shfl_xor_sync (0xffffffffu, v, o));
+  return v;
+#endif
+}
+#endif
+
 /* Launch geometry: a 2-D grid of @block-sized blocks covering w x h. */
 static inline dim3
 cv_grid_2d (int w, int h, dim3 block)

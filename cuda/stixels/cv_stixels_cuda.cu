@@ -31,7 +31,6 @@
 #include <cstring>
 #include <new>
 
-
 namespace {
 
 /* Downsample + transpose: a block covers kDownColumns stixel columns (a

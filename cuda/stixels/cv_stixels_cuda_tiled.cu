@@ -11,7 +11,7 @@
  *             prefix / suffix / range tables, the first band's diagonal
  *             fits; for pruning (cv_stx_prune_bands_ok) the coarse DP's
  *             chain: its candidates' fits by all threads, the chain on
- *             one warp (a lane per bottom band, redux reductions);
+ *             one warp (a lane per bottom band, warp-min reductions);
  *  band J = 0 .. n_bands - 1, two barrier-separated phases:
  *   phase 1   (J > 0) the critical block (J-1, J): warps 0..7 a segment
  *             of CV_STX_SEG bottoms each, warp q + 4 handing its best to
@@ -208,7 +208,7 @@ shfl_best_down (const CvStxBestF & b, int d)
   return o;
 }
 
-/* Floats as unsigned keys in the same order (atomicMin, redux.sync). */
+/* Floats as unsigned keys in the same order (atomicMin, warp minima). */
 __device__ __forceinline__ unsigned
 float_key (float f)
 {
@@ -231,7 +231,7 @@ coarse_reduce (const CvStxModelF & mf, const CvStxBestF & b)
   float cost[CV_STIXEL_N_CLASSES], edge[2];
   for (int c = 0; c < CV_STIXEL_N_CLASSES; c++) {
     const unsigned key = float_key (b.cost[c]);
-    const unsigned low = __reduce_min_sync (kFullMask, key);
+    const unsigned low = cv_warp_min_u32 (key);
     const int from = __ffs (__ballot_sync (kFullMask, key == low)) - 1;
     cost[c] = __shfl_sync (kFullMask, b.cost[c], from);
     if (c == CV_STX_G)

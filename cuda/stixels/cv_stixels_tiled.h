@@ -1119,7 +1119,7 @@ cv_stx_coarse_offer (CvStxBestF * best, const CvStxTables * T,
 
 /* The coarse DP's chain: @Bc[k] for k = 0 .. n_bands - 1, the best
  * segmentation of rows below band k's start whose stixels all start at
- * band starts (the kernel: a lane per bottom band, reduced by redux). */
+ * band starts (the kernel: a lane per bottom band, a warp minimum). */
 CV_STX_FN void
 cv_stx_coarse_chain (const CvStxTables * T, const CvStxModelF * mf,
     const CvStxGroundF * gr, CvStxBelowF * Bc, int obj_slope)

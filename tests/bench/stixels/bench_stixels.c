@@ -12,8 +12,9 @@
  * Floors printed per size: memory (bytes moved at 4.3 TB/s, the H200's
  * measured bandwidth), the baseline's FP64 arithmetic, and the tiled
  * kernel's FP32 issue floor (instructions per candidate at one warp
- * instruction per clock per SM sub-partition), plus the sequential row
- * steps of the DP.
+ * instruction per clock per SM sub-partition, over the candidates its
+ * pruning leaves: the CPU emulation's count, per lane where the kernel
+ * stops per warp), plus the sequential row steps of the DP.
  *
  * Each variant runs in a child process (the parent never initialises
  * CUDA), so a variant that faults is reported and the others still run.
