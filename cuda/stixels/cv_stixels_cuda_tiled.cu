@@ -108,7 +108,8 @@ tiled_smem (int h, int obj_slope)
   L.ub = align16 (L.coarse + sizeof (CvStxBelowF) * nb);
   /* the bounds' keys, and before them the coarse chain's fits */
   L.cost = align16 (L.ub + max (sizeof (unsigned) * CV_STIXEL_N_CLASSES * n,
-          2 * sizeof (CvStxQuad) * nb * (nb - 1) / 2));
+          CV_STX_DIAG_PLANES (obj_slope) * sizeof (CvStxQuad) * nb *
+          (nb - 1) / 2));
   L.ref = align16 (L.cost + sizeof (float) * CV_STIXEL_N_CLASSES * n);
   L.edge = align16 (L.ref + sizeof (int) * CV_STIXEL_N_CLASSES * n);
   L.slope = align16 (L.edge + sizeof (float) * 2 * n);
@@ -242,38 +243,14 @@ coarse_reduce (const CvStxModelF & mf, const CvStxBestF & b)
   return cv_stx_below_f (&mf, cost[0], cost[1], cost[2], edge[0], edge[1]);
 }
 
-/* The coarse chain's fits (what cv_stx_offer_f and cv_stx_below_f read of
- * them): two 16-byte quads per candidate. */
-__device__ __forceinline__ void
-chain_fit_store (CvStxQuad * q, int p, const CvStxFitF & f)
-{
-  q[2 * p] = CvStxQuad { {f.cost[0], f.cost[1], f.cost[2], f.bot_g} };
-  q[2 * p + 1] = CvStxQuad { {f.top_g, f.bot_o, f.top_o, 0.0f} };
-}
-
-__device__ __forceinline__ CvStxFitF
-chain_fit_load (const CvStxQuad * q, int p)
-{
-  const CvStxQuad a = q[2 * p], b = q[2 * p + 1];
-  CvStxFitF f;
-  f.cost[0] = a.v[0];
-  f.cost[1] = a.v[1];
-  f.cost[2] = a.v[2];
-  f.bot_g = a.v[3];
-  f.top_g = b.v[0];
-  f.bot_o = b.v[1];
-  f.top_o = b.v[2];
-  f.slope_g = f.slope_o = 0.0f;
-  return f;
-}
-
 /* The coarse DP's chain (one warp, end of the prologue): a lane per bottom
  * band offers its candidate (fits made beforehand) on its chain state,
  * the warp reduces them to the next chain state. */
 __device__ __forceinline__ void
 coarse_chain (const CvStxModelF & mf, const CvStxQuad * chain_fits,
-    CvStxBelowF * coarse, int nb, int lane)
+    CvStxBelowF * coarse, int nb, int lane, bool obj_slope)
 {
+  const int n_pairs = nb * (nb - 1) / 2;
   if (lane == 0)
     coarse[0] = cv_stx_below_none_f (&mf);
   __syncwarp ();
@@ -281,7 +258,8 @@ coarse_chain (const CvStxModelF & mf, const CvStxQuad * chain_fits,
     CvStxBestF best;
     cv_stx_best_init (&best);
     for (int i = lane; i <= k; i += kWarpSize) {
-      const CvStxFitF fit = chain_fit_load (chain_fits, p0 + i);
+      const CvStxFitF fit = cv_stx_fit_load (chain_fits, n_pairs, p0 + i,
+          obj_slope);
       cv_stx_offer_f (&best, &mf, &fit, &coarse[i], i * CV_STX_BAND, 0,
           0.0f);
     }
@@ -469,7 +447,7 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
   }
   __syncthreads ();
   const CvStxGroundF gr = hdr->ground_f;
-  const bool prune = cv_stx_prune_bands_ok (nb, kObjSlope);
+  const bool prune = cv_stx_prune_bands_ok (nb);
   /* the coarse chain's fits, in the bounds' space until the chain ran */
   CvStxQuad *chain_fits = reinterpret_cast<CvStxQuad *>(ub_keys);
   if (warp < 2) {
@@ -495,8 +473,9 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
         }
         const int t = cv_stx_band_end (k, h) - 1;
         const CvStxMomF mom = cv_stx_band_start_mom_scan (&Tb, i, t);
-        chain_fit_store (chain_fits, q - nb, cv_stx_coarse_fit (&Tb, &mf,
-                &gr, &mom, i, t, kObjSlope));
+        const CvStxFitF fit = cv_stx_coarse_fit (&Tb, &mf, &gr, &mom, i, t,
+            kObjSlope);
+        cv_stx_fit_store (chain_fits, n_pairs, q - nb, &fit, kObjSlope);
       }
     }
   }
@@ -505,7 +484,7 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
    * themselves are helper tasks of band 0) */
   if (prune) {
     if (warp == 0)
-      coarse_chain (mf, chain_fits, coarse, nb, lane);
+      coarse_chain (mf, chain_fits, coarse, nb, lane, kObjSlope);
     __syncthreads ();
     for (int k = tid; k < CV_STIXEL_N_CLASSES * h; k += T)
       ub_keys[k] = float_key (INFINITY);

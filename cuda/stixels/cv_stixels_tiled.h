@@ -1050,18 +1050,15 @@ cv_stx_block_cuts (const CvStxModelF * mf, const CvStxBelowF * ring,
 
 /* ---- the coarse DP: upper bounds for pruning ------------------------------ */
 
-/* Pruning runs on columns of at least CV_STX_PRUNE_MIN_BANDS bands (below,
- * the few off-diagonal blocks save less than the coarse DP costs: H200,
- * 2048x1024 with 8x8 cells, 4 bands, 0.058 -> 0.062 ms) whose coarse
- * chain's fits fit in the kernel's second diagonal buffer (free while the
- * chain runs): n_bands (n_bands - 1) / 2 entries of 8 floats. */
+/* Pruning runs on columns of at least CV_STX_PRUNE_MIN_BANDS bands:
+ * below, the few off-diagonal blocks save less than the coarse DP costs
+ * (H200, 2048x1024 with 8x8 cells, 4 bands: 0.058 -> 0.062 ms). */
 #define CV_STX_PRUNE_MIN_BANDS 6
 
 CV_STX_FN int
-cv_stx_prune_bands_ok (int n_bands, int obj_slope)
+cv_stx_prune_bands_ok (int n_bands)
 {
-  return n_bands >= CV_STX_PRUNE_MIN_BANDS && (size_t) n_bands *
-      (size_t) (n_bands - 1) / 2 * 8 <= (size_t) CV_STX_DIAG_FLOATS (obj_slope);
+  return n_bands >= CV_STX_PRUNE_MIN_BANDS;
 }
 
 /* Moments of [band_start (@i), @t], @i <= the band of @t. */
@@ -1159,10 +1156,13 @@ typedef struct CV_STX_ALIGN16
   float v[4];
 } CvStxQuad;
 
+/* Fits kept in 16-byte planes of @stride entries (CV_STX_DIAG_PLANES of
+ * them): the diagonal blocks' (stride CV_STX_DIAG_ENTRIES) and the coarse
+ * chain's. */
 CV_STX_FN void
-cv_stx_diag_store (float *diag, int e, const CvStxFitF * fit, int obj_slope)
+cv_stx_fit_store (CvStxQuad * q, int stride, int e, const CvStxFitF * fit,
+    int obj_slope)
 {
-  CvStxQuad *q = (CvStxQuad *) diag;
   CvStxQuad a, b;
   a.v[0] = fit->cost[0];
   a.v[1] = fit->cost[1];
@@ -1173,22 +1173,20 @@ cv_stx_diag_store (float *diag, int e, const CvStxFitF * fit, int obj_slope)
   b.v[2] = fit->bot_o;
   b.v[3] = 0.0f;
   q[e] = a;
-  q[CV_STX_DIAG_ENTRIES + e] = b;
+  q[stride + e] = b;
   if (obj_slope) {
     CvStxQuad c;
     c.v[0] = fit->top_o;
     c.v[1] = fit->slope_o;
     c.v[2] = c.v[3] = 0.0f;
-    q[2 * CV_STX_DIAG_ENTRIES + e] = c;
+    q[2 * stride + e] = c;
   }
 }
 
-/* Diagonal entry @e (cv_stx_diag_index). */
 CV_STX_FN CvStxFitF
-cv_stx_diag_entry (const float *diag, int e, int obj_slope)
+cv_stx_fit_load (const CvStxQuad * q, int stride, int e, int obj_slope)
 {
-  const CvStxQuad *q = (const CvStxQuad *) diag;
-  const CvStxQuad a = q[e], b = q[CV_STX_DIAG_ENTRIES + e];
+  const CvStxQuad a = q[e], b = q[stride + e];
   CvStxFitF fit;
   fit.cost[0] = a.v[0];
   fit.cost[1] = a.v[1];
@@ -1198,7 +1196,7 @@ cv_stx_diag_entry (const float *diag, int e, int obj_slope)
   fit.slope_g = b.v[1];
   fit.bot_o = b.v[2];
   if (obj_slope) {
-    const CvStxQuad c = q[2 * CV_STX_DIAG_ENTRIES + e];
+    const CvStxQuad c = q[2 * stride + e];
     fit.top_o = c.v[0];
     fit.slope_o = c.v[1];
   } else {
@@ -1206,6 +1204,21 @@ cv_stx_diag_entry (const float *diag, int e, int obj_slope)
     fit.slope_o = 0.0f;
   }
   return fit;
+}
+
+CV_STX_FN void
+cv_stx_diag_store (float *diag, int e, const CvStxFitF * fit, int obj_slope)
+{
+  cv_stx_fit_store ((CvStxQuad *) diag, CV_STX_DIAG_ENTRIES, e, fit,
+      obj_slope);
+}
+
+/* Diagonal entry @e (cv_stx_diag_index). */
+CV_STX_FN CvStxFitF
+cv_stx_diag_entry (const float *diag, int e, int obj_slope)
+{
+  return cv_stx_fit_load ((const CvStxQuad *) diag, CV_STX_DIAG_ENTRIES, e,
+      obj_slope);
 }
 
 CV_STX_FN CvStxFitF

@@ -84,7 +84,7 @@ column (const CvStxModel * m, const CvStxModelF * mf,
   const int h = m->n_rows, nb = cv_stx_n_bands (h);
   const int obj_slope = mf->obj_prec_b > 0.0f;
   const int prune = mf->prune_floor < INFINITY
-      && cv_stx_prune_bands_ok (nb, obj_slope);
+      && cv_stx_prune_bands_ok (nb);
   const CvStxGroundF gr = cv_stx_ground_f (&m->plane[CV_STX_G]);
   const CvStxStates S = { w->cost, w->ref, w->edge, w->slope, h };
   CvStxTables T;

@@ -55,31 +55,40 @@ randomize_priors (CvStixelParams * p, guint32 * rng)
 #undef U
 }
 
-static gboolean
-run_case (const Case * c, guint32 seed)
+/* The frame of case @c with @seed, and its parameters in @p. */
+static StxFrame *
+case_frame (const Case * c, guint32 seed, CvStixelParams * p)
 {
   StxFrame *f = stx_frame_new (c->width, c->height, 8, seed);
-  CvStixelParams p;
-  CvStixelList ref = CV_STIXEL_LIST_INIT, flt = CV_STIXEL_LIST_INIT;
-  CvError err = { 0 };
-  const CvImageU8 *conf = c->confidence ? &f->confidence : NULL;
   guint32 rng = seed * 7 + 1;
-  char what[128];
-  gboolean ok;
-  gint64 t0, t1, t2;
 
   if (c->noise > 0 || c->holes > 0 || c->outliers > 0 || c->confidence)
     stx_frame_add_noise (f, c->noise, c->holes, c->outliers, 128,
         c->confidence, seed * 13);
-  stx_params_for_frame (&p, f);
-  p.stixel_width = c->stixel_width;
-  p.row_step = c->row_step;
+  stx_params_for_frame (p, f);
+  p->stixel_width = c->stixel_width;
+  p->row_step = c->row_step;
   if (c->random_priors)
-    randomize_priors (&p, &rng);
+    randomize_priors (p, &rng);
   if (c->other_pose) {
-    p.pose.height *= 1.1f;
-    p.pose.pitch += 0.01f;
+    p->pose.height *= 1.1f;
+    p->pose.pitch += 0.01f;
   }
+  return f;
+}
+
+static gboolean
+run_case (const Case * c, guint32 seed)
+{
+  CvStixelParams p;
+  StxFrame *f = case_frame (c, seed, &p);
+  CvStixelList ref = CV_STIXEL_LIST_INIT, flt = CV_STIXEL_LIST_INIT;
+  CvError err = { 0 };
+  const CvImageU8 *conf = c->confidence ? &f->confidence : NULL;
+  char what[128];
+  gboolean ok;
+  gint64 t0, t1, t2;
+
   t0 = g_get_monotonic_time ();
   if (cv_stixels_cpu (&p, &f->disparity, conf, &ref, &err) != CV_OK)
     g_error ("cv_stixels_cpu (%s): %s", c->name, err.message);
@@ -348,28 +357,14 @@ test_pruning (void)
   guint i;
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
     const Case *c = &cases[i];
-    const guint32 seed = 400 + i;
-    StxFrame *f = stx_frame_new (c->width, c->height, 8, seed);
+    CvStixelParams p;
+    StxFrame *f = case_frame (c, 400 + i, &p);
     const CvImageU8 *conf = c->confidence ? &f->confidence : NULL;
     CvStixelList on = CV_STIXEL_LIST_INIT, off = CV_STIXEL_LIST_INIT;
     CvStxPruneStats s_on, s_off;
-    CvStixelParams p;
     CvError err = { 0 };
-    guint32 rng = seed * 7 + 1;
     int u;
 
-    if (c->noise > 0 || c->holes > 0 || c->outliers > 0 || c->confidence)
-      stx_frame_add_noise (f, c->noise, c->holes, c->outliers, 128,
-          c->confidence, seed * 13);
-    stx_params_for_frame (&p, f);
-    p.stixel_width = c->stixel_width;
-    p.row_step = c->row_step;
-    if (c->random_priors)
-      randomize_priors (&p, &rng);
-    if (c->other_pose) {
-      p.pose.height *= 1.1f;
-      p.pose.pitch += 0.01f;
-    }
     g_assert_cmpint (cv_stixels_tiled_cpu_run (&p, &f->disparity, conf, 1,
             &s_on, &on, &err), ==, CV_OK);
     g_assert_cmpint (cv_stixels_tiled_cpu_run (&p, &f->disparity, conf, 0,
