@@ -1156,13 +1156,10 @@ typedef struct CV_STX_ALIGN16
   float v[4];
 } CvStxQuad;
 
-/* Fits kept in 16-byte planes of @stride entries (CV_STX_DIAG_PLANES of
- * them): the diagonal blocks' (stride CV_STX_DIAG_ENTRIES) and the coarse
- * chain's. */
 CV_STX_FN void
-cv_stx_fit_store (CvStxQuad * q, int stride, int e, const CvStxFitF * fit,
-    int obj_slope)
+cv_stx_diag_store (float *diag, int e, const CvStxFitF * fit, int obj_slope)
 {
+  CvStxQuad *q = (CvStxQuad *) diag;
   CvStxQuad a, b;
   a.v[0] = fit->cost[0];
   a.v[1] = fit->cost[1];
@@ -1173,20 +1170,22 @@ cv_stx_fit_store (CvStxQuad * q, int stride, int e, const CvStxFitF * fit,
   b.v[2] = fit->bot_o;
   b.v[3] = 0.0f;
   q[e] = a;
-  q[stride + e] = b;
+  q[CV_STX_DIAG_ENTRIES + e] = b;
   if (obj_slope) {
     CvStxQuad c;
     c.v[0] = fit->top_o;
     c.v[1] = fit->slope_o;
     c.v[2] = c.v[3] = 0.0f;
-    q[2 * stride + e] = c;
+    q[2 * CV_STX_DIAG_ENTRIES + e] = c;
   }
 }
 
+/* Diagonal entry @e (cv_stx_diag_index). */
 CV_STX_FN CvStxFitF
-cv_stx_fit_load (const CvStxQuad * q, int stride, int e, int obj_slope)
+cv_stx_diag_entry (const float *diag, int e, int obj_slope)
 {
-  const CvStxQuad a = q[e], b = q[stride + e];
+  const CvStxQuad *q = (const CvStxQuad *) diag;
+  const CvStxQuad a = q[e], b = q[CV_STX_DIAG_ENTRIES + e];
   CvStxFitF fit;
   fit.cost[0] = a.v[0];
   fit.cost[1] = a.v[1];
@@ -1196,7 +1195,7 @@ cv_stx_fit_load (const CvStxQuad * q, int stride, int e, int obj_slope)
   fit.slope_g = b.v[1];
   fit.bot_o = b.v[2];
   if (obj_slope) {
-    const CvStxQuad c = q[2 * stride + e];
+    const CvStxQuad c = q[2 * CV_STX_DIAG_ENTRIES + e];
     fit.top_o = c.v[0];
     fit.slope_o = c.v[1];
   } else {
@@ -1204,21 +1203,6 @@ cv_stx_fit_load (const CvStxQuad * q, int stride, int e, int obj_slope)
     fit.slope_o = 0.0f;
   }
   return fit;
-}
-
-CV_STX_FN void
-cv_stx_diag_store (float *diag, int e, const CvStxFitF * fit, int obj_slope)
-{
-  cv_stx_fit_store ((CvStxQuad *) diag, CV_STX_DIAG_ENTRIES, e, fit,
-      obj_slope);
-}
-
-/* Diagonal entry @e (cv_stx_diag_index). */
-CV_STX_FN CvStxFitF
-cv_stx_diag_entry (const float *diag, int e, int obj_slope)
-{
-  return cv_stx_fit_load ((const CvStxQuad *) diag, CV_STX_DIAG_ENTRIES, e,
-      obj_slope);
 }
 
 CV_STX_FN CvStxFitF
