@@ -42,7 +42,8 @@
  * Pruning (branch and bound).  The blocks off the diagonal hold the long
  * candidates, most of which span several surfaces and cannot win.  Before
  * the DP a coarse DP over the bottoms at band starts only (a feasible
- * segmentation per row and class, nb^2 / 2 candidates per column) gives
+ * segmentation per row and class; per column nb^2 / 2 candidates for its
+ * chain over the bands' last rows, h nb / 2 for every row's bound) gives
  * an upper bound ub[c][t] of every row's final best per class.  A lane
  * walking a block segment's bottoms downwards stops once no lower bottom
  * can beat ub: a candidate's fitted residual only grows when the set
