@@ -196,7 +196,7 @@ typedef struct
                                  * precision (mean 0) */
   /* pruning: min (0, log sigma) per class (the most one cell's valid
    * fraction can lower a candidate's energy by) and the absolute part of
-   * the margin (INFINITY: pruning off) */
+   * the margin */
   float ls_neg[CV_STIXEL_N_CLASSES];
   float prune_floor;
 } CvStxModelF;

@@ -74,17 +74,17 @@ work_alloc (Work * w, int h)
   return 1;
 }
 
-/* Column @u: the kernel's prologue, supersteps and backtracking; adds
- * the blocks' candidate steps (all, run) to @stats. */
+/* Column @u: the kernel's prologue, supersteps and backtracking, pruning
+ * where @prune_on and the column is tall enough; adds the blocks'
+ * candidate steps (all, run) to @stats. */
 static int
 column (const CvStxModel * m, const CvStxModelF * mf,
     const CvStxCell * cells, int u, Work * w, CvStixel * out, float *energy,
-    CvStxPruneStats * stats)
+    int prune_on, CvStxPruneStats * stats)
 {
   const int h = m->n_rows, nb = cv_stx_n_bands (h);
   const int obj_slope = mf->obj_prec_b > 0.0f;
-  const int prune = mf->prune_floor < INFINITY
-      && cv_stx_prune_bands_ok (nb);
+  const int prune = prune_on && cv_stx_prune_bands_ok (nb);
   const CvStxGroundF gr = cv_stx_ground_f (&m->plane[CV_STX_G]);
   const CvStxStates S = { w->cost, w->ref, w->edge, w->slope, h };
   CvStxTables T;
@@ -265,8 +265,6 @@ cv_stixels_tiled_cpu_run (const CvStixelParams * params,
         "(camera_height_sigma, camera_pitch_sigma > 0) and a bounded "
         "object slope prior");
   cv_stx_model_f_init (&model, &mf);
-  if (!prune)
-    mf.prune_floor = INFINITY;
   st = cv_stx_list_reserve_columns (out, model.n_columns, err);
   if (st != CV_OK)
     return st;
@@ -288,7 +286,7 @@ cv_stixels_tiled_cpu_run (const CvStixelParams * params,
   for (u = 0; u < model.n_columns; u++)
     column_count[u] = column (&model, &mf, cells + (size_t) u * model.n_rows,
         u, &w, column_stixels + (size_t) u * model.n_rows,
-        &out->column_energy[u], &local);
+        &out->column_energy[u], prune, &local);
   if (stats != NULL)
     *stats = local;
   st = cv_stx_assemble_list (&model, column_stixels, column_count, out, err);
