@@ -13,8 +13,8 @@
  *          variant) and each warp writes its pixels' cells, C | L << cbits.
  *  Part 2 (after the block barrier): L2R continues x = mid .. W-1, R2L
  *          x = mid-1 .. 0, reading the cells the other warp wrote (a ring of
- *          SGM_FAST_HRING pixels in flight, L2 prefetches further ahead),
- *          taking C from them and adding its own path costs.
+ *          SGM_FAST_HRING_SLOTS - 1 pixels in flight), taking C from them
+ *          and adding its own path costs.
  * Every cell is written in part 1 and read and written in part 2.
  */
 #ifndef SGM_EMULATION
@@ -24,12 +24,11 @@
 #endif
 #include "cv_sgm_packed.cuh"
 
-/* Pixels in flight per warp in part 2 (asynchronous copies): a step is
- * ~70 cycles, the cells come from L2 or DRAM. */
-#define SGM_FAST_HRING 16
-/* Pixels ahead whose cells part 2 prefetches into L2. */
-#define SGM_FAST_HPREFETCH 48
-#define SGM_FAST_LINE_BYTES 128
+/* Ring slots of part 2, a power of two (the slot of pixel i is i mod
+ * SLOTS, no wrap-around arithmetic in the step): SGM_FAST_HRING_SLOTS - 1
+ * pixels in flight per warp (asynchronous copies; a step is ~250 cycles,
+ * the cells come from L2 or DRAM, so no L2 prefetches further ahead). */
+#define SGM_FAST_HRING_SLOTS 16
 
 static __host__ __device__ inline size_t
 fast_align16 (size_t n)
@@ -39,7 +38,7 @@ fast_align16 (size_t n)
 
 /* Shared-memory layout, the same on host (size) and device (offsets): per
  * row the right census (padded against bank conflicts), the left census and
- * the row's P2 jumps, then per warp a ring of SGM_FAST_HRING + 1 pixel
+ * the row's P2 jumps, then per warp a ring of SGM_FAST_HRING_SLOTS pixel
  * slots of all its rows.  Jump x (0 .. W) is P2 for the step between pixels
  * x - 1 and x, both halves (adaptive P2: from |luma x - luma x-1|; jumps 0
  * and W, never used, are P2): the left-to-right step to x takes jump x,
@@ -63,7 +62,7 @@ fast_horiz_layout (int width, int n_disp, int census_bytes, int rows)
   l.jump = l.left + fast_align16 ((size_t) width * census_bytes);
   l.row_bytes = l.jump + fast_align16 ((size_t) (width + 1) * sizeof (uint32_t));
   l.rings = l.rows + l.row_bytes * rows;
-  l.ring_bytes = (size_t) (SGM_FAST_HRING + 1) * rows * n_disp *
+  l.ring_bytes = (size_t) SGM_FAST_HRING_SLOTS * rows * n_disp *
       sizeof (uint16_t);
   l.total = l.rings + 2 * l.ring_bytes;
   return l;
@@ -81,7 +80,6 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
 {
   constexpr int NSL = SGM_WARP / LPS;   /* rows per block */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
-  constexpr int SLOTS = SGM_FAST_HRING + 1;
   /* pixels per iteration of both parts' loops: with two words per lane,
    * four give more independent work between the chain's dependent steps
    * (H200, 1024x440 D 128, centre-symmetric census: 0.233 -> 0.196 ms;
@@ -210,58 +208,59 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
     const int n = STEP > 0 ? W - mid : mid;
     uint32_t *cells = row_cells + (size_t) x0 * WORDS;
     const uint32_t *jumps = jump + x0 + (STEP < 0);
-    auto slot_words = [&](int slot) -> uint32_t * {
-      return ring + (size_t) slot * NSL * WORDS;
+    /* pixel i's cells are in ring slot i mod SLOTS; pixel i + AHEAD is
+     * fetched into the slot of pixel i - 1, read at the step before (the
+     * warp's barrier of step i orders that read before the copy) */
+    constexpr int AHEAD = SGM_FAST_HRING_SLOTS - 1;
+    auto slot_words = [&](int i) -> uint32_t * {
+      return ring + (size_t) (i & (SGM_FAST_HRING_SLOTS - 1)) * NSL * WORDS;
     };
-    int i_next = 0, slot_next = 0;      /* next pixel to fetch, its slot */
-    const uint32_t *fetch_src = cells;
-    auto fetch = [&]() {
-      if (i_next < n && row_ok)
-        sgm_pixel_copy_async < LPS, WORDS > (slot_words (slot_next),
-            fetch_src, sl);
+    /* cells of a row past the image (rows of a block beyond the last) are
+     * those of row 0: read, never written */
+    auto fetch = [&](int i) {
+      sgm_pixel_copy_async < LPS, WORDS > (slot_words (i), cells +
+          (ptrdiff_t) i * STEP * WORDS, sl);
+    };
+    /* a copy group per pixel */
+    for (int i = 0; i < AHEAD; i++) {
+      if (i < n)
+        fetch (i);
       sgm_copy_commit ();
-      i_next++;
-      fetch_src += STEP * WORDS;
-      slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
-    };
-    constexpr int LINES = (2 * WORDS * 2 + SGM_FAST_LINE_BYTES - 1)
-        / SGM_FAST_LINE_BYTES;  /* 128-byte lines of a pixel's cells */
-    auto prefetch = [&](int i) {
-      if (i < n && row_ok && sl < LINES)
-        sgm_prefetch_l2 ((const char *) (cells + (ptrdiff_t) i * STEP * WORDS)
-            + sl * SGM_FAST_LINE_BYTES);
-    };
-    for (int i = 0; i < SGM_FAST_HPREFETCH; i++)
-      prefetch (i);
-    for (int i = 0; i < SGM_FAST_HRING; i++)
-      fetch ();
-    int slot_rd = 0;
-#pragma unroll (PIXELS_PER_ITERATION)
-    for (int i = 0; i < n; i++) {
-      sgm_copy_wait < SGM_FAST_HRING - 1 > ();
-      __syncwarp ();            /* pixel i arrived; the slot of i - 1 read */
-      fetch ();                 /* pixel i + SGM_FAST_HRING, into that slot */
-      prefetch (i + SGM_FAST_HPREFETCH);
-
+    }
+    /* the step of pixel i; @fetching: pixel i + AHEAD exists */
+    auto pixel = [&](int i, bool fetching) {
+      if (fetching) {
+        sgm_copy_wait < AHEAD - 1 > ();
+        __syncwarp ();          /* pixel i arrived; the slot of i - 1 read */
+        fetch (i + AHEAD);
+        sgm_copy_commit ();
+      }
       uint32_t cell[KH], C[KH];
-      sgm_words_load_shared < KH > (cell, slot_words (slot_rd) + sl * KH);
-      slot_rd = slot_rd + 1 == SLOTS ? 0 : slot_rd + 1;
+      sgm_words_load_shared < KH > (cell, slot_words (i) + sl * KH);
 #pragma unroll
       for (int r = 0; r < KH; r++)
         C[r] = cell[r] & cmask_pk;
-      sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + *jumps, sl);
+      sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + jumps[i * STEP],
+          sl);
       m_pk = sgm_ipl_min < LPS, KH > (L);
       if (row_ok) {
         uint32_t out[KH];
 #pragma unroll
         for (int r = 0; r < KH; r++)
           out[r] = cell[r] + L[r] * shift_mul;
-        sgm_words_store_cg < KH > (cells + sl * KH, out);
+        sgm_words_store_cg < KH > (cells + (ptrdiff_t) i * STEP * WORDS +
+            sl * KH, out);
       }
-      cells += STEP * WORDS;
-      jumps += STEP;
-    }
+    };
+    int i = 0;
+#pragma unroll (PIXELS_PER_ITERATION)
+    for (; i < n - AHEAD; i++)
+      pixel (i, true);
     sgm_copy_wait < 0 > ();
+    __syncwarp ();
+#pragma unroll (PIXELS_PER_ITERATION)
+    for (; i < n; i++)
+      pixel (i, false);
   };
 
   if (dir == 0)
