@@ -37,9 +37,9 @@ fast_align16 (size_t n)
 }
 
 /* Shared-memory layout, the same on host (size) and device (offsets): per
- * row the right census (padded against bank conflicts), the left census and
- * the row's P2 jumps, then per warp a ring of SGM_FAST_HRING_SLOTS pixel
- * slots of all its rows.  Jump x (0 .. W) is P2 for the step between pixels
+ * row the right census (room for padding against bank conflicts, used
+ * where they matter), the left census and the row's P2 jumps, then per
+ * warp a ring of SGM_FAST_HRING_SLOTS pixel slots of all its rows.  Jump x (0 .. W) is P2 for the step between pixels
  * x - 1 and x, both halves (adaptive P2: from |luma x - luma x-1|; jumps 0
  * and W, never used, are P2): the left-to-right step to x takes jump x,
  * the right-to-left step to x jump x + 1. */
@@ -52,8 +52,8 @@ static __host__ __device__ inline FastHorizLayout
 fast_horiz_layout (int width, int n_disp, int census_bytes, int rows)
 {
   FastHorizLayout l;
+  /* room for one padding element per 128 bytes (sgm_pad_index) */
   const int n_right = width + n_disp - 1;
-  /* one padding element per 128 bytes (sgm_pad_index) */
   const size_t right_elems = (size_t) n_right + n_right / (128 / census_bytes)
       + 1;
   l.rows = 0;
@@ -88,6 +88,14 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
    * the 8-byte full census (two: 0.339 -> 0.342, 1.53 -> 1.56) */
   constexpr int PIXELS_PER_ITERATION = KH <= 2 ? 4 : sizeof (CT) == 4 ? 2 : 1;
   (void) PIXELS_PER_ITERATION;  /* the host compiler of the emulation */
+  /* The right census is padded (sgm_pad_index) only where the lanes'
+   * stride of KH elements would otherwise make more than two-way bank
+   * conflicts: unpadded, a pixel's census addresses are one register and
+   * constant offsets (H200, 1226x370 D 128, centre-symmetric census: 0.143
+   * -> 0.133 ms; unpadded at D 256 or with the 8-byte full census the
+   * conflicts cost more than the addressing: 1920x1080 D 256 0.95 -> 0.99,
+   * full census 1.51 -> 1.73) */
+  constexpr bool PADDED = sizeof (CT) * KH > 8;
   unsigned char *smem = sgm_dynamic_shared ();
   const int W = a.width, H = a.height, D = 2 * WORDS, md = a.min_disp;
   const FastHorizLayout lay = fast_horiz_layout (W, D, (int) sizeof (CT), NSL);
@@ -116,7 +124,8 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
      * image; pixel x at index k reads element x + D - 1 - k */
     for (int e = threadIdx.x; e < W + D - 1; e += blockDim.x) {
       int col = e - md - (D - 1);
-      right[sgm_pad_index < CT > (e)] = col >= 0 ? cr[col] : (CT) 0;
+      right[PADDED ? sgm_pad_index < CT > (e) : e] = col >= 0 ? cr[col]
+          : (CT) 0;
     }
     for (int x = threadIdx.x; x < W; x += blockDim.x)
       left[x] = cl[x];
@@ -156,10 +165,16 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
 #pragma unroll
     for (int r = 0; r < KH; r++) {
       const int e = x + D - 1 - (sl * KH + r);
-      const int c_lo = sgm_hamming (cl, right[sgm_pad_index < CT > (e)]);
-      const int c_hi = sgm_hamming (cl,
-          right[sgm_pad_index < CT > (e - WORDS)]);
-      C[r] = (uint32_t) c_lo | ((uint32_t) c_hi << 16);
+      CT lo, hi;
+      if constexpr (PADDED) {
+        lo = right[sgm_pad_index < CT > (e)];
+        hi = right[sgm_pad_index < CT > (e - WORDS)];
+      } else {
+        lo = right[e];
+        hi = right[e - WORDS];
+      }
+      C[r] = (uint32_t) sgm_hamming (cl, lo) |
+          ((uint32_t) sgm_hamming (cl, hi) << 16);
     }
   };
 
