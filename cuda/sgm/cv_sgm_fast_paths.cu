@@ -81,6 +81,12 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   constexpr int NSL = SGM_WARP / LPS;   /* slices per warp */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
   constexpr int SLOTS = FAST_PATHS_SLOTS;
+  /* A lane's KH words, stored from its registers, cover parts of 32-byte
+   * sectors where KH is not 1, 2 or 4 (the lanes' 16- or 32-byte strides
+   * leave gaps that another store instruction fills): the L2 then takes
+   * every sector twice or more.  Those cells go out through the row's ring
+   * slot instead, in whole sectors. */
+  constexpr bool STAGED_STORE = KH != 1 && KH != 2 && KH != 4;
   unsigned char *smem = sgm_dynamic_shared ();
 
   const int lane = threadIdx.x & (SGM_WARP - 1);
@@ -235,8 +241,18 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
 #pragma unroll
       for (int r = 0; r < KH; r++)
         out[r] = cell[r] + L[r] * a.cell_mul;   /* no carry: exact regime */
-      sgm_words_store_cg_if < KH > (col < W, row_cur + (size_t) col * WORDS +
-          sl * KH, out);
+      if constexpr (STAGED_STORE) {
+        /* into the row's slot (each lane over the words it read), then
+         * out as whole sectors */
+        uint32_t *slot = seg_ring + slot_rd * (NSL * WORDS);
+        sgm_words_store_shared < KH > (slot + sl * KH, out);
+        __syncwarp ();
+        sgm_pixel_store_cg_if < LPS, WORDS > (col < W, row_cur +
+            (size_t) col * WORDS, slot, sl);
+      } else {
+        sgm_words_store_cg_if < KH > (col < W, row_cur + (size_t) col *
+            WORDS + sl * KH, out);
+      }
     }
 
     if (a.coop && (t == H - 1 || (y & (SGM_BATCH_ROWS - 1)) == batch_last))

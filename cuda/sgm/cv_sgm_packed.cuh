@@ -163,6 +163,25 @@ sgm_words_store_cg_if (bool pred, uint32_t * dst, const uint32_t (&v)[KH])
 #endif
 }
 
+/* To shared memory (the layout of sgm_words_load_shared). */
+template < int KH > static __device__ __forceinline__ void
+sgm_words_store_shared (uint32_t * dst, const uint32_t (&v)[KH])
+{
+#pragma unroll
+  for (int r = 0; r < KH;) {
+    if constexpr (KH % 4 == 0) {
+      *(uint4 *) (dst + r) = make_uint4 (v[r], v[r + 1], v[r + 2], v[r + 3]);
+      r += 4;
+    } else if constexpr (KH % 2 == 0) {
+      *(uint2 *) (dst + r) = make_uint2 (v[r], v[r + 1]);
+      r += 2;
+    } else {
+      dst[r] = v[r];
+      r += 1;
+    }
+  }
+}
+
 /* From shared memory. */
 template < int KH > static __device__ __forceinline__ void
 sgm_words_load_shared (uint32_t (&v)[KH], const uint32_t * src)
@@ -227,6 +246,34 @@ sgm_pixel_copy_async (uint32_t * dst, const uint32_t * src, int sl)
   for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++)
     if (UNITS % LPS == 0 || sl + k * LPS < UNITS)
       sgm_copy_async16_cg (dst + 4 * k * LPS, src + 4 * k * LPS);
+}
+
+/* Stores a pixel's cells (WORDS 32-bit words, a multiple of 4, 16-byte
+ * aligned) from shared memory @src to global memory @dst where @pred, the
+ * LPS lanes of a segment sharing the 16-byte units as sgm_pixel_copy_async
+ * does: each store instruction writes whole 32-byte sectors (a lane's own
+ * KH words, stored from registers, cover half sectors when KH > 4). */
+template < int LPS, int WORDS > static __device__ __forceinline__ void
+sgm_pixel_store_cg_if (bool pred, uint32_t * dst, const uint32_t * src,
+    int sl)
+{
+  constexpr int UNITS = WORDS / 4;
+  dst += 4 * sl;
+  src += 4 * sl;
+#pragma unroll
+  for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++)
+    if (UNITS % LPS == 0 || sl + k * LPS < UNITS) {
+      const uint4 q = *(const uint4 *) (src + 4 * k * LPS);
+#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
+      asm volatile ("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t"
+          "@p st.global.cg.v4.u32 [%1], {%2, %3, %4, %5};\n\t}"
+          ::"r" ((unsigned) pred), "l" (dst + 4 * k * LPS), "r" (q.x),
+          "r" (q.y), "r" (q.z), "r" (q.w):"memory");
+#else
+      if (pred)
+        __stcg ((uint4 *) (dst + 4 * k * LPS), q);
+#endif
+    }
 }
 
 #endif /* CV_SGM_PACKED_CUH */
