@@ -87,6 +87,12 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
    * every sector twice or more.  Those cells go out through the row's ring
    * slot instead, in whole sectors. */
   constexpr bool STAGED_STORE = KH != 1 && KH != 2 && KH != 4;
+  /* The ring's slots swizzled where a lane's words are 4 units and a
+   * segment spans a quarter warp (sgm_unit_swizzle): 4-way bank conflicts
+   * otherwise (H200, D 256 with 8 lanes: 1226x370 0.790 -> 0.722 ms,
+   * 1920x1080 3.76 -> 3.39).  The 2-way conflicts of 2 units per lane
+   * cost less than the swizzle's addressing (KH = 8: 0.393 -> 0.397). */
+  constexpr int SWZ = LPS >= 8 && KH == 16 ? 3 : 0;
   unsigned char *smem = sgm_dynamic_shared ();
 
   const int lane = threadIdx.x & (SGM_WARP - 1);
@@ -151,7 +157,7 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   /* fetches the next row (none where the slice is outside the image) */
   auto fetch_row = [&]() {
     if (col_next < W) {
-      sgm_pixel_copy_async < LPS, WORDS > (seg_ring + slot_next *
+      sgm_pixel_copy_async < LPS, WORDS, SWZ > (seg_ring + slot_next *
           (NSL * WORDS), row_next + (size_t) col_next * WORDS, sl);
       if (a.adaptive && sl == 0)
         sgm_copy_async (jump_ring + slot_next * NSL, (const uint2 *)
@@ -215,8 +221,12 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
     __syncwarp ();
 
     uint32_t cell[KH], C[KH];
-    sgm_words_load_shared < KH > (cell, seg_ring + slot_rd * (NSL * WORDS) +
-        sl * KH);
+    if constexpr (SWZ != 0)
+      sgm_lane_units_load_shared < KH, SWZ > (cell, seg_ring + slot_rd *
+          (NSL * WORDS), sl);
+    else
+      sgm_words_load_shared < KH > (cell, seg_ring + slot_rd * (NSL * WORDS)
+          + sl * KH);
 #pragma unroll
     for (int r = 0; r < KH; r++)
       C[r] = cell[r] & a.cmask_pk;
@@ -245,9 +255,12 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
         /* into the row's slot (each lane over the words it read), then
          * out as whole sectors */
         uint32_t *slot = seg_ring + slot_rd * (NSL * WORDS);
-        sgm_words_store_shared < KH > (slot + sl * KH, out);
+        if constexpr (SWZ != 0)
+          sgm_lane_units_store_shared < KH, SWZ > (slot, out, sl);
+        else
+          sgm_words_store_shared < KH > (slot + sl * KH, out);
         __syncwarp ();
-        sgm_pixel_store_cg_if < LPS, WORDS > (col < W, row_cur +
+        sgm_pixel_store_cg_if < LPS, WORDS, SWZ > (col < W, row_cur +
             (size_t) col * WORDS, slot, sl);
       } else {
         sgm_words_store_cg_if < KH > (col < W, row_cur + (size_t) col *

@@ -232,38 +232,77 @@ sgm_words_load_ro (uint32_t (&v)[KH], const uint32_t * src)
   }
 }
 
+/* Shared-memory position of 16-byte unit @u of a pixel's cells in a
+ * swizzled slot: bits 0..1 of the unit flipped by bits 3..4 (SWZ = 0: no
+ * swizzle).  With 8 or more lanes per segment, SWZ = 3 for KH = 16 (and 1
+ * for KH = 8) makes both access patterns free of bank conflicts: a lane's
+ * own KH words (units sl KH / 4 + j, one 128-bit access per j) and the
+ * segment's shared units (sl + LPS k, sgm_pixel_copy_async). */
+template < int SWZ > static __device__ __forceinline__ int
+sgm_unit_swizzle (int u)
+{
+  return u ^ ((u >> 3) & SWZ);
+}
+
+/* A lane's KH words (KH a multiple of 4) of a swizzled slot @slot. */
+template < int KH, int SWZ > static __device__ __forceinline__ void
+sgm_lane_units_load_shared (uint32_t (&v)[KH], const uint32_t * slot, int sl)
+{
+#pragma unroll
+  for (int j = 0; j < KH / 4; j++) {
+    const uint4 q = *(const uint4 *) (slot + 4 *
+        sgm_unit_swizzle < SWZ > (sl * (KH / 4) + j));
+    v[4 * j] = q.x;
+    v[4 * j + 1] = q.y;
+    v[4 * j + 2] = q.z;
+    v[4 * j + 3] = q.w;
+  }
+}
+
+template < int KH, int SWZ > static __device__ __forceinline__ void
+sgm_lane_units_store_shared (uint32_t * slot, const uint32_t (&v)[KH], int sl)
+{
+#pragma unroll
+  for (int j = 0; j < KH / 4; j++)
+    *(uint4 *) (slot + 4 * sgm_unit_swizzle < SWZ > (sl * (KH / 4) + j)) =
+        make_uint4 (v[4 * j], v[4 * j + 1], v[4 * j + 2], v[4 * j + 3]);
+}
+
 /* Copies a pixel's cells (WORDS 32-bit words, a multiple of 4, 16-byte
  * aligned) from global to shared memory bypassing L1 (other SMs write
- * them), the LPS lanes of a segment sharing the 16-byte units: lane @sl
- * copies units sl, sl + LPS, .. (one address, constant offsets). */
-template < int LPS, int WORDS > static __device__ __forceinline__ void
+ * them), into the slot @dst swizzled by SWZ, the LPS lanes of a segment
+ * sharing the 16-byte units: lane @sl copies units sl, sl + LPS, .. */
+template < int LPS, int WORDS, int SWZ = 0 >
+static __device__ __forceinline__ void
 sgm_pixel_copy_async (uint32_t * dst, const uint32_t * src, int sl)
 {
   constexpr int UNITS = WORDS / 4;
-  dst += 4 * sl;
   src += 4 * sl;
 #pragma unroll
   for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++)
     if (UNITS % LPS == 0 || sl + k * LPS < UNITS)
-      sgm_copy_async16_cg (dst + 4 * k * LPS, src + 4 * k * LPS);
+      sgm_copy_async16_cg (dst + 4 * sgm_unit_swizzle < SWZ > (sl + k * LPS),
+          src + 4 * k * LPS);
 }
 
 /* Stores a pixel's cells (WORDS 32-bit words, a multiple of 4, 16-byte
- * aligned) from shared memory @src to global memory @dst where @pred, the
+ * aligned) from the slot @src (swizzled by SWZ) to global memory @dst where
+ * @pred, the
  * LPS lanes of a segment sharing the 16-byte units as sgm_pixel_copy_async
  * does: each store instruction writes whole 32-byte sectors (a lane's own
  * KH words, stored from registers, cover half sectors when KH > 4). */
-template < int LPS, int WORDS > static __device__ __forceinline__ void
+template < int LPS, int WORDS, int SWZ = 0 >
+static __device__ __forceinline__ void
 sgm_pixel_store_cg_if (bool pred, uint32_t * dst, const uint32_t * src,
     int sl)
 {
   constexpr int UNITS = WORDS / 4;
   dst += 4 * sl;
-  src += 4 * sl;
 #pragma unroll
   for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++)
     if (UNITS % LPS == 0 || sl + k * LPS < UNITS) {
-      const uint4 q = *(const uint4 *) (src + 4 * k * LPS);
+      const uint4 q = *(const uint4 *) (src + 4 *
+          sgm_unit_swizzle < SWZ > (sl + k * LPS));
 #if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
       asm volatile ("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t"
           "@p st.global.cg.v4.u32 [%1], {%2, %3, %4, %5};\n\t}"

@@ -261,9 +261,12 @@ cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params)
       /* AUTO, as measured on the H200 (docs/performance.md): 16 lanes
        * where 8 would leave few warps (4 paths: two groups) or many
        * disparities per lane (D > 128), 8 otherwise (16 lanes with 8 paths
-       * and D 128 spread their blocks less evenly over the SMs) */
-      return d % 32 == 0 && (params->paths == 4 || d > 128) ? 16
-          : SGM_FAST_LANES;
+       * and D 128 spread their blocks less evenly over the SMs); with 8
+       * paths and D 256, 8 lanes since their cells go out in whole
+       * sectors through a swizzled ring (1226x370 1.13 against 1.22 ms,
+       * 1920x1080 5.05 against 5.19; other D > 128 not measured) */
+      return d % 32 == 0 && (params->paths == 4 || (d > 128 && d != 256))
+          ? 16 : SGM_FAST_LANES;
   }
 }
 

@@ -22,8 +22,9 @@
  *    64; else as PACKED): half or a quarter of the disparities per lane,
  *    twice or four times the warps.
  *  - AUTO (default): where the packed layout applies, PACKED16 with 4 paths
- *    or D > 128 (a multiple of 32), else PACKED (the fastest of the four
- *    in every row measured on the H200); BASELINE where it does not.
+ *    or D > 128 (a multiple of 32) except 8 paths at D 256, else PACKED
+ *    (the fastest of the four in every row measured on the H200);
+ *    BASELINE where it does not.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
