@@ -96,6 +96,7 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
    * conflicts cost more than the addressing: 1920x1080 D 256 0.95 -> 0.99,
    * full census 1.51 -> 1.73) */
   constexpr bool PADDED = sizeof (CT) * KH > 8;
+  constexpr int EPL = 128 / (int) sizeof (CT);  /* elements per padding */
   unsigned char *smem = sgm_dynamic_shared ();
   const int W = a.width, H = a.height, D = 2 * WORDS, md = a.min_disp;
   const FastHorizLayout lay = fast_horiz_layout (W, D, (int) sizeof (CT), NSL);
@@ -166,7 +167,12 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
     for (int r = 0; r < KH; r++) {
       const int e = x + D - 1 - (sl * KH + r);
       CT lo, hi;
-      if constexpr (PADDED) {
+      if constexpr (PADDED && WORDS % EPL == 0) {
+        /* e - WORDS >= 0 pads WORDS / EPL elements fewer than e */
+        const CT *lo_at = right + sgm_pad_index < CT > (e);
+        lo = lo_at[0];
+        hi = lo_at[-(WORDS + WORDS / EPL)];
+      } else if constexpr (PADDED) {
         lo = right[sgm_pad_index < CT > (e)];
         hi = right[sgm_pad_index < CT > (e - WORDS)];
       } else {
