@@ -24,19 +24,20 @@
 
 /* Slots of the right-view minima: pixel x at index k folds into slot
  * x + D - 1 - k, so right pixel r = x - min_disp - k is slot r + min_disp +
- * D - 1 (the last one read: W + min_disp + D - 2); the last step of a warp
- * may pass the row end by up to SGM_WARP / SGM_FAST_LANES - 1 pixels. */
+ * D - 1 (the last one read: W + min_disp + D - 2).  A pixel past the row
+ * end (the last step of a warp may pass it by up to SGM_WARP /
+ * SGM_FAST_LANES - 1 pixels) folds into D scratch slots after them. */
 static __host__ __device__ inline int
 fast_wta_slots (int width, int n_disp, int min_disp)
 {
-  return width + min_disp + n_disp + SGM_WARP / SGM_FAST_LANES;
+  return width + min_disp + n_disp - 1;
 }
 
 static __host__ __device__ inline size_t
 fast_wta_smem_bytes (int width, int n_disp, int min_disp)
 {
-  return (size_t) sgm_padded_size < uint32_t > (fast_wta_slots (width,
-          n_disp, min_disp)) * sizeof (uint32_t);
+  return (size_t) (fast_wta_slots (width, n_disp, min_disp) + n_disp) *
+      sizeof (uint32_t);
 }
 
 template < int KH > __global__ void
@@ -61,9 +62,12 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   const uint32_t *row_cells = (const uint32_t *) (a.sum + (size_t) y * W * D);
 
   const int n_slots = fast_wta_slots (W, D, md);
-  for (int i = threadIdx.x; i < n_slots; i += blockDim.x)
-    rmin[sgm_pad_index < uint32_t > (i)] = SGM_NO_MATCH;
+  for (int i = threadIdx.x; i < n_slots + D; i += blockDim.x)
+    rmin[i] = SGM_NO_MATCH;
   __syncthreads ();
+  /* the slot of index k = sl KH + r + h WORDS is fold_base - r - h WORDS
+   * (unpadded: constant offsets from one register; 2-way bank conflicts) */
+  const int lane_slot = D - 1 - sl * KH;
 
   /* the cells of the warp's next pixels are loaded while the current ones
    * are evaluated */
@@ -100,7 +104,9 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
     const int b = (int) (best & 0xffu);
     const uint32_t c1 = best >> 8;
 
-    /* second best at least 2 indices away */
+    /* second best at least 2 indices away; the right view (a pixel past
+     * the row end folds into the scratch slots) */
+    const int fold_base = (on ? x : n_slots) + lane_slot;
     uint32_t v2 = SGM_NO_MATCH;
 #pragma unroll
     for (int r = 0; r < KH; r++) {
@@ -110,10 +116,8 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
         const uint32_t v = h ? S[r] >> 16 : S[r] & 0xffffu;
         if ((unsigned) (k - b + 1) > 2u)
           v2 = min (v2, v);
-        /* the right view (a pixel past the row end adds nothing) */
-        sgm_shared_min (rmin, rmin_s,
-            sgm_pad_index < uint32_t > (x + D - 1 - k),
-            on ? (v << 8) | (uint32_t) k : SGM_NO_MATCH);
+        sgm_shared_min (rmin, rmin_s, fold_base - r - h * WORDS,
+            (v << 8) | (uint32_t) k);
       }
     }
     const uint32_t c2 = sgm_seg_min_u32 < LPS > (v2);
@@ -139,7 +143,7 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   __syncthreads ();             /* the right minima of the row are final */
 
   for (int x = threadIdx.x; x < W; x += blockDim.x) {
-    uint32_t v = rmin[sgm_pad_index < uint32_t > (x + md + D - 1)];
+    uint32_t v = rmin[x + md + D - 1];
     a.best_right[(size_t) y * W + x] = v == SGM_NO_MATCH ? (int16_t) - 1
         : (int16_t) (v & 0xffu);
   }
