@@ -123,12 +123,6 @@ sgm_pad_index (int e)
   return (int) ((unsigned) e + (unsigned) e / (unsigned) (128 / sizeof (CT)));
 }
 
-template < typename CT > static __host__ __device__ constexpr int
-sgm_padded_size (int n)
-{
-  return n + n / (int) (128 / sizeof (CT)) + 1;
-}
-
 /* Packs the costs of the pairs of a lane from its census words @w
  * (ascending columns): w[K - 1 - j] is the right census of disparity index
  * lane K + j.  Padded lanes (!@real) get SGM_PAD_COST. */

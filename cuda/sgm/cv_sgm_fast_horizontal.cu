@@ -39,10 +39,11 @@ fast_align16 (size_t n)
 /* Shared-memory layout, the same on host (size) and device (offsets): per
  * row the right census (room for padding against bank conflicts, used
  * where they matter), the left census and the row's P2 jumps, then per
- * warp a ring of SGM_FAST_HRING_SLOTS pixel slots of all its rows.  Jump x (0 .. W) is P2 for the step between pixels
- * x - 1 and x, both halves (adaptive P2: from |luma x - luma x-1|; jumps 0
- * and W, never used, are P2): the left-to-right step to x takes jump x,
- * the right-to-left step to x jump x + 1. */
+ * warp a ring of SGM_FAST_HRING_SLOTS pixel slots of all its rows.  Jump
+ * x (0 .. W) is P2 for the step between pixels x - 1 and x, both halves
+ * (adaptive P2: from |luma x - luma x-1|; jumps 0 and W, never used, are
+ * P2): the left-to-right step to x takes jump x, the right-to-left step to
+ * x jump x + 1. */
 typedef struct
 {
   size_t rows, right, left, jump, row_bytes, rings, ring_bytes, total;

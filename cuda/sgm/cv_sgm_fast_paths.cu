@@ -81,11 +81,11 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   constexpr int NSL = SGM_WARP / LPS;   /* slices per warp */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
   constexpr int SLOTS = FAST_PATHS_SLOTS;
-  /* A lane's KH words, stored from its registers, cover parts of 32-byte
-   * sectors where KH is not 1, 2 or 4 (the lanes' 16- or 32-byte strides
-   * leave gaps that another store instruction fills): the L2 then takes
-   * every sector twice or more.  Those cells go out through the row's ring
-   * slot instead, in whole sectors. */
+  /* Where KH is not 1, 2 or 4, a lane's KH words take several store
+   * instructions from its registers, each leaving gaps between the lanes
+   * that another one fills: the L2 then takes every 32-byte sector in
+   * parts (twice at KH 8).  Those cells go out through the row's ring slot
+   * instead, in whole sectors. */
   constexpr bool STAGED_STORE = KH != 1 && KH != 2 && KH != 4;
   /* The ring's slots swizzled where a lane's words are 4 units and a
    * segment spans a quarter warp (sgm_unit_swizzle): 4-way bank conflicts
