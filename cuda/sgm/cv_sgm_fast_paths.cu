@@ -221,12 +221,8 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
     __syncwarp ();
 
     uint32_t cell[KH], C[KH];
-    if constexpr (SWZ != 0)
-      sgm_lane_units_load_shared < KH, SWZ > (cell, seg_ring + slot_rd *
-          (NSL * WORDS), sl);
-    else
-      sgm_words_load_shared < KH > (cell, seg_ring + slot_rd * (NSL * WORDS)
-          + sl * KH);
+    sgm_lane_words_load_shared < KH, SWZ > (cell, seg_ring + slot_rd *
+        (NSL * WORDS), sl);
 #pragma unroll
     for (int r = 0; r < KH; r++)
       C[r] = cell[r] & a.cmask_pk;
@@ -255,10 +251,7 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
         /* into the row's slot (each lane over the words it read), then
          * out as whole sectors */
         uint32_t *slot = seg_ring + slot_rd * (NSL * WORDS);
-        if constexpr (SWZ != 0)
-          sgm_lane_units_store_shared < KH, SWZ > (slot, out, sl);
-        else
-          sgm_words_store_shared < KH > (slot + sl * KH, out);
+        sgm_lane_words_store_shared < KH, SWZ > (slot, out, sl);
         __syncwarp ();
         sgm_pixel_store_cg_if < LPS, WORDS, SWZ > (col < W, row_cur +
             (size_t) col * WORDS, slot, sl);

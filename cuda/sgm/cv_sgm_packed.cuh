@@ -140,27 +140,37 @@ sgm_words_store_cg (uint32_t * dst, const uint32_t (&v)[KH])
   }
 }
 
-/* sgm_words_store_cg where @pred, as predicated stores (no branch: the
- * path kernel's row step stays one block of straight-line code). */
+/* *@dst = @q (bypassing L1) where @pred, as a predicated store (no
+ * branch: the path kernel's row step stays one block of straight-line
+ * code). */
+static __device__ __forceinline__ void
+sgm_store_cg_v4_if (bool pred, uint32_t * dst, uint4 q)
+{
+#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
+  asm volatile ("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t"
+      "@p st.global.cg.v4.u32 [%1], {%2, %3, %4, %5};\n\t}"
+      ::"r" ((unsigned) pred), "l" (dst), "r" (q.x), "r" (q.y), "r" (q.z),
+      "r" (q.w):"memory");
+#else
+  if (pred)
+    __stcg ((uint4 *) dst, q);
+#endif
+}
+
+/* sgm_words_store_cg where @pred, as predicated stores where KH allows
+ * (sgm_store_cg_v4_if). */
 template < int KH > static __device__ __forceinline__ void
 sgm_words_store_cg_if (bool pred, uint32_t * dst, const uint32_t (&v)[KH])
 {
-#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
   if constexpr (KH % 4 == 0) {
 #pragma unroll
     for (int r = 0; r < KH; r += 4)
-      asm volatile ("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t"
-          "@p st.global.cg.v4.u32 [%1], {%2, %3, %4, %5};\n\t}"
-          ::"r" ((unsigned) pred), "l" (dst + r), "r" (v[r]), "r" (v[r + 1]),
-          "r" (v[r + 2]), "r" (v[r + 3]):"memory");
+      sgm_store_cg_v4_if (pred, dst + r, make_uint4 (v[r], v[r + 1], v[r + 2],
+              v[r + 3]));
   } else {
     if (pred)
       sgm_words_store_cg < KH > (dst, v);
   }
-#else
-  if (pred)
-    sgm_words_store_cg < KH > (dst, v);
-#endif
 }
 
 /* To shared memory (the layout of sgm_words_load_shared). */
@@ -244,28 +254,39 @@ sgm_unit_swizzle (int u)
   return u ^ ((u >> 3) & SWZ);
 }
 
-/* A lane's KH words (KH a multiple of 4) of a swizzled slot @slot. */
+/* Lane @sl's KH words of the pixel slot @slot (swizzled by SWZ: then KH
+ * is a multiple of 4). */
 template < int KH, int SWZ > static __device__ __forceinline__ void
-sgm_lane_units_load_shared (uint32_t (&v)[KH], const uint32_t * slot, int sl)
+sgm_lane_words_load_shared (uint32_t (&v)[KH], const uint32_t * slot, int sl)
 {
+  if constexpr (SWZ == 0) {
+    sgm_words_load_shared < KH > (v, slot + sl * KH);
+  } else {
+    static_assert (KH % 4 == 0, "a swizzled slot holds whole units per lane");
 #pragma unroll
-  for (int j = 0; j < KH / 4; j++) {
-    const uint4 q = *(const uint4 *) (slot + 4 *
-        sgm_unit_swizzle < SWZ > (sl * (KH / 4) + j));
-    v[4 * j] = q.x;
-    v[4 * j + 1] = q.y;
-    v[4 * j + 2] = q.z;
-    v[4 * j + 3] = q.w;
+    for (int j = 0; j < KH / 4; j++) {
+      const uint4 q = *(const uint4 *) (slot + 4 *
+          sgm_unit_swizzle < SWZ > (sl * (KH / 4) + j));
+      v[4 * j] = q.x;
+      v[4 * j + 1] = q.y;
+      v[4 * j + 2] = q.z;
+      v[4 * j + 3] = q.w;
+    }
   }
 }
 
 template < int KH, int SWZ > static __device__ __forceinline__ void
-sgm_lane_units_store_shared (uint32_t * slot, const uint32_t (&v)[KH], int sl)
+sgm_lane_words_store_shared (uint32_t * slot, const uint32_t (&v)[KH], int sl)
 {
+  if constexpr (SWZ == 0) {
+    sgm_words_store_shared < KH > (slot + sl * KH, v);
+  } else {
+    static_assert (KH % 4 == 0, "a swizzled slot holds whole units per lane");
 #pragma unroll
-  for (int j = 0; j < KH / 4; j++)
-    *(uint4 *) (slot + 4 * sgm_unit_swizzle < SWZ > (sl * (KH / 4) + j)) =
-        make_uint4 (v[4 * j], v[4 * j + 1], v[4 * j + 2], v[4 * j + 3]);
+    for (int j = 0; j < KH / 4; j++)
+      *(uint4 *) (slot + 4 * sgm_unit_swizzle < SWZ > (sl * (KH / 4) + j)) =
+          make_uint4 (v[4 * j], v[4 * j + 1], v[4 * j + 2], v[4 * j + 3]);
+  }
 }
 
 /* Copies a pixel's cells (WORDS 32-bit words, a multiple of 4, 16-byte
@@ -287,10 +308,10 @@ sgm_pixel_copy_async (uint32_t * dst, const uint32_t * src, int sl)
 
 /* Stores a pixel's cells (WORDS 32-bit words, a multiple of 4, 16-byte
  * aligned) from the slot @src (swizzled by SWZ) to global memory @dst where
- * @pred, the
- * LPS lanes of a segment sharing the 16-byte units as sgm_pixel_copy_async
- * does: each store instruction writes whole 32-byte sectors (a lane's own
- * KH words, stored from registers, cover half sectors when KH > 4). */
+ * @pred, the LPS lanes of a segment sharing the 16-byte units as
+ * sgm_pixel_copy_async does: each store instruction writes whole 32-byte
+ * sectors (a lane's own KH words, stored from registers, cover half
+ * sectors when KH > 4). */
 template < int LPS, int WORDS, int SWZ = 0 >
 static __device__ __forceinline__ void
 sgm_pixel_store_cg_if (bool pred, uint32_t * dst, const uint32_t * src,
@@ -301,17 +322,8 @@ sgm_pixel_store_cg_if (bool pred, uint32_t * dst, const uint32_t * src,
 #pragma unroll
   for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++)
     if (UNITS % LPS == 0 || sl + k * LPS < UNITS) {
-      const uint4 q = *(const uint4 *) (src + 4 *
-          sgm_unit_swizzle < SWZ > (sl + k * LPS));
-#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
-      asm volatile ("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t"
-          "@p st.global.cg.v4.u32 [%1], {%2, %3, %4, %5};\n\t}"
-          ::"r" ((unsigned) pred), "l" (dst + 4 * k * LPS), "r" (q.x),
-          "r" (q.y), "r" (q.z), "r" (q.w):"memory");
-#else
-      if (pred)
-        __stcg ((uint4 *) (dst + 4 * k * LPS), q);
-#endif
+      sgm_store_cg_v4_if (pred, dst + 4 * k * LPS, *(const uint4 *) (src +
+              4 * sgm_unit_swizzle < SWZ > (sl + k * LPS)));
     }
 }
 
