@@ -251,8 +251,10 @@ struct CvSgmCuda
   CvDeviceBuffer census_l, census_r, sum, disp, best, best_right, conf;
   CvDeviceBuffer jumps;         /* packed variant, adaptive P2 (per pixel
                                  * SGM_JUMPS_PER_PIXEL P2 values) */
-  CvDeviceBuffer counters;      /* the path kernels' counters, then an
-                                 * SgmFault (zeroed per frame) */
+  CvDeviceBuffer counters;      /* the path kernels' counters, an SgmFault,
+                                 * the sweeps' counters (zeroed per frame) */
+  CvDeviceBuffer sweep_states;  /* sweeps variant: the strips' published
+                                 * diagonal states (SgmSweepsArgs) */
   /* the first fault of a frame, written by the kernel that gave up (mapped
    * pinned memory; fault_host_dev NULL: copied after each frame) */
   CvHostBuffer fault_host;
@@ -282,6 +284,9 @@ struct CvSgmCuda
   int fast_horiz_smem_set[N_D_VARIANTS][2];
   int fast_paths_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS];
   int fast_wta_smem_set[N_D_VARIANTS];
+  /* sweeps variant: blocks per SM (-1: not queried), shared memory set */
+  int fast_sweeps_occupancy[N_D_VARIANTS];
+  int fast_sweeps_smem_set[N_D_VARIANTS];
 };
 
 static CvStatus
@@ -304,6 +309,9 @@ device_info (CvSgmCuda * plan, CvError * err)
       sizeof (plan->fast_paths_occupancy));
   memset (plan->fast_horiz_smem_set, 0, sizeof (plan->fast_horiz_smem_set));
   memset (plan->fast_paths_smem_set, 0, sizeof (plan->fast_paths_smem_set));
+  memset (plan->fast_sweeps_occupancy, 0xff,
+      sizeof (plan->fast_sweeps_occupancy));
+  memset (plan->fast_sweeps_smem_set, 0, sizeof (plan->fast_sweeps_smem_set));
   memset (plan->fast_wta_smem_set, 0, sizeof (plan->fast_wta_smem_set));
   plan->have_device_info = 1;
   return CV_OK;
@@ -367,6 +375,7 @@ cv_sgm_cuda_free (CvSgmCuda * plan)
   cv_device_buffer_free (&plan->conf);
   cv_device_buffer_free (&plan->jumps);
   cv_device_buffer_free (&plan->counters);
+  cv_device_buffer_free (&plan->sweep_states);
   cv_host_buffer_free (&plan->fault_host);
   destroy_events (plan);
   free (plan);
@@ -468,10 +477,27 @@ fault_host_ensure (CvSgmCuda * plan, CvError * err)
   return CV_OK;
 }
 
+extern "C" int
+sgm_kernel_occupancy (const void *kernel, const char *name, int threads,
+    size_t smem, int smem_limit)
+{
+  int n = 0;
+  CvError unused = { CV_OK, 0, "" };
+  if (kernel == NULL || smem > (size_t) smem_limit
+      || cv_cuda_allow_dynamic_smem (kernel, name, smem, &unused) != CV_OK
+      || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n, kernel, threads,
+          smem) != cudaSuccess) {
+    cudaGetLastError ();
+    return 0;
+  }
+  return n;
+}
+
 static const char *
 kernel_name (int kernel)
 {
-  return kernel == SGM_KERNEL_FAST_PATHS ? "packed path" : "path";
+  return kernel == SGM_KERNEL_FAST_PATHS ? "packed path"
+      : kernel == SGM_KERNEL_FAST_SWEEPS ? "sweep" : "path";
 }
 
 /* CV_OK, or the fault a frame computed since the last call recorded (as
@@ -693,8 +719,61 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   }
 }
 
-/* Horizontal paths, vertical and diagonal paths (@lanes per chain),
- * winner-takes-all. */
+/* The sweeps counters of a frame of @height rows (after the fault record). */
+static int *
+sweep_counters (const CvSgmCuda * plan, int height)
+{
+  return (int *) device_fault (plan, height) + SGM_FAULT_WORDS;
+}
+
+/* The strip warps of the sweeps variant for @p and @width: its grid fits
+ * the device at once (a cooperative launch, one block per SM) and its
+ * blocks fit in shared memory; 0: it does not. */
+static int
+sweep_strip_warps (CvSgmCuda * plan, const CvSgmParams * p, int width)
+{
+  const int sw = sgm_sweep_strip_warps (width, plan->n_sms);
+  int *occ = &plan->fast_sweeps_occupancy[d_index (p->max_disparity)];
+  if (!plan->coop_ok || sw == 0)
+    return 0;
+  /* (the widest block: every narrower one fits where it does) */
+  if (*occ < 0)
+    *occ = sgm_fast_sweeps_occupancy (p->max_disparity,
+        SGM_SWEEP_MAX_STRIP_WARPS, plan->smem_optin);
+  return *occ >= 1 ? sw : 0;
+}
+
+/* The vertical and diagonal paths in two sweeps (cv_sgm_fast_sweeps.cu). */
+static CvStatus
+run_fast_sweeps (CvSgmCuda * plan, const CvSgmParams * p,
+    const CvImageU8 * left, cudaStream_t stream, CvError * err)
+{
+  SgmSweepsArgs sa;
+  const int di = d_index (p->max_disparity);
+  CvStatus st;
+
+  sgm_plan_sweeps (p, left->width, left->height,
+      sweep_strip_warps (plan, p, left->width), plan->schedule, &sa);
+  if ((st = cv_device_buffer_ensure (&plan->sweep_states, (size_t) 2 *
+              sa.n_strips * 2 * 2 * SGM_BATCH_ROWS * (p->max_disparity / 2) *
+              sizeof (uint32_t), err)) != CV_OK)
+    return st;
+  sa.sum = (uint16_t *) plan->sum.ptr;
+  sa.jumps = p->adaptive_p2 ? (const uint16_t *) plan->jumps.ptr : NULL;
+  sa.counters = sweep_counters (plan, left->height);
+  sa.states = (uint32_t *) plan->sweep_states.ptr;
+  sa.fault = device_fault (plan, left->height);
+  sa.fault_host = plan->fault_host_dev;
+  sa.wait_timeout_ns = plan->wait_timeout_ns;
+  sa.layout = sgm_args_layout ();
+  plan->last_schedule = sa.half_batch < sa.n_batches
+      ? CV_SGM_SCHEDULE_CONCURRENT : CV_SGM_SCHEDULE_TWO_SWEEPS;
+  return sgm_fast_sweeps_launch (&sa, plan->smem_optin,
+      &plan->fast_sweeps_smem_set[di], stream, err);
+}
+
+/* Horizontal paths, vertical and diagonal paths (@lanes per chain, or the
+ * sweeps variant), winner-takes-all. */
 static CvStatus
 run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     int lanes, cudaStream_t stream, CvError * err)
@@ -730,9 +809,25 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       return st;
   }
 
-  if ((st = stage_mark (plan, "paths (packed)", stream, err)) != CV_OK)
+  if ((st = stage_mark (plan, plan->last_variant == CV_SGM_VARIANT_SWEEPS
+              ? "paths (sweeps)" : "paths (packed)", stream, err)) != CV_OK)
     return st;
-  if ((st = run_fast_paths (plan, p, left, lanes, stream, err)) != CV_OK)
+  st = CV_ERROR_UNSUPPORTED;
+  if (plan->last_variant == CV_SGM_VARIANT_SWEEPS) {
+    CvError launch_err = { CV_OK, 0, "" };
+    st = run_fast_sweeps (plan, p, left, stream, &launch_err);
+    /* the grid refused before anything ran (a partitioned device): the
+     * paths one direction per group */
+    if (st != CV_OK && launch_err.cuda_code
+        != (int) cudaErrorCooperativeLaunchTooLarge)
+      return cv_error_set (err, launch_err.status, "%s", launch_err.message);
+    if (st != CV_OK) {
+      cudaGetLastError ();
+      plan->last_variant = cv_sgm_variant_of_lanes (lanes);
+    }
+  }
+  if (st != CV_OK
+      && (st = run_fast_paths (plan, p, left, lanes, stream, err)) != CV_OK)
     return st;
 
   if ((st = stage_mark (plan, "winner-takes-all (packed)", stream, err))
@@ -788,7 +883,9 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   npix = (size_t) w * h;
   ncells = npix * params->max_disparity;
   n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
-  n_counter_words = SGM_MAX_GROUPS * n_batches + SGM_FAULT_WORDS;
+  /* the path kernels' counters, the fault record, the sweeps' counters */
+  n_counter_words = SGM_MAX_GROUPS * n_batches + SGM_FAULT_WORDS +
+      2 * SGM_SWEEP_STRIPS (w, SGM_SWEEP_MIN_STRIP_WARPS);
 
   if ((st = cv_device_buffer_ensure (&plan->census_l, npix * census_bytes,
               err)) != CV_OK
@@ -817,6 +914,10 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   lanes = cv_sgm_variant_lanes (plan->variant, params);
   plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? cv_sgm_variant_of_lanes (lanes) : CV_SGM_VARIANT_BASELINE;
+  if (plan->last_variant != CV_SGM_VARIANT_BASELINE
+      && cv_sgm_variant_sweeps (plan->variant, params)
+      && sweep_strip_warps (plan, params, w) > 0)
+    plan->last_variant = CV_SGM_VARIANT_SWEEPS;
   if (plan->last_variant != CV_SGM_VARIANT_BASELINE && params->adaptive_p2) {
     if ((st = cv_device_buffer_ensure (&plan->jumps, npix *
                 SGM_JUMPS_PER_PIXEL * sizeof (uint16_t), err)) != CV_OK)

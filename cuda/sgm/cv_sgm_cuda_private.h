@@ -79,6 +79,14 @@ CvStatus sgm_horizontal_launch (const SgmHorizArgs * args, int k,
 /* Index of the kernel variant for K disparities per lane (0..3). */
 int sgm_k_index (int k);
 
+/* Blocks per SM the device holds of @kernel (named @name in errors) with
+ * @threads per block and @smem bytes of dynamic shared memory, which it
+ * is allowed first (the occupancy of a size above the default limit
+ * counts only then); 0 where @kernel is NULL, @smem exceeds @smem_limit
+ * or a query fails.  Queried rarely: callers cache it. */
+int sgm_kernel_occupancy (const void *kernel, const char *name, int threads,
+    size_t smem, int smem_limit);
+
 /* ---- packed variant (cv_sgm_fast_*.cu; see cv_sgm_kernel_args.h) ---- */
 
 /* Dynamic shared memory of a block of the packed horizontal kernel. */
@@ -104,6 +112,14 @@ int sgm_fast_paths_occupancy (int n_disp, int lanes, int smem_limit);
 CvStatus sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes,
     int n_blocks, int smem_limit, int *smem_set, cudaStream_t stream,
     CvError * err);
+
+/* Dynamic shared memory of a block of the sweep kernel with @strip_warps
+ * strip warps, its blocks per SM (0 on error), its cooperative launch
+ * (2 x args->n_strips blocks). */
+size_t sgm_fast_sweeps_smem_bytes (int n_disp, int strip_warps);
+int sgm_fast_sweeps_occupancy (int n_disp, int strip_warps, int smem_limit);
+CvStatus sgm_fast_sweeps_launch (const SgmSweepsArgs * args, int smem_limit,
+    int *smem_set, cudaStream_t stream, CvError * err);
 
 /* Dynamic shared memory of a block of the winner-takes-all kernel. */
 size_t sgm_fast_wta_smem_bytes (int width, int n_disp, int min_disp);

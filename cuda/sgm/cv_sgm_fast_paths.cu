@@ -325,19 +325,9 @@ sgm_fast_paths_smem_bytes (int n_disp, int lanes)
 extern "C" int
 sgm_fast_paths_occupancy (int n_disp, int lanes, int smem_limit)
 {
-  int n = 0;
-  CvError unused = { CV_OK, 0, "" };
-  size_t smem = fast_paths_smem_bytes (n_disp, lanes);
-  SgmFastPathsKernel kernel = pick_fast_paths (n_disp, lanes);
-  if (kernel == NULL || smem > (size_t) smem_limit
-      || cv_cuda_allow_dynamic_smem ((const void *) kernel,
-          "sgm_fast_paths_kernel", smem, &unused) != CV_OK
-      || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n, kernel,
-          SGM_FAST_WARPS * SGM_WARP, smem) != cudaSuccess) {
-    cudaGetLastError ();
-    return 0;
-  }
-  return n;
+  return sgm_kernel_occupancy ((const void *) pick_fast_paths (n_disp,
+          lanes), "sgm_fast_paths_kernel", SGM_FAST_WARPS * SGM_WARP,
+      fast_paths_smem_bytes (n_disp, lanes), smem_limit);
 }
 
 extern "C" CvStatus

@@ -74,6 +74,7 @@ typedef enum
 {
   SGM_KERNEL_PATHS = 1,         /* baseline vertical and diagonal paths */
   SGM_KERNEL_FAST_PATHS = 2,    /* packed variant's vertical and diagonal */
+  SGM_KERNEL_FAST_SWEEPS = 3,   /* packed variant's two sweeps (8 paths) */
 } SgmKernelId;
 
 typedef struct
@@ -191,6 +192,47 @@ typedef struct
   int width, height, n_disp, min_disp, subpixel, uniqueness_fixed, cbits;
 } SgmWtaArgs;
 
+/* The "sweeps" variant (8 paths, cv_sgm_fast_sweeps.cu): the six vertical
+ * and diagonal directions in two sweeps of three, SGM_FAST_LANES lanes per
+ * chain (SGM_SWEEP_WARP_COLUMNS columns per warp), a block per sweep and
+ * strip of strip_warps warps' columns, with a halo of SGM_BATCH_ROWS
+ * columns (SGM_SWEEP_HALO_WARPS warps) on each side, one block per SM.
+ * Warps per block at most (strip and halo), strip warps at least (the
+ * strip is at least as wide as the halo): */
+#define SGM_SWEEP_MAX_WARPS 12
+#define SGM_SWEEP_WARP_COLUMNS (32 / SGM_FAST_LANES)
+#define SGM_SWEEP_HALO_WARPS (SGM_BATCH_ROWS / SGM_SWEEP_WARP_COLUMNS)
+#define SGM_SWEEP_MIN_STRIP_WARPS SGM_SWEEP_HALO_WARPS
+#define SGM_SWEEP_MAX_STRIP_WARPS \
+  (SGM_SWEEP_MAX_WARPS - 2 * SGM_SWEEP_HALO_WARPS)
+
+typedef struct
+{
+  uint32_t layout;              /* sgm_args_layout () of the caller */
+  uint16_t *sum;                /* packed cells, read and written */
+  const uint16_t *jumps;        /* adaptive P2 per pixel, or NULL */
+  int *counters;                /* [2][n_strips] batches published per
+                                 * sweep and strip, zero at start */
+  uint32_t *states;             /* [2][n_strips][2][2][SGM_BATCH_ROWS]
+                                 * [D / 2]: the diagonal states of a
+                                 * strip's outer columns at the end of a
+                                 * batch (sweep, strip, parity, direction) */
+  SgmFault *fault;              /* device; zero at start */
+  SgmFault *fault_host;         /* pinned host memory mapped, or NULL */
+  int width, height, n_disp, p2, adaptive;
+  int strip_warps, n_strips;    /* columns of a strip: strip_warps x
+                                 * SGM_SWEEP_WARP_COLUMNS */
+  int n_batches, half_batch;    /* batches [0, half_batch): the top half,
+                                 * where the down sweep adds first */
+  uint32_t p1_pk, cmask_pk, cell_mul;   /* as SgmPathsArgs */
+  unsigned long long wait_timeout_ns;
+} SgmSweepsArgs;
+
+/* Strips of the sweeps variant for @width and @strip_warps. */
+#define SGM_SWEEP_STRIPS(width, strip_warps) \
+  (((width) + (strip_warps) * SGM_SWEEP_WARP_COLUMNS - 1) / \
+      ((strip_warps) * SGM_SWEEP_WARP_COLUMNS))
+
 /* ---- layout check ---------------------------------------------------------- *
  *
  * A fingerprint of the argument structs above as the including translation
@@ -249,6 +291,17 @@ sgm_args_layout (void)
     offsetof (SgmWtaArgs, height), offsetof (SgmWtaArgs, n_disp),
     offsetof (SgmWtaArgs, min_disp), offsetof (SgmWtaArgs, subpixel),
     offsetof (SgmWtaArgs, uniqueness_fixed), offsetof (SgmWtaArgs, cbits),
+    sizeof (SgmSweepsArgs), offsetof (SgmSweepsArgs, sum),
+    offsetof (SgmSweepsArgs, jumps), offsetof (SgmSweepsArgs, counters),
+    offsetof (SgmSweepsArgs, states), offsetof (SgmSweepsArgs, fault),
+    offsetof (SgmSweepsArgs, fault_host), offsetof (SgmSweepsArgs, width),
+    offsetof (SgmSweepsArgs, height), offsetof (SgmSweepsArgs, n_disp),
+    offsetof (SgmSweepsArgs, p2), offsetof (SgmSweepsArgs, adaptive),
+    offsetof (SgmSweepsArgs, strip_warps), offsetof (SgmSweepsArgs, n_strips),
+    offsetof (SgmSweepsArgs, n_batches), offsetof (SgmSweepsArgs, half_batch),
+    offsetof (SgmSweepsArgs, p1_pk), offsetof (SgmSweepsArgs, cmask_pk),
+    offsetof (SgmSweepsArgs, cell_mul),
+    offsetof (SgmSweepsArgs, wait_timeout_ns),
   };
   uint32_t h = 2166136261u;     /* FNV-1a over the facts */
   for (size_t i = 0; i < sizeof (facts) / sizeof (facts[0]); i++)
@@ -280,6 +333,18 @@ typedef struct
 /* Sets the packed variant's constants of @args (cbits, p1_pk, cmask_pk,
  * cell_mul) for @census; the planner's fields (p1) must be set. */
 void sgm_fast_paths_constants (SgmPathsArgs * args, CvSgmCensus census);
+/* The strip warps of the sweeps variant for @width when at most
+ * @max_blocks blocks are resident at once: the narrowest strips (most
+ * blocks) whose grid of 2 x strips blocks fits; 0 when none does. */
+int sgm_sweep_strip_warps (int width, int max_blocks);
+
+/* Fills everything of @a but the pointers for the sweeps variant with
+ * @strip_warps strip warps per block; @request CONCURRENT or AUTO: each
+ * sweep adds first in its half of the image, else the up sweep follows the
+ * down sweep everywhere. */
+void sgm_plan_sweeps (const CvSgmParams * params, int width, int height,
+    int strip_warps, CvSgmSchedule request, SgmSweepsArgs * a);
+
 /* The same for the horizontal kernel (cbits, cell_mul). */
 void sgm_fast_horiz_constants (SgmFastHorizArgs * args, CvSgmCensus census);
 

@@ -367,21 +367,9 @@ extern "C" int
 sgm_paths_occupancy (int k, int full_census, int ns, int n_disp,
     int smem_limit)
 {
-  int n = 0;
-  CvError unused = { CV_OK, 0, "" };
-  size_t smem = sgm_paths_smem_bytes (n_disp, full_census, ns);
-  SgmPathsKernel kernel = pick_kernel (k, full_census, ns);
-  /* the occupancy of a dynamic size above the default limit counts only
-   * once the kernel is allowed that size (queried rarely: cached) */
-  if (smem > (size_t) smem_limit
-      || cv_cuda_allow_dynamic_smem ((const void *) kernel,
-          "sgm_paths_kernel", smem, &unused) != CV_OK
-      || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n, kernel,
-          SGM_PATHS_WARPS * SGM_WARP, smem) != cudaSuccess) {
-    cudaGetLastError ();
-    return 0;
-  }
-  return n;
+  return sgm_kernel_occupancy ((const void *) pick_kernel (k, full_census,
+          ns), "sgm_paths_kernel", SGM_PATHS_WARPS * SGM_WARP,
+      sgm_paths_smem_bytes (n_disp, full_census, ns), smem_limit);
 }
 
 extern "C" CvStatus

@@ -35,6 +35,41 @@ sgm_fast_paths_constants (SgmPathsArgs * a, CvSgmCensus census)
   a->cell_mul = 1u << a->cbits;
 }
 
+int
+sgm_sweep_strip_warps (int width, int max_blocks)
+{
+  for (int sw = SGM_SWEEP_MIN_STRIP_WARPS; sw <= SGM_SWEEP_MAX_STRIP_WARPS;
+      sw++)
+    if (2 * SGM_SWEEP_STRIPS (width, sw) <= max_blocks)
+      return sw;
+  return 0;
+}
+
+void
+sgm_plan_sweeps (const CvSgmParams * params, int width, int height,
+    int strip_warps, CvSgmSchedule request, SgmSweepsArgs * a)
+{
+  const int cbits = sgm_packed_cost_bits (params->census);
+  memset (a, 0, sizeof (*a));
+  a->width = width;
+  a->height = height;
+  a->n_disp = params->max_disparity;
+  a->p2 = params->p2;
+  a->adaptive = params->adaptive_p2 != 0;
+  a->strip_warps = strip_warps;
+  a->n_strips = SGM_SWEEP_STRIPS (width, strip_warps);
+  a->n_batches = (height + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
+  /* concurrent: each sweep adds first in its half; otherwise the up
+   * sweep follows the down sweep over the whole image */
+  a->half_batch = request == CV_SGM_SCHEDULE_AUTO
+      || request == CV_SGM_SCHEDULE_CONCURRENT ? a->n_batches / 2
+      : a->n_batches;
+  a->p1_pk = (uint32_t) params->p1 * 0x10001u;
+  a->cmask_pk = ((1u << cbits) - 1u) * 0x10001u;
+  a->cell_mul = 1u << cbits;
+  a->wait_timeout_ns = SGM_WAIT_TIMEOUT_NS;
+}
+
 void
 sgm_fast_horiz_constants (SgmFastHorizArgs * a, CvSgmCensus census)
 {
@@ -237,6 +272,8 @@ cv_sgm_variant_name (CvSgmVariant variant)
       return "packed16";
     case CV_SGM_VARIANT_PACKED32:
       return "packed32";
+    case CV_SGM_VARIANT_SWEEPS:
+      return "sweeps";
     default:
       return "auto";
   }
@@ -258,13 +295,16 @@ cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params)
     case CV_SGM_VARIANT_PACKED32:
       return d % 64 == 0 ? 32 : SGM_FAST_LANES;
     default:
-      /* AUTO, as measured on the H200 (docs/performance.md): 16 lanes
-       * where 8 would leave few warps (4 paths: two groups) or many
-       * disparities per lane (D > 128), 8 otherwise (16 lanes with 8 paths
-       * and D 128 spread their blocks less evenly over the SMs); with 8
-       * paths and D 256, 8 lanes since their cells go out in whole
-       * sectors through a swizzled ring (1226x370 1.13 against 1.22 ms,
-       * 1920x1080 5.05 against 5.19; other D > 128 not measured) */
+      if (variant == CV_SGM_VARIANT_SWEEPS && params->paths == 8)
+        return SGM_FAST_LANES;
+      /* AUTO (and SWEEPS with 4 paths), as measured on the H200
+       * (docs/performance.md): 16 lanes where 8 would leave few warps (4
+       * paths: two groups) or many disparities per lane (D > 128), 8
+       * otherwise (16 lanes with 8 paths and D 128 spread their blocks
+       * less evenly over the SMs); with 8 paths and D 256, 8 lanes since
+       * their cells go out in whole sectors through a swizzled ring
+       * (1226x370 1.13 against 1.22 ms, 1920x1080 5.05 against 5.19;
+       * other D > 128 not measured) */
       return d % 32 == 0 && (params->paths == 4 || (d > 128 && d != 256))
           ? 16 : SGM_FAST_LANES;
   }
@@ -283,6 +323,17 @@ cv_sgm_variant_of_lanes (int lanes)
     default:
       return CV_SGM_VARIANT_PACKED;
   }
+}
+
+int
+cv_sgm_variant_sweeps (CvSgmVariant variant, const CvSgmParams * params)
+{
+  /* AUTO: where the sweeps were faster on the H200 (docs/performance.md:
+   * D 256, 1226x370 1.06 against 1.12 ms, 1920x1080 3.86 against 5.03;
+   * slower at D 128, 0.71 against 0.64, where a row's fixed work weighs
+   * more) */
+  return params->paths == 8 && (variant == CV_SGM_VARIANT_SWEEPS
+      || (variant == CV_SGM_VARIANT_AUTO && params->max_disparity > 128));
 }
 
 int

@@ -21,10 +21,16 @@
  *    vertical and diagonal paths where D allows it (a multiple of 32 or
  *    64; else as PACKED): half or a quarter of the disparities per lane,
  *    twice or four times the warps.
- *  - AUTO (default): where the packed layout applies, PACKED16 with 4 paths
- *    or D > 128 (a multiple of 32) except 8 paths at D 256, else PACKED
- *    (the fastest of the four in every row measured on the H200);
- *    BASELINE where it does not.
+ *  - SWEEPS: with 8 paths, PACKED with the six vertical and diagonal
+ *    directions in two sweeps of three (cv_sgm_fast_sweeps.cu: a cell read
+ *    and written once per sweep instead of once per direction); with 4
+ *    paths as AUTO.  Needs a cooperative launch of its grid (else as
+ *    PACKED).
+ *  - AUTO (default): where the packed layout applies, SWEEPS with 8 paths
+ *    and D > 128 where its grid fits the device, else PACKED16 with 4
+ *    paths or D > 128 (a multiple of 32) except 8 paths at D 256, else
+ *    PACKED (the fastest in every row measured on the H200); BASELINE
+ *    where the packed layout does not apply.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -45,11 +51,13 @@ typedef enum
   CV_SGM_VARIANT_PACKED4 = 3,
   CV_SGM_VARIANT_PACKED16 = 4,
   CV_SGM_VARIANT_PACKED32 = 5,
+  CV_SGM_VARIANT_SWEEPS = 6,
 } CvSgmVariant;
 
-#define CV_SGM_N_VARIANTS 6
+#define CV_SGM_N_VARIANTS 7
 
-/* "auto", "baseline", "packed", "packed4", "packed16", "packed32". */
+/* "auto", "baseline", "packed", "packed4", "packed16", "packed32",
+ * "sweeps". */
 const char *cv_sgm_variant_name (CvSgmVariant variant);
 
 /* Lanes per chain of the packed vertical and diagonal paths that @variant
@@ -57,6 +65,10 @@ const char *cv_sgm_variant_name (CvSgmVariant variant);
  * variant a lane count belongs to. */
 int cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params);
 CvSgmVariant cv_sgm_variant_of_lanes (int lanes);
+
+/* TRUE when @variant runs the vertical and diagonal paths of @params as
+ * two sweeps (SWEEPS with 8 paths). */
+int cv_sgm_variant_sweeps (CvSgmVariant variant, const CvSgmParams * params);
 
 /* TRUE when @variant (not AUTO) computes @params exactly (the shared-memory
  * limits of the device aside). */

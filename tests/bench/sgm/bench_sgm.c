@@ -77,6 +77,8 @@ static const Case cases[] = {
   {1226, 370, 128, 8, 0.40, 1.61},
   {1226, 370, 256, 8, 0.55, 2.20},
   {1920, 1080, 256, 8, 0, 0},
+  {1920, 1080, 128, 8, 0, 0},
+  {1226, 370, 192, 8, 0, 0},
 };
 
 #define N_CASES ((int) G_N_ELEMENTS (cases))
@@ -84,7 +86,7 @@ static const Case cases[] = {
 
 static const CvSgmVariant variants[] = {
   CV_SGM_VARIANT_BASELINE, CV_SGM_VARIANT_PACKED, CV_SGM_VARIANT_PACKED4,
-  CV_SGM_VARIANT_PACKED16, CV_SGM_VARIANT_PACKED32,
+  CV_SGM_VARIANT_PACKED16, CV_SGM_VARIANT_PACKED32, CV_SGM_VARIANT_SWEEPS,
 };
 
 #define N_VARIANTS ((int) G_N_ELEMENTS (variants))
@@ -336,10 +338,14 @@ run_job (Bench * b, Job * j)
     CvError err = { 0 };
     double bytes, ops, mem_floor, int_floor;
 
-    if (variants[vi] != CV_SGM_VARIANT_BASELINE
-        && variants[vi] != CV_SGM_VARIANT_PACKED
-        && cv_sgm_variant_lanes (variants[vi], &p) == SGM_FAST_LANES) {
-      cv_sgm_cuda_free (plan);   /* the same kernels as "packed" */
+    if ((variants[vi] == CV_SGM_VARIANT_SWEEPS
+            && !cv_sgm_variant_sweeps (variants[vi], &p))
+        || (variants[vi] != CV_SGM_VARIANT_BASELINE
+            && variants[vi] != CV_SGM_VARIANT_PACKED
+            && variants[vi] != CV_SGM_VARIANT_SWEEPS
+            && cv_sgm_variant_lanes (variants[vi], &p) == SGM_FAST_LANES)) {
+      /* the same kernels as another variant's */
+      cv_sgm_cuda_free (plan);
       j->identical[vi] = TRUE;
       continue;
     }

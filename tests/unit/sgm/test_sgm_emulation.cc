@@ -11,8 +11,8 @@
  * fails with the recorded fault.
  *
  *   test-sgm-emulation <set>     set: 4paths | 8paths | schedules | sizes |
- *                                     packed | faults | heights [from to] |
- *                                     random [count seed]
+ *                                     packed | sweeps | faults |
+ *                                     heights [from to] | random [count seed]
  *
  * Every case runs under both variants (cv_sgm_variant.h): the baseline
  * kernels and, where it is exact, the packed variant.  faults: waits that
@@ -26,6 +26,7 @@
 #include "cv_sgm_paths.cu"
 #include "cv_sgm_fast_horizontal.cu"
 #include "cv_sgm_fast_paths.cu"
+#include "cv_sgm_fast_sweeps.cu"
 #include "cv_sgm_fast_wta.cu"
 
 #include <cstdio>
@@ -162,6 +163,20 @@ fast_paths_dispatch (const SgmPathsArgs & a, int lanes, int blocks)
       });
 }
 
+/* The sweep kernel for D (cv_sgm_fast_sweeps.cu), cooperative. */
+static void
+fast_sweeps_dispatch (const SgmSweepsArgs & a)
+{
+  SgmFastSweepsKernel kernel = pick_fast_sweeps (a.n_disp);
+  const int warps = sweep_block_warps (a.strip_warps);
+  if (kernel == NULL)
+    abort ();
+  launch_coop (dim3 (2 * a.n_strips), dim3 (warps * SGM_WARP),
+      sweep_layout (a.n_disp, SGM_FAST_LANES, warps).total, true, [&]() {
+        kernel (a);
+      });
+}
+
 /* The winner-takes-all the launcher picks for D (cv_sgm_fast_wta.cu). */
 static void
 fast_wta_dispatch (const SgmWtaArgs & a)
@@ -176,6 +191,8 @@ fast_wta_dispatch (const SgmWtaArgs & a)
 }
 
 static int occupancy_blocks = 64;       /* pretend blocks per SM */
+/* strip warps of the sweeps variant */
+static int sweep_strip_warps = SGM_SWEEP_MIN_STRIP_WARPS;
 
 static int
 fake_occupancy (int, int, int, void *)
@@ -212,9 +229,13 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     p->p2, p->adaptive_p2_scale
   };
   int n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
-  /* the counters, then the fault record (as cv_sgm_cuda_compute) */
+  const int n_strips = SGM_SWEEP_STRIPS (w, sweep_strip_warps);
+  /* the counters, the fault record, the sweeps' counters (as
+   * cv_sgm_cuda_compute) */
   std::vector < int >counters ((size_t) SGM_MAX_GROUPS * n_batches
-      + SGM_FAULT_WORDS, 77);
+      + SGM_FAULT_WORDS + 2 * n_strips, 77);
+  std::vector < uint32_t > states ((size_t) 2 * n_strips * 2 * 2 *
+      SGM_BATCH_ROWS * (D / 2), 0xdeadbeefu);
   SgmFault *dev_fault = (SgmFault *) (counters.data ()
       + (size_t) SGM_MAX_GROUPS * n_batches);
   memset (fault_host, 0x00, sizeof (*fault_host));
@@ -247,7 +268,8 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   /* as cv_sgm_cuda_compute (the emulation's shared memory has no limit) */
   const int lanes = cv_sgm_variant_lanes (variant, p);
   *used_variant = lanes == 0 || !sgm_packed_exact (p)
-      ? CV_SGM_VARIANT_BASELINE : cv_sgm_variant_of_lanes (lanes);
+      ? CV_SGM_VARIANT_BASELINE : cv_sgm_variant_sweeps (variant, p)
+      ? CV_SGM_VARIANT_SWEEPS : cv_sgm_variant_of_lanes (lanes);
 
   if (*used_variant != CV_SGM_VARIANT_BASELINE) {
     const int cbits = sgm_packed_cost_bits (p->census);
@@ -274,6 +296,22 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     else
       fast_horiz_dispatch < uint32_t > (fh);
 
+    if (*used_variant == CV_SGM_VARIANT_SWEEPS) {
+      /* vertical and diagonal paths in two sweeps */
+      SgmSweepsArgs sa;
+      sgm_plan_sweeps (p, w, h, sweep_strip_warps, request, &sa);
+      sa.sum = sum.data ();
+      sa.jumps = jump_args.out;
+      sa.counters = counters.data () + (size_t) SGM_MAX_GROUPS * n_batches
+          + SGM_FAULT_WORDS;
+      sa.states = states.data ();
+      sa.fault = dev_fault;
+      sa.fault_host = fault_host;
+      sa.layout = sgm_args_layout ();
+      pp.schedule = request == CV_SGM_SCHEDULE_AUTO
+          ? CV_SGM_SCHEDULE_CONCURRENT : request;
+      fast_sweeps_dispatch (sa);
+    } else {
     /* vertical and diagonal paths */
     sgm_plan_paths_ns (p, w, h, D / (2 * lanes), full, SGM_WARP / lanes,
         SGM_FAST_WARPS, request, 1, n_sms, fake_occupancy, NULL, &pa, &pp);
@@ -292,6 +330,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       pa.group_base = pp.launches[li].group_base;
       pa.coop = pp.launches[li].coop;
       fast_paths_dispatch (pa, lanes, pp.launches[li].n_blocks);
+    }
     }
 
     /* winner-takes-all */
@@ -458,7 +497,8 @@ print_fault (const char *what, const SgmFault & f)
 {
   fprintf (stderr, "%s: code %d, %s kernel, group %d (block %d warp %d) "
       "gave up waiting for group %d, batch %d (counter %d of %d)\n", what,
-      f.code, f.kernel == SGM_KERNEL_FAST_PATHS ? "packed path" : "path",
+      f.code, f.kernel == SGM_KERNEL_FAST_PATHS ? "packed path"
+      : f.kernel == SGM_KERNEL_FAST_SWEEPS ? "sweep" : "path",
       f.group, f.block, f.warp, f.waited_group, f.batch, f.seen, f.target);
 }
 
@@ -532,19 +572,20 @@ check_variant (const CvSgmParams * p, int w, int h, unsigned seed,
 }
 
 /* The case under the baseline kernels, then under a packed variant
- * (where it is exact; AUTO, 4, 16, 8 and 32 lanes per chain by turns). */
+ * (where it is exact; AUTO, 4, 16, 8 and 32 lanes per chain and the
+ * sweeps by turns). */
 static bool
 check (const CvSgmParams * p, int w, int h, unsigned seed, int textured,
     CvSgmSchedule request, int n_sms, CvSgmSchedule expect_schedule)
 {
   static const CvSgmVariant packed[] = {
     CV_SGM_VARIANT_AUTO, CV_SGM_VARIANT_PACKED4, CV_SGM_VARIANT_PACKED16,
-    CV_SGM_VARIANT_PACKED, CV_SGM_VARIANT_PACKED32,
+    CV_SGM_VARIANT_PACKED, CV_SGM_VARIANT_PACKED32, CV_SGM_VARIANT_SWEEPS,
   };
   return check_variant (p, w, h, seed, textured, request,
       CV_SGM_VARIANT_BASELINE, n_sms, expect_schedule)
       && check_variant (p, w, h, seed, textured, request,
-      packed[n_cases % 5], n_sms, expect_schedule);
+      packed[n_cases % 6], n_sms, expect_schedule);
 }
 
 /* ---- faults: a wait that cannot be satisfied ---- */
@@ -745,6 +786,24 @@ main (int argc, char **argv)
             CV_SGM_SCHEDULE_AUTO, v[si], 132, CV_SGM_SCHEDULE_AUTO);
       }
     }
+  } else if (strcmp (set, "sweeps") == 0) {
+    /* the sweeps variant (8 paths) for every D, both census kinds, with
+     * and without adaptive P2, widths of one to several strips (and
+     * halos wider than the image), heights of one to several batches,
+     * both orders of the sweeps and every strip width */
+    for (int D = 16; D <= CV_SGM_MAX_DISPARITIES && ok; D += 16) {
+      CvSgmParams p;
+      const int combo = D / 16 * 23 + 1;
+      params_for (&p, combo, D, 8);
+      p.p2 = 20 + D % 40;
+      sweep_strip_warps = SGM_SWEEP_MIN_STRIP_WARPS + (D / 16) %
+          (SGM_SWEEP_MAX_STRIP_WARPS - SGM_SWEEP_MIN_STRIP_WARPS + 1);
+      const int w = 3 + (D * 7) % 61, h = 1 + (D * 5) % 37;
+      ok = check_variant (&p, w, h, combo, D % 3 != 0, D % 32 == 0
+          ? CV_SGM_SCHEDULE_CONCURRENT : CV_SGM_SCHEDULE_TWO_SWEEPS,
+          CV_SGM_VARIANT_SWEEPS, 132, CV_SGM_SCHEDULE_AUTO);
+    }
+    sweep_strip_warps = SGM_SWEEP_MIN_STRIP_WARPS;
   } else if (strcmp (set, "faults") == 0) {
     /* every wait that cannot be satisfied ends in a recorded fault and an
      * invalid frame, not in a hang */
@@ -773,6 +832,15 @@ main (int argc, char **argv)
           && expect_fault ("concurrent schedule, one block resident, "
           "packed4", &p, 40, 19, CV_SGM_SCHEDULE_CONCURRENT,
           CV_SGM_VARIANT_PACKED4, SGM_KERNEL_FAST_PATHS);
+    /* the sweeps: the halos wait for the neighbouring strips */
+    if (ok) {
+      CvSgmParams p8;
+      params_for (&p8, 5, 32, 8);
+      p8.p2 = 40;
+      ok = expect_fault ("sweeps, one block resident", &p8, 40, 19,
+          CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_SWEEPS,
+          SGM_KERNEL_FAST_SWEEPS);
+    }
     coop_as_ordinary = false;
     ordinary_resident = 0;
     /* GPU run 12: the baseline path kernel of a stale object (P2 2047, the

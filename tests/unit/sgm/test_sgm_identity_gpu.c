@@ -300,6 +300,13 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
       print_params (p);
       ok = FALSE;
     }
+    /* the sweeps fit every size here on the H200 */
+    if (cv_sgm_variant_sweeps (variant, p) && sgm_packed_exact (p)
+        && used != CV_SGM_VARIANT_SWEEPS) {
+      fprintf (stderr, "%s %dx%d: sweeps requested, %s used\n", what, w, h,
+          cv_sgm_variant_name (used));
+      ok = FALSE;
+    }
     if (variant == CV_SGM_VARIANT_BASELINE && used != variant) {
       fprintf (stderr, "%s: baseline requested, %s used\n", what,
           cv_sgm_variant_name (used));
@@ -354,7 +361,7 @@ compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
 {
   static const CvSgmVariant others[] = {
     CV_SGM_VARIANT_PACKED4, CV_SGM_VARIANT_PACKED, CV_SGM_VARIANT_PACKED16,
-    CV_SGM_VARIANT_PACKED32,
+    CV_SGM_VARIANT_PACKED32, CV_SGM_VARIANT_SWEEPS,
   };
   static int turn = 0;
   CvSgmVariant used;
@@ -363,9 +370,13 @@ compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   used = cv_sgm_cuda_get_variant (g->plan);
   if (used == CV_SGM_VARIANT_BASELINE)
     return TRUE;
-  for (int i = 0; i < 4; i++) {
-    const CvSgmVariant other = others[turn++ % 4];
-    if (cv_sgm_variant_lanes (other, p) != cv_sgm_variant_lanes (used, p)) {
+  for (int i = 0; i < 5; i++) {
+    const CvSgmVariant other = others[turn++ % 5];
+    const gboolean used_sweeps = used == CV_SGM_VARIANT_SWEEPS;
+    /* another path kernel than the default's */
+    if (cv_sgm_variant_sweeps (other, p) != used_sweeps || (!used_sweeps
+            && cv_sgm_variant_lanes (other, p) != cv_sgm_variant_lanes (used,
+                p))) {
       if (!compare_variant (g, p, l, r, schedule, other, what))
         return FALSE;
       break;
@@ -561,9 +572,12 @@ run_special (void)
       }
   {
     /* 2 bytes per cell plus at most 31 bytes per pixel (full census,
-     * packed variant with adaptive P2) */
+     * packed variant with adaptive P2), plus the sweeps' published
+     * states (128 D bytes per strip, at most one strip per
+     * SGM_SWEEP_MIN_STRIP_WARPS warps' columns: cuda/sgm/README.md) */
     size_t used = cv_device_bytes_in_use () - before;
-    size_t limit = (size_t) w * h * (2 * 256 + 31) + 4096;
+    size_t limit = (size_t) w * h * (2 * 256 + 31) + (size_t) 128 * 256 *
+        SGM_SWEEP_STRIPS (w, SGM_SWEEP_MIN_STRIP_WARPS) + 4096;
     printf ("special: plan holds %zu device bytes for %dx%d D=256 "
         "(limit %zu)\n", used, w, h, limit);
     if (used > limit) {
@@ -645,6 +659,10 @@ run_packed (void)
           return 1;
         if (D % 64 == 0 && !compare_variant (g, &p, l, r,
                 (CvSgmSchedule) ((combo + 3) % 4), CV_SGM_VARIANT_PACKED32,
+                what))
+          return 1;
+        if (paths == 8 && !compare_variant (g, &p, l, r,
+                (CvSgmSchedule) ((combo + 1) % 4), CV_SGM_VARIANT_SWEEPS,
                 what))
           return 1;
       }
