@@ -312,25 +312,25 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
           ? CV_SGM_SCHEDULE_CONCURRENT : request;
       fast_sweeps_dispatch (sa);
     } else {
-    /* vertical and diagonal paths */
-    sgm_plan_paths_ns (p, w, h, D / (2 * lanes), full, SGM_WARP / lanes,
-        SGM_FAST_WARPS, request, 1, n_sms, fake_occupancy, NULL, &pa, &pp);
-    pa.luma = l->data;
-    pa.luma_stride = l->stride;
-    pa.sum = sum.data ();
-    pa.counters = counters.data ();
-    pa.fault = dev_fault;
-    pa.fault_host = fault_host;
-    pa.jumps = jump_args.out;
-    sgm_fast_paths_constants (&pa, p->census);
-    pa.layout = sgm_args_layout ();
-    if (plan_hook != NULL)
-      plan_hook (&pa, &pp);
-    for (int li = 0; li < pp.n_launches; li++) {
-      pa.group_base = pp.launches[li].group_base;
-      pa.coop = pp.launches[li].coop;
-      fast_paths_dispatch (pa, lanes, pp.launches[li].n_blocks);
-    }
+      /* vertical and diagonal paths */
+      sgm_plan_paths_ns (p, w, h, D / (2 * lanes), full, SGM_WARP / lanes,
+          SGM_FAST_WARPS, request, 1, n_sms, fake_occupancy, NULL, &pa, &pp);
+      pa.luma = l->data;
+      pa.luma_stride = l->stride;
+      pa.sum = sum.data ();
+      pa.counters = counters.data ();
+      pa.fault = dev_fault;
+      pa.fault_host = fault_host;
+      pa.jumps = jump_args.out;
+      sgm_fast_paths_constants (&pa, p->census);
+      pa.layout = sgm_args_layout ();
+      if (plan_hook != NULL)
+        plan_hook (&pa, &pp);
+      for (int li = 0; li < pp.n_launches; li++) {
+        pa.group_base = pp.launches[li].group_base;
+        pa.coop = pp.launches[li].coop;
+        fast_paths_dispatch (pa, lanes, pp.launches[li].n_blocks);
+      }
     }
 
     /* winner-takes-all */
