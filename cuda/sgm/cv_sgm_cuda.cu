@@ -284,8 +284,10 @@ struct CvSgmCuda
   int fast_horiz_smem_set[N_D_VARIANTS][2];
   int fast_paths_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS];
   int fast_wta_smem_set[N_D_VARIANTS];
-  /* sweeps variant: blocks per SM (-1: not queried), shared memory set */
+  /* sweeps variant: blocks per SM (-1: not queried), shared memory set,
+   * the strip warps of the frame being computed */
   int fast_sweeps_occupancy[N_D_VARIANTS];
+  int sweep_strip_warps;
   int fast_sweeps_smem_set[N_D_VARIANTS];
 };
 
@@ -752,11 +754,11 @@ run_fast_sweeps (CvSgmCuda * plan, const CvSgmParams * p,
   const int di = d_index (p->max_disparity);
   CvStatus st;
 
-  sgm_plan_sweeps (p, left->width, left->height,
-      sweep_strip_warps (plan, p, left->width), plan->schedule, &sa);
-  if ((st = cv_device_buffer_ensure (&plan->sweep_states, (size_t) 2 *
-              sa.n_strips * 2 * 2 * SGM_BATCH_ROWS * (p->max_disparity / 2) *
-              sizeof (uint32_t), err)) != CV_OK)
+  sgm_plan_sweeps (p, left->width, left->height, plan->sweep_strip_warps,
+      plan->schedule, &sa);
+  if ((st = cv_device_buffer_ensure (&plan->sweep_states,
+              SGM_SWEEP_STATES_BYTES (sa.n_strips, p->max_disparity),
+              err)) != CV_OK)
     return st;
   sa.sum = (uint16_t *) plan->sum.ptr;
   sa.jumps = p->adaptive_p2 ? (const uint16_t *) plan->jumps.ptr : NULL;
@@ -914,9 +916,10 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   lanes = cv_sgm_variant_lanes (plan->variant, params);
   plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? cv_sgm_variant_of_lanes (lanes) : CV_SGM_VARIANT_BASELINE;
-  if (plan->last_variant != CV_SGM_VARIANT_BASELINE
+  plan->sweep_strip_warps = plan->last_variant != CV_SGM_VARIANT_BASELINE
       && cv_sgm_variant_sweeps (plan->variant, params)
-      && sweep_strip_warps (plan, params, w) > 0)
+      ? sweep_strip_warps (plan, params, w) : 0;
+  if (plan->sweep_strip_warps > 0)
     plan->last_variant = CV_SGM_VARIANT_SWEEPS;
   if (plan->last_variant != CV_SGM_VARIANT_BASELINE && params->adaptive_p2) {
     if ((st = cv_device_buffer_ensure (&plan->jumps, npix *

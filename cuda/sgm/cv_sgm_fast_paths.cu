@@ -81,18 +81,8 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   constexpr int NSL = SGM_WARP / LPS;   /* slices per warp */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
   constexpr int SLOTS = FAST_PATHS_SLOTS;
-  /* Where KH is not 1, 2 or 4, a lane's KH words take several store
-   * instructions from its registers, each leaving gaps between the lanes
-   * that another one fills: the L2 then takes every 32-byte sector in
-   * parts (twice at KH 8).  Those cells go out through the row's ring slot
-   * instead, in whole sectors. */
-  constexpr bool STAGED_STORE = KH != 1 && KH != 2 && KH != 4;
-  /* The ring's slots swizzled where a lane's words are 4 units and a
-   * segment spans a quarter warp (sgm_unit_swizzle): 4-way bank conflicts
-   * otherwise (H200, D 256 with 8 lanes: 1226x370 0.790 -> 0.722 ms,
-   * 1920x1080 3.76 -> 3.39).  The 2-way conflicts of 2 units per lane
-   * cost less than the swizzle's addressing (KH = 8: 0.393 -> 0.397). */
-  constexpr int SWZ = LPS >= 8 && KH == 16 ? 3 : 0;
+  constexpr bool STAGED_STORE = sgm_staged_store (KH);
+  constexpr int SWZ = sgm_ring_swizzle (LPS, KH);
   unsigned char *smem = sgm_dynamic_shared ();
 
   const int lane = threadIdx.x & (SGM_WARP - 1);

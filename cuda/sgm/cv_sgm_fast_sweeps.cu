@@ -136,11 +136,8 @@ sgm_fast_sweeps_kernel (const SgmSweepsArgs a)
   constexpr int SLOTS = SWEEP_SLOTS;
   constexpr int R = SGM_BATCH_ROWS;     /* halo columns per side */
   constexpr int HW = SGM_SWEEP_HALO_WARPS;      /* halo warps per side */
-  /* as in cv_sgm_fast_paths.cu: whole-sector stores through the ring
-   * where a lane's words are not one 4-, 8- or 16-byte store, a swizzled
-   * ring where they are 4 units */
-  constexpr bool STAGED_STORE = KH != 1 && KH != 2 && KH != 4;
-  constexpr int SWZ = LPS >= 8 && KH == 16 ? 3 : 0;
+  constexpr bool STAGED_STORE = sgm_staged_store (KH);
+  constexpr int SWZ = sgm_ring_swizzle (LPS, KH);
   static_assert (LPS == SGM_FAST_LANES && HW * NSL == R,
       "the halo is whole warps");
   unsigned char *smem = sgm_dynamic_shared ();

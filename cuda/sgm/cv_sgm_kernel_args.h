@@ -228,6 +228,12 @@ typedef struct
   unsigned long long wait_timeout_ns;
 } SgmSweepsArgs;
 
+/* Bytes of the published diagonal states (SgmSweepsArgs.states) for
+ * @n_strips strips and D = @n_disp: 2 sweeps x 2 parities x 2 directions
+ * x SGM_BATCH_ROWS columns x D / 2 words, 128 D per strip. */
+#define SGM_SWEEP_STATES_BYTES(n_strips, n_disp) \
+  ((size_t) 2 * (n_strips) * 2 * 2 * SGM_BATCH_ROWS * ((n_disp) / 2) * 4)
+
 /* Strips of the sweeps variant for @width and @strip_warps. */
 #define SGM_SWEEP_STRIPS(width, strip_warps) \
   (((width) + (strip_warps) * SGM_SWEEP_WARP_COLUMNS - 1) / \

@@ -242,6 +242,31 @@ sgm_words_load_ro (uint32_t (&v)[KH], const uint32_t * src)
   }
 }
 
+/* How a chain kernel stores a row's cells (the vertical/diagonal paths and
+ * the sweeps).  Where a lane's KH words are not 1, 2 or 4 (4, 8 or 16
+ * bytes), they take several store instructions from its registers, each
+ * leaving gaps between the lanes that another one fills: the L2 then
+ * takes every 32-byte sector in parts (twice at KH 8).  Those cells go out
+ * through the row's ring slot instead, in whole sectors
+ * (sgm_pixel_store_cg_if). */
+static __host__ __device__ constexpr bool
+sgm_staged_store (int kh)
+{
+  return kh != 1 && kh != 2 && kh != 4;
+}
+
+/* The ring slots' swizzle (sgm_unit_swizzle) of a chain kernel with @lps
+ * lanes of @kh words: where a lane's words are 4 units and a segment spans
+ * a quarter warp, 4-way bank conflicts otherwise (H200, D 256 with 8
+ * lanes: 1226x370 0.790 -> 0.722 ms, 1920x1080 3.76 -> 3.39).  The 2-way
+ * conflicts of 2 units per lane cost less than the swizzle's addressing
+ * (KH = 8: 0.393 -> 0.397). */
+static __host__ __device__ constexpr int
+sgm_ring_swizzle (int lps, int kh)
+{
+  return lps >= 8 && kh == 16 ? 3 : 0;
+}
+
 /* Shared-memory position of 16-byte unit @u of a pixel's cells in a
  * swizzled slot: bits 0..1 of the unit flipped by bits 3..4 (SWZ = 0: no
  * swizzle).  With 8 or more lanes per segment, SWZ = 3 for KH = 16 (and 1

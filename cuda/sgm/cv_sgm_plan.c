@@ -26,13 +26,25 @@ sgm_packed_exact (const CvSgmParams * p)
   return (long) p->paths * largest_path_cost < (1L << (16 - cbits));
 }
 
+/* The packed cells' constants for @census and @p1: P1 in both halves of a
+ * word, the mask of C in both halves, the factor that shifts a path cost
+ * above C; the cost bits returned. */
+static int
+packed_constants (CvSgmCensus census, int p1, uint32_t * p1_pk,
+    uint32_t * cmask_pk, uint32_t * cell_mul)
+{
+  const int cbits = sgm_packed_cost_bits (census);
+  *p1_pk = (uint32_t) p1 * 0x10001u;
+  *cmask_pk = ((1u << cbits) - 1u) * 0x10001u;
+  *cell_mul = 1u << cbits;
+  return cbits;
+}
+
 void
 sgm_fast_paths_constants (SgmPathsArgs * a, CvSgmCensus census)
 {
-  a->cbits = sgm_packed_cost_bits (census);
-  a->p1_pk = (uint32_t) a->p1 * 0x10001u;
-  a->cmask_pk = ((1u << a->cbits) - 1u) * 0x10001u;
-  a->cell_mul = 1u << a->cbits;
+  a->cbits = packed_constants (census, a->p1, &a->p1_pk, &a->cmask_pk,
+      &a->cell_mul);
 }
 
 int
@@ -49,7 +61,6 @@ void
 sgm_plan_sweeps (const CvSgmParams * params, int width, int height,
     int strip_warps, CvSgmSchedule request, SgmSweepsArgs * a)
 {
-  const int cbits = sgm_packed_cost_bits (params->census);
   memset (a, 0, sizeof (*a));
   a->width = width;
   a->height = height;
@@ -64,9 +75,8 @@ sgm_plan_sweeps (const CvSgmParams * params, int width, int height,
   a->half_batch = request == CV_SGM_SCHEDULE_AUTO
       || request == CV_SGM_SCHEDULE_CONCURRENT ? a->n_batches / 2
       : a->n_batches;
-  a->p1_pk = (uint32_t) params->p1 * 0x10001u;
-  a->cmask_pk = ((1u << cbits) - 1u) * 0x10001u;
-  a->cell_mul = 1u << cbits;
+  packed_constants (params->census, params->p1, &a->p1_pk, &a->cmask_pk,
+      &a->cell_mul);
   a->wait_timeout_ns = SGM_WAIT_TIMEOUT_NS;
 }
 

@@ -234,8 +234,8 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
    * cv_sgm_cuda_compute) */
   std::vector < int >counters ((size_t) SGM_MAX_GROUPS * n_batches
       + SGM_FAULT_WORDS + 2 * n_strips, 77);
-  std::vector < uint32_t > states ((size_t) 2 * n_strips * 2 * 2 *
-      SGM_BATCH_ROWS * (D / 2), 0xdeadbeefu);
+  std::vector < uint32_t > states (SGM_SWEEP_STATES_BYTES (n_strips, D) /
+      sizeof (uint32_t), 0xdeadbeefu);
   SgmFault *dev_fault = (SgmFault *) (counters.data ()
       + (size_t) SGM_MAX_GROUPS * n_batches);
   memset (fault_host, 0x00, sizeof (*fault_host));

@@ -573,11 +573,12 @@ run_special (void)
   {
     /* 2 bytes per cell plus at most 31 bytes per pixel (full census,
      * packed variant with adaptive P2), plus the sweeps' published
-     * states (128 D bytes per strip, at most one strip per
-     * SGM_SWEEP_MIN_STRIP_WARPS warps' columns: cuda/sgm/README.md) */
+     * states (at most one strip per SGM_SWEEP_MIN_STRIP_WARPS warps'
+     * columns: cuda/sgm/README.md) */
     size_t used = cv_device_bytes_in_use () - before;
-    size_t limit = (size_t) w * h * (2 * 256 + 31) + (size_t) 128 * 256 *
-        SGM_SWEEP_STRIPS (w, SGM_SWEEP_MIN_STRIP_WARPS) + 4096;
+    size_t limit = (size_t) w * h * (2 * 256 + 31) +
+        SGM_SWEEP_STATES_BYTES (SGM_SWEEP_STRIPS (w,
+            SGM_SWEEP_MIN_STRIP_WARPS), 256) + 4096;
     printf ("special: plan holds %zu device bytes for %dx%d D=256 "
         "(limit %zu)\n", used, w, h, limit);
     if (used > limit) {
