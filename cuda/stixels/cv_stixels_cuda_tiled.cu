@@ -34,7 +34,7 @@
  * warp's chain is 32 shuffle steps per band, and the O(h^2) bulk of the
  * candidates runs concurrently on the helpers, a candidate per lane and
  * step, float arithmetic only (about 128 SASS instructions per step, no
- * branch: the priors are selects, cv_stx_sel).  Before pruning the
+ * branch: the priors are picked by masks, cv_stx_pick).  Before pruning the
  * helpers' candidate steps bound the DP (bench-stixels, H200, 1242x375,
  * experiment builds: the D warp's loop left out, the DP 10 % faster; the
  * helpers' blocks left out, 42 %); pruning skips ~75 % of their steps, and
@@ -596,9 +596,11 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
         const int none = !active || lane < i;
         for (int c = 0; c < CV_STIXEL_N_CLASSES; c++)
           cur.cost[c] = cv_stx_sel (none, INFINITY, cur.cost[c]);
+        /* the next step's fits, unconditionally (no branch the compiler
+         * would wait on; past the last step an entry of the table, not
+         * used) */
         e += CV_STX_BAND - 1 - i;
-        if (i + 1 < steps)
-          fit = cv_stx_diag_entry (dg, e, kObjSlope);
+        fit = cv_stx_diag_entry (dg, e, kObjSlope);
         cv_stx_offer_f (&best, &mf, &cur, &B, bbase + i, 0, tie);
         if (++i == steps)
           break;

@@ -106,6 +106,50 @@ cv_stx_sel (int c, float a, float b)
       :"=f" (r):"f" (a), "f" (b), "r" (c));
   return r;
 }
+
+/* Comparisons as bit masks (all ones: true) and selects by such masks,
+ * without predicate registers: x < y when x - y is negative (its sign bit
+ * spread over the word), a select one lop3.  Exact for all operands but
+ * NaN (false, as the GPU's NaN is positive) and x = -0, y = +0 (true).
+ * With comparisons to predicates the compiler turned the selects of a
+ * candidate's priors into predicated instructions taking turns on one
+ * predicate register, each waiting for the comparison before it: most of
+ * the D warp's row step, its serial chain. */
+typedef unsigned CvStxMask;
+CV_STX_FN CvStxMask
+cv_stx_lt (float x, float y)
+{
+  return (CvStxMask) (__float_as_int (x - y) >> 31);
+}
+
+CV_STX_FN CvStxMask
+cv_stx_gt (float x, float y)
+{
+  return cv_stx_lt (y, x);
+}
+
+CV_STX_FN CvStxMask
+cv_stx_le (float x, float y)
+{
+  return ~cv_stx_lt (y, x);
+}
+
+/* @m ? @a : @b, bit by bit (lop3's table 0xe4: (m & a) | (~m & b)). */
+CV_STX_FN float
+cv_stx_pick (CvStxMask m, float a, float b)
+{
+  float r;
+  asm ("lop3.b32 %0, %1, %2, %3, 0xe4;":"=f" (r):"f" (a), "f" (b), "r" (m));
+  return r;
+}
+
+CV_STX_FN int
+cv_stx_pick_i (CvStxMask m, int a, int b)
+{
+  int r;
+  asm ("lop3.b32 %0, %1, %2, %3, 0xe4;":"=r" (r):"r" (a), "r" (b), "r" (m));
+  return r;
+}
 #else
 #define CV_STX_FMA(a, b, c) ((a) * (b) + (c))
 CV_STX_FN float
@@ -118,6 +162,39 @@ CV_STX_FN float
 cv_stx_sel (int c, float a, float b)
 {
   return c ? a : b;
+}
+
+/* The GPU's comparisons (x - y negative, NaN never), as 0 / 1. */
+typedef int CvStxMask;
+CV_STX_FN CvStxMask
+cv_stx_lt (float x, float y)
+{
+  const float t = x - y;
+  return t < 0.0f || (t == 0.0f && signbit (t));
+}
+
+CV_STX_FN CvStxMask
+cv_stx_gt (float x, float y)
+{
+  return cv_stx_lt (y, x);
+}
+
+CV_STX_FN CvStxMask
+cv_stx_le (float x, float y)
+{
+  return !cv_stx_lt (y, x);
+}
+
+CV_STX_FN float
+cv_stx_pick (CvStxMask m, float a, float b)
+{
+  return m ? a : b;
+}
+
+CV_STX_FN int
+cv_stx_pick_i (CvStxMask m, int a, int b)
+{
+  return m ? a : b;
 }
 #endif
 
@@ -547,30 +624,24 @@ cv_stx_below_f (const CvStxModelF * mf, float cost_g, float cost_o,
     float cost_s, float edge_g, float edge_o)
 {
   CvStxBelowF B;
-  float v;
-  int code_g = CV_STX_O + 1, code_s = CV_STX_G + 1;
+  const float og = cost_o + mf->trmc[CV_STX_O][CV_STX_G];
+  const float sg = cost_s + mf->trmc[CV_STX_S][CV_STX_G];
+  const float gs = cost_g + mf->trmc[CV_STX_G][CV_STX_S];
+  const float os = cost_o + mf->trmc[CV_STX_O][CV_STX_S];
+  const float ss = cost_s + mf->trmc[CV_STX_S][CV_STX_S];
+  const float gos = fminf (gs, os);
 
+  /* the lowest transition per class above, the earlier class on ties (as
+   * strict comparisons in class order) */
   B.gg = cost_g + mf->trmc[CV_STX_G][CV_STX_G];
   B.go = cost_g + mf->trmc[CV_STX_G][CV_STX_O];
   B.oo = cost_o + mf->trmc[CV_STX_O][CV_STX_O];
-  B.other_g = cost_o + mf->trmc[CV_STX_O][CV_STX_G];
-  v = cost_s + mf->trmc[CV_STX_S][CV_STX_G];
-  if (v < B.other_g) {
-    B.other_g = v;
-    code_g = CV_STX_S + 1;
-  }
+  B.other_g = fminf (og, sg);
+  B.code_g = cv_stx_pick_i (cv_stx_lt (sg, og), CV_STX_S + 1, CV_STX_O + 1);
   B.other_o = cost_s + mf->trmc[CV_STX_S][CV_STX_O];
-  B.other_s = cost_g + mf->trmc[CV_STX_G][CV_STX_S];
-  v = cost_o + mf->trmc[CV_STX_O][CV_STX_S];
-  if (v < B.other_s) {
-    B.other_s = v;
-    code_s = CV_STX_O + 1;
-  }
-  v = cost_s + mf->trmc[CV_STX_S][CV_STX_S];
-  if (v < B.other_s) {
-    B.other_s = v;
-    code_s = CV_STX_S + 1;
-  }
+  B.other_s = fminf (gos, ss);
+  B.code_s = cv_stx_pick_i (cv_stx_lt (ss, gos), CV_STX_S + 1,
+      cv_stx_pick_i (cv_stx_lt (os, gs), CV_STX_O + 1, CV_STX_G + 1));
   B.g_hi = edge_g + mf->gap_tol;
   B.g_lo = edge_g - mf->gap_tol;
   B.g_cn = B.gg + CV_STX_FMA (-mf->gap_bn, edge_g, mf->gap_an);
@@ -581,9 +652,7 @@ cv_stx_below_f (const CvStxModelF * mf, float cost_g, float cost_o,
   B.o_cfly = B.go + CV_STX_FMA (mf->grav_bfly, edge_g, mf->grav_afly);
   B.edge_o = edge_o;
   B.o_cord = B.oo + CV_STX_FMA (-mf->ord_b, edge_o, mf->ord_a);
-  B.code_g = code_g;
   B.code_o = CV_STX_S + 1;
-  B.code_s = code_s;
   B.pad = 0;
   return B;
 }
@@ -622,23 +691,25 @@ cv_stx_tie (float w)
   return w == 0.0f ? CV_STX_TIE_REL : 0.0f;
 }
 
-/* TRUE when @cand replaces @best: for bottoms coming downwards (@le) when
- * better or tied, for bottoms coming upwards when better and not tied, so
- * the lowest bottom wins ties either way (@tie: cv_stx_tie). */
-CV_STX_FN int
+/* All ones when @cand replaces @best: for bottoms coming downwards (@le)
+ * when better or tied, for bottoms coming upwards when better and not
+ * tied, so the lowest bottom wins ties either way (@tie: cv_stx_tie). */
+CV_STX_FN CvStxMask
 cv_stx_replaces (float cand, float best, int le, float tie)
 {
-  const float mag = fabsf (cand) + CV_STX_TIE_FLOOR;
-  return le ? CV_STX_FMA (-tie, mag, cand) <= best :
-      CV_STX_FMA (tie, mag, cand) < best;
+  /* finite, so that an infinite candidate stays infinite (not NaN) */
+  const float mag = fminf (fabsf (cand), FLT_MAX) + CV_STX_TIE_FLOOR;
+  return le ? cv_stx_le (CV_STX_FMA (-tie, mag, cand), best) :
+      cv_stx_lt (CV_STX_FMA (tie, mag, cand), best);
 }
 
 /* Offers the candidate with bottom @b and fits @fit on top of @B to the
  * row's @best (see cv_stx_replaces for @le and @tie).  The prior
- * evaluations are those of cv_stx_below_best.  Every branch of a prior is
- * evaluated and then selected (cv_stx_sel): this runs once per candidate
- * and on the D warp's serial chain, where divergent branches cost more
- * than the arithmetic they skip. */
+ * evaluations are those of cv_stx_below_best.  No branch: every branch of
+ * a prior is evaluated and then picked by a mask (cv_stx_pick), and so is
+ * the row's new best.  This runs once per candidate and on the D warp's
+ * serial chain, where branches and predicates cost more than the
+ * arithmetic they skip. */
 CV_STX_FN void
 cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
     const CvStxFitF * fit, const CvStxBelowF * B, int b, int le, float tie)
@@ -649,50 +720,46 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
     const float d = fit->bot_g;
     const float near = CV_STX_FMA (mf->gap_bn, d, B->g_cn);
     const float far = CV_STX_FMA (-mf->gap_bf, d, B->g_cf);
-    const float v = cv_stx_sel (d > B->g_hi, near,
-        cv_stx_sel (d < B->g_lo, far, B->gg));
-    const int take = v <= B->other_g;
-    const float cand = fit->cost[CV_STX_G] + (take ? v : B->other_g);
-    if (cv_stx_replaces (cand, best->cost[CV_STX_G], le, tie)) {
-      best->cost[CV_STX_G] = cand;
-      best->ref[CV_STX_G] = b4 + (take ? CV_STX_G + 1 : B->code_g);
-      best->edge_g = fit->top_g;
-      best->slope_g = fit->slope_g;
-    }
+    const float v = cv_stx_pick (cv_stx_gt (d, B->g_hi), near,
+        cv_stx_pick (cv_stx_lt (d, B->g_lo), far, B->gg));
+    const float cand = fit->cost[CV_STX_G] + fminf (v, B->other_g);
+    const CvStxMask r = cv_stx_replaces (cand, best->cost[CV_STX_G], le,
+        tie);
+    const int code = cv_stx_pick_i (cv_stx_le (v, B->other_g), CV_STX_G + 1,
+        B->code_g);
+    best->cost[CV_STX_G] = cv_stx_pick (r, cand, best->cost[CV_STX_G]);
+    best->ref[CV_STX_G] = cv_stx_pick_i (r, b4 + code, best->ref[CV_STX_G]);
+    best->edge_g = cv_stx_pick (r, fit->top_g, best->edge_g);
+    best->slope_g = cv_stx_pick (r, fit->slope_g, best->slope_g);
   }
   {
-    /* object on ground: gravity; on object: ordering; on sky */
+    /* object on ground: gravity; on object: ordering; on sky (the earlier
+     * on ties, as strict comparisons in this order) */
     const float d = fit->bot_o;
     const float sink = CV_STX_FMA (mf->grav_bsink, d, B->o_csink);
     const float fly = CV_STX_FMA (-mf->grav_bfly, d, B->o_cfly);
     const float behind = CV_STX_FMA (mf->ord_b, d, B->o_cord);
-    float m = cv_stx_sel (d > B->o_hi, sink, cv_stx_sel (d < B->o_lo, fly,
-            B->go));
-    const float v = cv_stx_sel (d > B->edge_o, behind, B->oo);
-    int code = CV_STX_G + 1;
-    float cand;
-    if (v < m) {
-      m = v;
-      code = CV_STX_O + 1;
-    }
-    if (B->other_o < m) {
-      m = B->other_o;
-      code = B->code_o;
-    }
-    cand = fit->cost[CV_STX_O] + m;
-    if (cv_stx_replaces (cand, best->cost[CV_STX_O], le, tie)) {
-      best->cost[CV_STX_O] = cand;
-      best->ref[CV_STX_O] = b4 + code;
-      best->edge_o = fit->top_o;
-      best->slope_o = fit->slope_o;
-    }
+    const float on_g = cv_stx_pick (cv_stx_gt (d, B->o_hi), sink,
+        cv_stx_pick (cv_stx_lt (d, B->o_lo), fly, B->go));
+    const float on_o = cv_stx_pick (cv_stx_gt (d, B->edge_o), behind, B->oo);
+    const float go = fminf (on_g, on_o);
+    const float cand = fit->cost[CV_STX_O] + fminf (go, B->other_o);
+    const CvStxMask r = cv_stx_replaces (cand, best->cost[CV_STX_O], le,
+        tie);
+    const int code = cv_stx_pick_i (cv_stx_lt (B->other_o, go), B->code_o,
+        cv_stx_pick_i (cv_stx_lt (on_o, on_g), CV_STX_O + 1, CV_STX_G + 1));
+    best->cost[CV_STX_O] = cv_stx_pick (r, cand, best->cost[CV_STX_O]);
+    best->ref[CV_STX_O] = cv_stx_pick_i (r, b4 + code, best->ref[CV_STX_O]);
+    best->edge_o = cv_stx_pick (r, fit->top_o, best->edge_o);
+    best->slope_o = cv_stx_pick (r, fit->slope_o, best->slope_o);
   }
   {
     const float cand = fit->cost[CV_STX_S] + B->other_s;
-    if (cv_stx_replaces (cand, best->cost[CV_STX_S], le, tie)) {
-      best->cost[CV_STX_S] = cand;
-      best->ref[CV_STX_S] = b4 + B->code_s;
-    }
+    const CvStxMask r = cv_stx_replaces (cand, best->cost[CV_STX_S], le,
+        tie);
+    best->cost[CV_STX_S] = cv_stx_pick (r, cand, best->cost[CV_STX_S]);
+    best->ref[CV_STX_S] = cv_stx_pick_i (r, b4 + B->code_s,
+        best->ref[CV_STX_S]);
   }
 }
 
