@@ -575,8 +575,7 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
       if (active) {
         best = cv_stx_state_load (&S, t);
         if (band > 0)
-          for (int q = 0; q < kCriticalWarps; q++)
-            cv_stx_best_merge (&best, &part[q * CV_STX_BAND + lane], cells);
+          cv_stx_merge_parts (&best, part + lane, CV_STX_BAND, cells);
       }
       /* Step i offers bottom bbase + i to the rows above it; its prepared
        * state (the row below it, final in lane i - 1) comes by shuffles,

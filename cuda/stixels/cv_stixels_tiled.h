@@ -1053,6 +1053,21 @@ cv_stx_critical_part (const CvStxTables * T, const CvStxModelF * mf,
       ring + cv_stx_below_slot (band_j - 1), T->cells[t].xe, obj_slope, 0);
 }
 
+/* Merges the critical block's CV_STX_CRIT_PARTS parts of a row (@parts,
+ * @stride apart) into its @best: as a tree, the parts' pairs first (the
+ * merges of a level are independent: the GPU overlaps them, on the D
+ * warp's path between the phases). */
+CV_STX_FN void
+cv_stx_merge_parts (CvStxBestF * best, const CvStxBestF * parts, int stride,
+    const CvStxCellF * cells)
+{
+  CvStxBestF p01 = parts[0], p23 = parts[2 * stride];
+  cv_stx_best_merge (&p01, &parts[stride], cells);
+  cv_stx_best_merge (&p23, &parts[3 * stride], cells);
+  cv_stx_best_merge (&p01, &p23, cells);
+  cv_stx_best_merge (best, &p01, cells);
+}
+
 /* One segment of cv_stx_critical_part (@half 0: segment 2q, 1: 2q + 1),
  * alone: merging half 1's best into half 0's (cv_stx_best_merge) gives
  * cv_stx_critical_part's result. */

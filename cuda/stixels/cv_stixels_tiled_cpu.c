@@ -159,9 +159,7 @@ column (const CvStxModel * m, const CvStxModelF * mf,
     for (j = 0; base + j < end; j++) {
       lane[j] = cv_stx_state_load (&S, base + j);
       if (band > 0)
-        for (q = 0; q < CV_STX_CRIT_PARTS; q++)
-          cv_stx_best_merge (&lane[j], &w->part[q * CV_STX_BAND + j],
-              w->cells);
+        cv_stx_merge_parts (&lane[j], w->part + j, CV_STX_BAND, w->cells);
     }
     for (i = 0; base + i < end; i++) {
       const int b = base + i;
