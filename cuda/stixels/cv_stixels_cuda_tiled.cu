@@ -580,15 +580,21 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
       /* Step i offers bottom bbase + i to the rows above it; its prepared
        * state (the row below it, final in lane i - 1) comes by shuffles,
        * and so does its tie scale (the cell below it, lane i's).  The
-       * step is the serial chain of the band: no branch in it, the next
-       * step's fits loaded ahead, the rows below the step's bottom (final
-       * already) and past the band offered infinite costs instead of
-       * skipped, the ring entries written after the loop. */
+       * step is the serial chain of the band, so it does only what the
+       * chain needs: the energies and top edges of the bests, and the
+       * step each class's best came from (@from).  The references and
+       * slopes follow after the loop, from that step's fits and prepared
+       * state: the same offer, the same result (cv_stx_offer_f).  No
+       * branch in the step, the next step's fits loaded ahead, the rows
+       * below the step's bottom (final already) and past the band offered
+       * infinite costs instead of skipped, the ring entries written after
+       * the loop. */
       const float own_tie = t > 0 && t <= h ? cv_stx_tie (cells[t - 1].w) :
           0.0f;
       CvStxBelowF B = ring[0];
       float tie = __shfl_sync (kFullMask, own_tie, 0);
       int e = lane;             /* diagonal entry (i, lane) */
+      int from[CV_STIXEL_N_CLASSES] = { -1, -1, -1 };
       CvStxFitF fit = cv_stx_diag_entry (dg, e, kObjSlope);
       for (int i = 0;;) {
         CvStxFitF cur = fit;
@@ -600,7 +606,17 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
          * used) */
         e += CV_STX_BAND - 1 - i;
         fit = cv_stx_diag_entry (dg, e, kObjSlope);
-        cv_stx_offer_f (&best, &mf, &cur, &B, bbase + i, 0, tie);
+        {
+          const CvStxCandF cand = cv_stx_cand_f (&mf, &cur, &B);
+          CvStxMask r[CV_STIXEL_N_CLASSES];
+          for (int c = 0; c < CV_STIXEL_N_CLASSES; c++) {
+            r[c] = cv_stx_replaces (cand.cost[c], best.cost[c], 0, tie);
+            best.cost[c] = cv_stx_pick (r[c], cand.cost[c], best.cost[c]);
+            from[c] = cv_stx_pick_i (r[c], i, from[c]);
+          }
+          best.edge_g = cv_stx_pick (r[CV_STX_G], cur.top_g, best.edge_g);
+          best.edge_o = cv_stx_pick (r[CV_STX_O], cur.top_o, best.edge_o);
+        }
         if (++i == steps)
           break;
         /* row bbase + i - 1 is final in lane i - 1 */
@@ -623,6 +639,21 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
         else if (lane + 1 == steps)
           below[cv_stx_below_slot (band + 1)] = own;
       }
+      __syncwarp ();
+      /* the references and slopes of the bests from this band's steps:
+       * step i's fits on ring entry i, the state it offered them on */
+      for (int c = 0; c < CV_STIXEL_N_CLASSES; c++)
+        if (from[c] >= 0) {
+          const int i = from[c];
+          const CvStxFitF f = cv_stx_diag_load (dg, i, lane, kObjSlope);
+          const CvStxBelowF Bi = ring[i];
+          best.ref[c] = (bbase + i) * 4 + cv_stx_cand_f (&mf, &f,
+              &Bi).code[c];
+          if (c == CV_STX_G)
+            best.slope_g = f.slope_g;
+          else if (c == CV_STX_O)
+            best.slope_o = f.slope_o;
+        }
       if (active)
         cv_stx_state_store (&S, t, &best);
     } else if (rank >= 0) {

@@ -703,18 +703,25 @@ cv_stx_replaces (float cand, float best, int le, float tie)
       cv_stx_lt (CV_STX_FMA (tie, mag, cand), best);
 }
 
-/* Offers the candidate with bottom @b and fits @fit on top of @B to the
- * row's @best (see cv_stx_replaces for @le and @tie).  The prior
- * evaluations are those of cv_stx_below_best.  No branch: every branch of
- * a prior is evaluated and then picked by a mask (cv_stx_pick), and so is
- * the row's new best.  This runs once per candidate and on the D warp's
- * serial chain, where branches and predicates cost more than the
- * arithmetic they skip. */
-CV_STX_FN void
-cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
-    const CvStxFitF * fit, const CvStxBelowF * B, int b, int le, float tie)
+/* A candidate on top of a prepared row state: its energy per class
+ * (fit, transition and structural priors) and the class below each would
+ * take (code: class + 1, 0 = none). */
+typedef struct
 {
-  const int b4 = b * 4;
+  float cost[CV_STIXEL_N_CLASSES];
+  int code[CV_STIXEL_N_CLASSES];
+} CvStxCandF;
+
+/* The candidate with fits @fit on top of @B (the prior evaluations of
+ * cv_stx_below_best).  No branch: every branch of a prior is evaluated and
+ * then picked by a mask (cv_stx_pick).  This runs once per candidate and
+ * on the D warp's serial chain, where branches and predicates cost more
+ * than the arithmetic they skip. */
+CV_STX_FN CvStxCandF
+cv_stx_cand_f (const CvStxModelF * mf, const CvStxFitF * fit,
+    const CvStxBelowF * B)
+{
+  CvStxCandF c;
   {
     /* ground on ground: gap prior, else the best of object / sky below */
     const float d = fit->bot_g;
@@ -722,15 +729,9 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
     const float far = CV_STX_FMA (-mf->gap_bf, d, B->g_cf);
     const float v = cv_stx_pick (cv_stx_gt (d, B->g_hi), near,
         cv_stx_pick (cv_stx_lt (d, B->g_lo), far, B->gg));
-    const float cand = fit->cost[CV_STX_G] + fminf (v, B->other_g);
-    const CvStxMask r = cv_stx_replaces (cand, best->cost[CV_STX_G], le,
-        tie);
-    const int code = cv_stx_pick_i (cv_stx_le (v, B->other_g), CV_STX_G + 1,
-        B->code_g);
-    best->cost[CV_STX_G] = cv_stx_pick (r, cand, best->cost[CV_STX_G]);
-    best->ref[CV_STX_G] = cv_stx_pick_i (r, b4 + code, best->ref[CV_STX_G]);
-    best->edge_g = cv_stx_pick (r, fit->top_g, best->edge_g);
-    best->slope_g = cv_stx_pick (r, fit->slope_g, best->slope_g);
+    c.cost[CV_STX_G] = fit->cost[CV_STX_G] + fminf (v, B->other_g);
+    c.code[CV_STX_G] = cv_stx_pick_i (cv_stx_le (v, B->other_g),
+        CV_STX_G + 1, B->code_g);
   }
   {
     /* object on ground: gravity; on object: ordering; on sky (the earlier
@@ -743,24 +744,45 @@ cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
         cv_stx_pick (cv_stx_lt (d, B->o_lo), fly, B->go));
     const float on_o = cv_stx_pick (cv_stx_gt (d, B->edge_o), behind, B->oo);
     const float go = fminf (on_g, on_o);
-    const float cand = fit->cost[CV_STX_O] + fminf (go, B->other_o);
-    const CvStxMask r = cv_stx_replaces (cand, best->cost[CV_STX_O], le,
-        tie);
-    const int code = cv_stx_pick_i (cv_stx_lt (B->other_o, go), B->code_o,
+    c.cost[CV_STX_O] = fit->cost[CV_STX_O] + fminf (go, B->other_o);
+    c.code[CV_STX_O] = cv_stx_pick_i (cv_stx_lt (B->other_o, go), B->code_o,
         cv_stx_pick_i (cv_stx_lt (on_o, on_g), CV_STX_O + 1, CV_STX_G + 1));
-    best->cost[CV_STX_O] = cv_stx_pick (r, cand, best->cost[CV_STX_O]);
-    best->ref[CV_STX_O] = cv_stx_pick_i (r, b4 + code, best->ref[CV_STX_O]);
-    best->edge_o = cv_stx_pick (r, fit->top_o, best->edge_o);
-    best->slope_o = cv_stx_pick (r, fit->slope_o, best->slope_o);
   }
-  {
-    const float cand = fit->cost[CV_STX_S] + B->other_s;
-    const CvStxMask r = cv_stx_replaces (cand, best->cost[CV_STX_S], le,
-        tie);
-    best->cost[CV_STX_S] = cv_stx_pick (r, cand, best->cost[CV_STX_S]);
-    best->ref[CV_STX_S] = cv_stx_pick_i (r, b4 + B->code_s,
-        best->ref[CV_STX_S]);
-  }
+  c.cost[CV_STX_S] = fit->cost[CV_STX_S] + B->other_s;
+  c.code[CV_STX_S] = B->code_s;
+  return c;
+}
+
+/* Offers the candidate with bottom @b and fits @fit on top of @B to the
+ * row's @best (see cv_stx_replaces for @le and @tie). */
+CV_STX_FN void
+cv_stx_offer_f (CvStxBestF * best, const CvStxModelF * mf,
+    const CvStxFitF * fit, const CvStxBelowF * B, int b, int le, float tie)
+{
+  const CvStxCandF c = cv_stx_cand_f (mf, fit, B);
+  const int b4 = b * 4;
+  const CvStxMask rg = cv_stx_replaces (c.cost[CV_STX_G],
+      best->cost[CV_STX_G], le, tie);
+  const CvStxMask ro = cv_stx_replaces (c.cost[CV_STX_O],
+      best->cost[CV_STX_O], le, tie);
+  const CvStxMask rs = cv_stx_replaces (c.cost[CV_STX_S],
+      best->cost[CV_STX_S], le, tie);
+  best->cost[CV_STX_G] = cv_stx_pick (rg, c.cost[CV_STX_G],
+      best->cost[CV_STX_G]);
+  best->ref[CV_STX_G] = cv_stx_pick_i (rg, b4 + c.code[CV_STX_G],
+      best->ref[CV_STX_G]);
+  best->edge_g = cv_stx_pick (rg, fit->top_g, best->edge_g);
+  best->slope_g = cv_stx_pick (rg, fit->slope_g, best->slope_g);
+  best->cost[CV_STX_O] = cv_stx_pick (ro, c.cost[CV_STX_O],
+      best->cost[CV_STX_O]);
+  best->ref[CV_STX_O] = cv_stx_pick_i (ro, b4 + c.code[CV_STX_O],
+      best->ref[CV_STX_O]);
+  best->edge_o = cv_stx_pick (ro, fit->top_o, best->edge_o);
+  best->slope_o = cv_stx_pick (ro, fit->slope_o, best->slope_o);
+  best->cost[CV_STX_S] = cv_stx_pick (rs, c.cost[CV_STX_S],
+      best->cost[CV_STX_S]);
+  best->ref[CV_STX_S] = cv_stx_pick_i (rs, b4 + c.code[CV_STX_S],
+      best->ref[CV_STX_S]);
 }
 
 /* (energy, bottom) of a before (b): energies compared within the tie
