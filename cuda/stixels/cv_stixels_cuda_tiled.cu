@@ -9,9 +9,8 @@
  *             downsampling fused: the same integer sums as the downsample
  *             kernel), in float with the few double-precision terms; band
  *             prefix / suffix / range tables, the first band's diagonal
- *             fits; for pruning (cv_stx_prune_bands_ok) the coarse DP's
- *             chain: its candidates' fits by all threads, the chain on
- *             one warp (a lane per bottom band, warp-min reductions);
+ *             fits; for pruning (cv_stx_prune_bands_ok) the fits of the
+ *             coarse DP's candidates;
  *  band J = 0 .. n_bands - 1, two barrier-separated phases:
  *   phase 1   (J > 0) the critical block (J-1, J): warps 0..7 a segment
  *             of CV_STX_SEG bottoms each, warp q + 4 handing its best to
@@ -26,27 +25,37 @@
  *             upper and lower half of one row's bottoms; twice the tasks,
  *             each half as long); a lane leaves its segment once no lower
  *             bottom can beat the coarse DP's bound (cv_stx_segment_step);
- *             in band 0, instead of blocks, the coarse DP's bounds (a task
- *             per pair of bands, atomicMin per row and class);
+ *             in band 0, instead of blocks, the coarse DP's chain (one
+ *             helper, a lane per bottom band, warp-min reductions);
+ *   bounds    after band 0, on every warp: the coarse DP's bounds (a task
+ *             per pair of bands, atomicMin per row and class), which the
+ *             blocks of band 1 on need;
  *  backtracking by one thread, stixels written by the threads.
  *
  * So a band costs two barriers (the reference kernel: one per row), the D
  * warp's chain is 32 shuffle steps per band, and the O(h^2) bulk of the
  * candidates runs concurrently on the helpers, a candidate per lane and
- * step, float arithmetic only (about 128 SASS instructions per step, no
+ * step, float arithmetic only (about 130 SASS instructions per step, no
  * branch: the priors are picked by masks, cv_stx_pick).  Before pruning the
  * helpers' candidate steps bound the DP (bench-stixels, H200, 1242x375,
  * experiment builds: the D warp's loop left out, the DP 10 % faster; the
- * helpers' blocks left out, 42 %); pruning skips ~75 % of their steps, and
- * with one column per SM (640x480) the D warp's chain bounds it (ncu: 74 %
- * of its time in its loop, ~98 SASS instructions and ~430 cycles per row,
- * one dependent instruction after the other).
+ * helpers' blocks left out, 42 %); pruning skips ~75 % of their steps.
+ * With one column per SM (640x480) the D warp's chain weighs most: its
+ * row step took ~430 cycles with the priors' selects on predicates (ncu:
+ * one dependent instruction after the other), ~230 with masks, ~200 with
+ * only the chain's work in the loop (clock64 in an experiment build; the
+ * references and slopes are rebuilt after the loop).  Where a 640x480
+ * column's ~233 k cycles go now: the D loops ~45 %, the phases 1 and the
+ * D warp's merges before each loop ~28 %, the helpers where they outlast
+ * the D loop ~19 % (band 0: the coarse chain and the bounds; bands 8-12:
+ * the blocks), the prologue ~7 %.
  *
- * The D warp issues ~130 instructions per row and its rows are the serial
- * chain: a helper on its SM sub-partition (warp scheduler) takes issue
- * slots from it.  @d_share says how many helpers may share it (warps 4, 8,
- * 12 of a block; warp i is assumed to go to sub-partition i % 4): fewer
- * helpers, a faster chain ("iso" variants). */
+ * The D warp's rows are the serial chain: a helper on its SM sub-partition
+ * (warp scheduler) takes issue slots from it.  @d_share says how many
+ * helpers may share it (warps 4, 8, 12 of a block; warp i is assumed to go
+ * to sub-partition i % 4): fewer helpers, a faster chain ("iso" variants;
+ * at 640x480 all three sharing is still the fastest, 0.135 against 0.141
+ * ms with none). */
 #include "cv_cuda.cuh"
 #include "cv_stixels_cuda_internal.h"
 #include "cv_stixels_tiled.h"
@@ -270,25 +279,35 @@ chain_fit_load (const CvStxQuad * q, int p)
   return f;
 }
 
-/* The coarse DP's chain (one warp, end of the prologue): a lane per bottom
- * band offers its candidate (fits made beforehand) on its chain state,
- * the warp reduces them to the next chain state. */
+/* The coarse DP's chain (one warp): a lane per bottom band offers its
+ * candidate (fits made beforehand) on its chain state, the warp reduces
+ * them to the next chain state.  Lane i keeps chain state i in registers
+ * (the serial chain never waits for shared memory); the states also go to
+ * @coarse for the bounds' tasks (and for bottom bands past the warp's
+ * lanes, columns of more than 32 bands). */
 __device__ __forceinline__ void
 coarse_chain (const CvStxModelF & mf, const CvStxQuad * chain_fits,
     CvStxBelowF * coarse, int nb, int lane)
 {
+  CvStxBelowF mine = cv_stx_below_none_f (&mf);
   if (lane == 0)
-    coarse[0] = cv_stx_below_none_f (&mf);
+    coarse[0] = mine;
   __syncwarp ();
   for (int k = 0, p0 = 0; k + 1 < nb; p0 += k + 1, k++) {
     CvStxBestF best;
     cv_stx_best_init (&best);
-    for (int i = lane; i <= k; i += kWarpSize) {
+    if (lane <= k) {
+      const CvStxFitF fit = chain_fit_load (chain_fits, p0 + lane);
+      cv_stx_offer_f (&best, &mf, &fit, &mine, lane * CV_STX_BAND, 0, 0.0f);
+    }
+    for (int i = lane + kWarpSize; i <= k; i += kWarpSize) {
       const CvStxFitF fit = chain_fit_load (chain_fits, p0 + i);
       cv_stx_offer_f (&best, &mf, &fit, &coarse[i], i * CV_STX_BAND, 0,
           0.0f);
     }
     const CvStxBelowF next = coarse_reduce (mf, best);
+    if (lane == k + 1)
+      mine = next;
     if (lane == 0)
       coarse[k + 1] = next;
     __syncwarp ();
@@ -504,20 +523,9 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
     }
   }
   __syncthreads ();
-  /* the coarse DP's chain on one warp, then the bounds' keys (the bounds
-   * themselves are helper tasks of band 0) */
-  if (prune) {
-    if (warp == 0)
-      coarse_chain (mf, chain_fits, coarse, nb, lane);
-    __syncthreads ();
-    for (int k = tid; k < CV_STIXEL_N_CLASSES * h; k += T)
-      ub_keys[k] = float_key (INFINITY);
-    __syncthreads ();
-  }
   if (stop == kStopAfterPrologue) {
     if (tid == 0)
-      column_energy[u] = prefix[h - 1].cdd + range[0].cgg + diag[0] +
-          (prune ? key_float (ub_keys[0]) : 0.0f);
+      column_energy[u] = prefix[h - 1].cdd + range[0].cgg + diag[0];
     return;
   }
   const int rank = helper_rank (warp, W, d_share);
@@ -658,18 +666,18 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
         cv_stx_state_store (&S, t, &best);
     } else if (rank >= 0) {
       /* helpers: tasks 0, 1 the next band's diagonal fits, then the blocks
-       * (band - 1, K) for the bands K above this one; in band 0 the upper
-       * bounds of pruning's coarse DP */
+       * (band - 1, K) for the bands K above this one; in band 0 the chain
+       * of pruning's coarse DP (its bounds follow the band, on every
+       * warp) */
       const int n_diag = band + 1 < nb ? kDiagTasks : 0;
       const int n_blocks = band > 0 ? (nb - 1 - band) * split : 0;
-      const int n_coarse = prune && band == 0 ? coarse_ub_tasks (nb) : 0;
+      const int n_coarse = prune && band == 0 ? 1 : 0;
       for (int k = rank; k < n_diag + n_blocks + n_coarse; k += n_helpers) {
         if (k < n_diag) {
           cv_stx_diag_lane (cells, &mf, &gr, band + 1, lane, h, k,
               diag + ((band + 1) & 1) * kDiagFloats, kObjSlope);
         } else if (k >= n_diag + n_blocks) {
-          coarse_ub_task (Tb, mf, gr, coarse, ub_keys, k - n_diag - n_blocks,
-              lane, kObjSlope);
+          coarse_chain (mf, chain_fits, coarse, nb, lane);
         } else if (split == 1) {
           const int kb = band + 1 + (k - n_diag);
           const int t = kb * CV_STX_BAND + lane;
@@ -712,6 +720,17 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
       }
     }
     __syncthreads ();
+    /* after band 0: pruning's upper bounds (the chain ran in band 0, on
+     * a helper, beside the D warp; its fits' space becomes the bounds'
+     * keys), a task per pair of bands on every warp */
+    if (band == 0 && prune) {
+      for (int k = tid; k < CV_STIXEL_N_CLASSES * h; k += T)
+        ub_keys[k] = float_key (INFINITY);
+      __syncthreads ();
+      for (int q = warp; q < coarse_ub_tasks (nb); q += W)
+        coarse_ub_task (Tb, mf, gr, coarse, ub_keys, q, lane, kObjSlope);
+      __syncthreads ();
+    }
   }
 
   if (stop == kStopAfterDp) {
