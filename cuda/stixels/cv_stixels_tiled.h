@@ -110,7 +110,8 @@ cv_stx_sel (int c, float a, float b)
 /* Comparisons as bit masks (all ones: true) and selects by such masks,
  * without predicate registers: x < y when x - y is negative (its sign bit
  * spread over the word), a select one lop3.  Exact for all operands but
- * NaN (false, as the GPU's NaN is positive) and x = -0, y = +0 (true).
+ * NaN (false, as the GPU's NaN is positive) and x = -0, y = +0 (true), as
+ * long as denormal differences are kept (no -ftz, this build's default).
  * With comparisons to predicates the compiler turned the selects of a
  * candidate's priors into predicated instructions taking turns on one
  * predicate register, each waiting for the comparison before it: most of
@@ -1079,6 +1080,9 @@ cv_stx_critical_part (const CvStxTables * T, const CvStxModelF * mf,
  * @stride apart) into its @best: as a tree, the parts' pairs first (the
  * merges of a level are independent: the GPU overlaps them, on the D
  * warp's path between the phases). */
+#if CV_STX_CRIT_PARTS != 4
+#error "cv_stx_merge_parts merges four parts"
+#endif
 CV_STX_FN void
 cv_stx_merge_parts (CvStxBestF * best, const CvStxBestF * parts, int stride,
     const CvStxCellF * cells)
