@@ -124,15 +124,9 @@ cv_stx_lt (float x, float y)
 }
 
 CV_STX_FN CvStxMask
-cv_stx_gt (float x, float y)
+cv_stx_not (CvStxMask m)
 {
-  return cv_stx_lt (y, x);
-}
-
-CV_STX_FN CvStxMask
-cv_stx_le (float x, float y)
-{
-  return ~cv_stx_lt (y, x);
+  return ~m;
 }
 
 /* @m ? @a : @b, bit by bit (lop3's table 0xe4: (m & a) | (~m & b)). */
@@ -175,15 +169,9 @@ cv_stx_lt (float x, float y)
 }
 
 CV_STX_FN CvStxMask
-cv_stx_gt (float x, float y)
+cv_stx_not (CvStxMask m)
 {
-  return cv_stx_lt (y, x);
-}
-
-CV_STX_FN CvStxMask
-cv_stx_le (float x, float y)
-{
-  return !cv_stx_lt (y, x);
+  return !m;
 }
 
 CV_STX_FN float
@@ -198,6 +186,19 @@ cv_stx_pick_i (CvStxMask m, int a, int b)
   return m ? a : b;
 }
 #endif
+
+/* The other comparisons, from cv_stx_lt. */
+CV_STX_FN CvStxMask
+cv_stx_gt (float x, float y)
+{
+  return cv_stx_lt (y, x);
+}
+
+CV_STX_FN CvStxMask
+cv_stx_le (float x, float y)
+{
+  return cv_stx_not (cv_stx_lt (y, x));
+}
 
 /* Rows per band: one warp, a lane per row. */
 #define CV_STX_BAND 32
