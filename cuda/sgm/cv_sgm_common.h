@@ -101,23 +101,44 @@ cv_sgm_subpixel_frac (int a, int c1, int c)
   return q;
 }
 
-/* Median of 9 int16 values: partial selection sort of the five smallest
- * (@v is reordered). */
-CV_SGM_HD int16_t
-cv_sgm_median9 (int16_t * v)
+/* Median of 9 values by minima and maxima only (no index or branch that
+ * depends on the data, so that the GPU keeps the values in registers):
+ * sort each third, then the median of (the largest of the thirds'
+ * minima, the median of their medians, the smallest of their maxima) is
+ * the median of the nine (a min/max network: the unit test checks it on
+ * every 0/1 input, which by the 0-1 principle covers all inputs). */
+CV_SGM_HD int
+cv_sgm_min_i (int a, int b)
 {
-  int i, j;
-  for (i = 0; i < 5; i++) {
-    int lo = i;
-    int16_t t;
-    for (j = i + 1; j < 9; j++)
-      if (v[j] < v[lo])
-        lo = j;
-    t = v[i];
-    v[i] = v[lo];
-    v[lo] = t;
+  return a < b ? a : b;
+}
+
+CV_SGM_HD int
+cv_sgm_max_i (int a, int b)
+{
+  return a < b ? b : a;
+}
+
+CV_SGM_HD int
+cv_sgm_median3 (int a, int b, int c)
+{
+  return cv_sgm_max_i (cv_sgm_min_i (a, b),
+      cv_sgm_min_i (cv_sgm_max_i (a, b), c));
+}
+
+CV_SGM_HD int16_t
+cv_sgm_median9 (const int16_t * v)
+{
+  int lo[3], mid[3], hi[3], k;
+  for (k = 0; k < 3; k++) {
+    const int a = v[3 * k], b = v[3 * k + 1], c = v[3 * k + 2];
+    lo[k] = cv_sgm_min_i (cv_sgm_min_i (a, b), c);
+    hi[k] = cv_sgm_max_i (cv_sgm_max_i (a, b), c);
+    mid[k] = cv_sgm_median3 (a, b, c);
   }
-  return v[4];
+  return (int16_t) cv_sgm_median3 (cv_sgm_max_i (cv_sgm_max_i (lo[0],
+              lo[1]), lo[2]), cv_sgm_median3 (mid[0], mid[1], mid[2]),
+      cv_sgm_min_i (cv_sgm_min_i (hi[0], hi[1]), hi[2]));
 }
 
 /* Colour ramp for disparity images: @t in 0..255 (0 = far) to RGBA packed

@@ -489,7 +489,18 @@ test_median (void)
     g_free (in);
     g_free (out);
   }
-  /* the selection itself, exhaustively over permutations of a pattern */
+  /* the network on every 0/1 input (the 0-1 principle: then on every
+   * input) */
+  for (i = 0; i < 1 << 9; i++) {
+    int16_t v[9];
+    int ones = 0;
+    for (j = 0; j < 9; j++) {
+      v[j] = (int16_t) ((i >> j) & 1);
+      ones += v[j];
+    }
+    g_assert_cmpint (cv_sgm_median9 (v), ==, ones >= 5 ? 1 : 0);
+  }
+  /* and on random values with many ties */
   for (i = 0; i < 2000; i++) {
     int16_t v[9], w9[9];
     for (j = 0; j < 9; j++)
