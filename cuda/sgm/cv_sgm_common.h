@@ -101,12 +101,7 @@ cv_sgm_subpixel_frac (int a, int c1, int c)
   return q;
 }
 
-/* Median of 9 values by minima and maxima only (no index or branch that
- * depends on the data, so that the GPU keeps the values in registers):
- * sort each third, then the median of (the largest of the thirds'
- * minima, the median of their medians, the smallest of their maxima) is
- * the median of the nine (a min/max network: the unit test checks it on
- * every 0/1 input, which by the 0-1 principle covers all inputs). */
+/* Minimum, maximum and median of integers, branch-free on the GPU. */
 CV_SGM_HD int
 cv_sgm_min_i (int a, int b)
 {
@@ -126,6 +121,12 @@ cv_sgm_median3 (int a, int b, int c)
       cv_sgm_min_i (cv_sgm_max_i (a, b), c));
 }
 
+/* Median of 9 values by minima and maxima only (no index or branch that
+ * depends on the data, so that the GPU keeps the values in registers):
+ * of the three thirds' minima the largest, of their medians the median,
+ * of their maxima the smallest; the median of those three is the median
+ * of the nine.  A min/max network: the unit test checks it on every 0/1
+ * input, which by the 0-1 principle covers every input. */
 CV_SGM_HD int16_t
 cv_sgm_median9 (const int16_t * v)
 {
