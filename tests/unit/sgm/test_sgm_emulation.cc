@@ -222,8 +222,11 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   std::vector < unsigned long long >cl64 (npix), cr64 (npix);
   std::vector < uint32_t > cl32 (npix), cr32 (npix);
   std::vector < uint16_t > sum (npix * D, 0xbeef);
-  std::vector < int16_t > disp (npix), best (npix), best_right (npix);
-  std::vector < uint8_t > conf (npix);
+  /* outputs a kernel leaves unwritten show (the left-right check reads
+   * every right best index a pixel points at) */
+  std::vector < int16_t > disp (npix, 0x5a5a), best (npix, 0x5a5a),
+      best_right (npix, 0x5a5a);
+  std::vector < uint8_t > conf (npix, 0x5a);
   std::vector < uint16_t > jumps (npix * SGM_JUMPS_PER_PIXEL, 0xbeef);
   SgmJumpArgs jump_args = { p->adaptive_p2 ? jumps.data () : NULL, p->p1,
     p->p2, p->adaptive_p2_scale
