@@ -27,10 +27,11 @@
  *    paths as AUTO.  Needs a cooperative launch of its grid (else as
  *    PACKED).
  *  - AUTO (default): where the packed layout applies, SWEEPS with 8 paths
- *    and D > 128 where its grid fits the device, else PACKED16 with 4
- *    paths or D > 128 (a multiple of 32) except 8 paths at D 256, else
- *    PACKED (the fastest in every row measured on the H200); BASELINE
- *    where the packed layout does not apply.
+ *    where its grid fits the device and D > 128 or the image is wide (its
+ *    strips of 7 or more warps: from 1585 columns on the H200), else
+ *    PACKED16 with 4 paths or D > 128 (a multiple of 32) except 8 paths at
+ *    D 256, else PACKED (the fastest in every row measured on the H200);
+ *    BASELINE where the packed layout does not apply.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -67,7 +68,9 @@ int cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params);
 CvSgmVariant cv_sgm_variant_of_lanes (int lanes);
 
 /* TRUE when @variant runs the vertical and diagonal paths of @params as
- * two sweeps (SWEEPS with 8 paths). */
+ * two sweeps at any width (SWEEPS with 8 paths; AUTO with 8 paths and D >
+ * 128); AUTO also takes them for wide images, which only the plan knows
+ * (cv_sgm_cuda_get_variant). */
 int cv_sgm_variant_sweeps (CvSgmVariant variant, const CvSgmParams * params);
 
 /* TRUE when @variant (not AUTO) computes @params exactly (the shared-memory
