@@ -670,8 +670,9 @@ packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
 
 /* Strip warps from which the default takes the sweeps at any D (8 paths):
  * wide strips, their halos a small share of the work (H200, D 128:
- * 1920x1080 with 8 strip warps 2.42 against 2.64 ms; 1226x370 with 5
- * 0.69 against 0.62). */
+ * 1920x1080 with 8 strip warps 2.42 against 2.64 ms, 1760x600 with 7
+ * 1.24 against 1.32, 1440x600 with 6 a tie, 1226x370 with 5 0.69 against
+ * 0.62). */
 #define SGM_SWEEP_AUTO_STRIP_WARPS 7
 
 /* TRUE when @plan runs the vertical and diagonal paths of @p at @width as
