@@ -675,20 +675,6 @@ packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
  * 0.62). */
 #define SGM_SWEEP_AUTO_STRIP_WARPS 7
 
-/* TRUE when @plan runs the vertical and diagonal paths of @p at @width as
- * the two sweeps: where its variant asks for them (cv_sgm_variant_sweeps),
- * and by default (AUTO, 8 paths) also where the image is wide enough for
- * SGM_SWEEP_AUTO_STRIP_WARPS. */
-static int
-use_sweeps (CvSgmCuda * plan, const CvSgmParams * p, int width)
-{
-  if (cv_sgm_variant_sweeps (plan->variant, p))
-    return 1;
-  return plan->variant == CV_SGM_VARIANT_AUTO && p->paths == 8
-      && sgm_sweep_strip_warps (width, plan->n_sms) >=
-      SGM_SWEEP_AUTO_STRIP_WARPS;
-}
-
 static CvStatus
 run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     int lanes, cudaStream_t stream, CvError * err)
@@ -749,15 +735,21 @@ sweep_counters (const CvSgmCuda * plan, int height)
   return (int *) device_fault (plan, height) + SGM_FAULT_WORDS;
 }
 
-/* The strip warps of the sweeps variant for @p and @width: its grid fits
- * the device at once (a cooperative launch, one block per SM) and its
- * blocks fit in shared memory; 0: it does not. */
+/* The strip warps of the sweeps variant for @p and @width where @plan runs
+ * the vertical and diagonal paths as the two sweeps: where its variant
+ * asks for them (cv_sgm_variant_sweeps) or, by default with 8 paths, where
+ * the strips are wide (SGM_SWEEP_AUTO_STRIP_WARPS), and their grid fits
+ * the device at once (a cooperative launch, one block per SM) and their
+ * blocks fit in shared memory; 0 otherwise. */
 static int
 sweep_strip_warps (CvSgmCuda * plan, const CvSgmParams * p, int width)
 {
   const int sw = sgm_sweep_strip_warps (width, plan->n_sms);
   int *occ = &plan->fast_sweeps_occupancy[d_index (p->max_disparity)];
-  if (!plan->coop_ok || sw == 0)
+  const int wanted = cv_sgm_variant_sweeps (plan->variant, p)
+      || (plan->variant == CV_SGM_VARIANT_AUTO && p->paths == 8
+      && sw >= SGM_SWEEP_AUTO_STRIP_WARPS);
+  if (!wanted || !plan->coop_ok || sw == 0)
     return 0;
   /* (the widest block: every narrower one fits where it does) */
   if (*occ < 0)
@@ -938,7 +930,6 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? cv_sgm_variant_of_lanes (lanes) : CV_SGM_VARIANT_BASELINE;
   plan->sweep_strip_warps = plan->last_variant != CV_SGM_VARIANT_BASELINE
-      && use_sweeps (plan, params, w)
       ? sweep_strip_warps (plan, params, w) : 0;
   if (plan->sweep_strip_warps > 0)
     plan->last_variant = CV_SGM_VARIANT_SWEEPS;
