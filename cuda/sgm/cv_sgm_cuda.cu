@@ -345,6 +345,11 @@ cv_sgm_cuda_new (void)
       if (strcmp (env, cv_sgm_schedule_name ((CvSgmSchedule) s)) == 0)
         plan->schedule = (CvSgmSchedule) s;
     plan->variant = CV_SGM_VARIANT_AUTO;
+    env = getenv ("CUDAVISION_SGM_VARIANT");
+    for (int v = CV_SGM_VARIANT_AUTO; env != NULL && v < CV_SGM_N_VARIANTS;
+        v++)
+      if (strcmp (env, cv_sgm_variant_name ((CvSgmVariant) v)) == 0)
+        plan->variant = (CvSgmVariant) v;
     plan->last_variant = CV_SGM_VARIANT_BASELINE;
     plan->wait_timeout_ns = SGM_WAIT_TIMEOUT_NS;
     if (cv_cuda_under_tool ())

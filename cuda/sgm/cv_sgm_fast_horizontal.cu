@@ -30,6 +30,9 @@
  * the cells come from L2 or DRAM, so no L2 prefetches further ahead). */
 #define SGM_FAST_HRING_SLOTS 16
 
+/* Jumps per thread whose luma the prologue loads before computing any. */
+#define SGM_FAST_HLUMA_BATCH 8
+
 static __host__ __device__ inline size_t
 fast_align16 (size_t n)
 {
@@ -109,38 +112,64 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
   const uint32_t cmask_pk = SGM_PACK2 ((1u << a.cbits) - 1u);
   const uint32_t shift_mul = a.cell_mul;
 
-  /* ---- the rows' census words and P2 jumps into shared memory ---- */
+  /* ---- the rows' census words and P2 jumps into shared memory ----
+   * All loads are issued before any is waited for: the census by
+   * asynchronous copies, the luma of a thread's next SGM_FAST_HLUMA_BATCH
+   * jumps into registers first.  (One load after the other, the 64
+   * threads waited ~20 memory latencies per row, 14 % of the kernel's
+   * warp time in ncu; H200, 1226x370 D 128: 0.135 -> 0.130 ms.) */
   for (int rr = 0; rr < NSL; rr++) {
     const int yr = y0 + rr;
     unsigned char *rb = smem + lay.rows + rr * lay.row_bytes;
     CT *right = (CT *) (rb + lay.right);
     CT *left = (CT *) (rb + lay.left);
-    uint32_t *jump = (uint32_t *) (rb + lay.jump);
     if (yr >= H)
       continue;
     const CT *cr = (const CT *) a.census_r + (size_t) yr * W;
     const CT *cl = (const CT *) a.census_l + (size_t) yr * W;
-    const uint8_t *luma = a.adaptive ? a.luma + (size_t) yr * a.luma_stride
-        : NULL;
     /* element e: right column e - min_disp - (D - 1), zero left of the
      * image; pixel x at index k reads element x + D - 1 - k */
     for (int e = threadIdx.x; e < W + D - 1; e += blockDim.x) {
-      int col = e - md - (D - 1);
-      right[PADDED ? sgm_pad_index < CT > (e) : e] = col >= 0 ? cr[col]
-          : (CT) 0;
+      const int col = e - md - (D - 1);
+      CT *dst = right + (PADDED ? sgm_pad_index < CT > (e) : e);
+      if (col >= 0)
+        sgm_copy_async (dst, cr + col);
+      else
+        *dst = (CT) 0;
     }
     for (int x = threadIdx.x; x < W; x += blockDim.x)
-      left[x] = cl[x];
-    for (int x = threadIdx.x; x <= W; x += blockDim.x) {
-      int p2e = a.p2;
-      if (a.adaptive && x > 0 && x < W) {
-        const int delta = (int) luma[x] - (int) luma[x - 1];
-        p2e = cv_sgm_p2_effective (a.p1, a.p2, 1, a.adaptive_scale,
-            delta < 0 ? -delta : delta);
+      sgm_copy_async (left + x, cl + x);
+  }
+  sgm_copy_commit ();
+  for (int rr = 0; rr < NSL; rr++) {
+    const int yr = y0 + rr;
+    uint32_t *jump = (uint32_t *) (smem + lay.rows + rr * lay.row_bytes +
+        lay.jump);
+    if (yr >= H)
+      continue;
+    const uint8_t *luma = a.adaptive ? a.luma + (size_t) yr * a.luma_stride
+        : NULL;
+    for (int x0 = threadIdx.x; x0 <= W;
+        x0 += SGM_FAST_HLUMA_BATCH * (int) blockDim.x) {
+      int delta[SGM_FAST_HLUMA_BATCH];
+#pragma unroll
+      for (int j = 0; j < SGM_FAST_HLUMA_BATCH; j++) {
+        const int x = x0 + j * (int) blockDim.x;
+        delta[j] = -1;          /* P2 itself: jumps 0 and W, fixed P2 */
+        if (a.adaptive && x > 0 && x < W)
+          delta[j] = abs ((int) luma[x] - (int) luma[x - 1]);
       }
-      jump[x] = SGM_PACK2 ((uint32_t) p2e);
+#pragma unroll
+      for (int j = 0; j < SGM_FAST_HLUMA_BATCH; j++) {
+        const int x = x0 + j * (int) blockDim.x;
+        if (x <= W)
+          jump[x] = SGM_PACK2 ((uint32_t) (delta[j] < 0 ? a.p2 :
+                  cv_sgm_p2_effective (a.p1, a.p2, 1, a.adaptive_scale,
+                      delta[j])));
+      }
     }
   }
+  sgm_copy_wait < 0 > ();
   __syncthreads ();
 
   const int y = y0 + seg;

@@ -21,33 +21,54 @@
 #define SGM_UNIT_BYTES 16
 #define SGM_NO_MATCH 0xffffffffu
 
-/* Minimum over the LPS lanes of a segment of a value whose two halves are
- * equal (so that the 32-bit order is the order of the halves). */
-template < int LPS > static __device__ __forceinline__ uint32_t
-sgm_seg_min_pk (uint32_t v)
-{
-  if constexpr (LPS == SGM_WARP) {
-    return sgm_warp_min (v);
-  } else {
-#pragma unroll
-    for (int o = LPS / 2; o > 0; o >>= 1)
-      v = sgm_vmin2 (v, __shfl_xor_sync (SGM_FULL_MASK, v, o, LPS));
-    return v;
-  }
-}
+/* Segments of this many lanes or more reduce with one warp reduction per
+ * segment (sgm_seg_min_u32).  H200, 1024x440 D 128 4 paths: the 16-lane
+ * path kernel 0.241 -> 0.232 ms (its four shuffle levels had ~17 % of
+ * the kernel's stall samples); 8 lanes by four reductions ran slower
+ * (the sweeps at 1226x370 D 128 0.439 -> 0.483 ms). */
+#define SGM_SEG_REDUX_MIN_LPS 16
 
-/* Minimum of 32-bit values over a segment. */
+/* Minimum of 32-bit values over each segment of LPS lanes: from
+ * SGM_SEG_REDUX_MIN_LPS lanes on by independent warp reductions (the other
+ * segments' lanes offering the largest value), below by shuffles with a
+ * 32-bit minimum per step (the packed 16-bit minimum there, the same
+ * result for values whose halves are equal, ran the sweeps at 1226x370
+ * D 128 in 0.460 ms against 0.439). */
 template < int LPS > static __device__ __forceinline__ uint32_t
 sgm_seg_min_u32 (uint32_t v)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && !defined(SGM_EMULATION)
+  constexpr bool REDUX = LPS >= SGM_SEG_REDUX_MIN_LPS;
+#else
+  constexpr bool REDUX = false;
+#endif
   if constexpr (LPS == SGM_WARP) {
     return sgm_warp_min (v);
+  } else if constexpr (REDUX) {
+    const int seg = (int) (threadIdx.x & (SGM_WARP - 1)) / LPS;
+    uint32_t m[SGM_WARP / LPS], r;
+#pragma unroll
+    for (int s = 0; s < SGM_WARP / LPS; s++)
+      m[s] = sgm_warp_min (seg == s ? v : ~0u);
+    r = m[0];
+#pragma unroll
+    for (int s = 1; s < SGM_WARP / LPS; s++)
+      r = seg == s ? m[s] : r;
+    return r;
   } else {
 #pragma unroll
     for (int o = LPS / 2; o > 0; o >>= 1)
       v = min (v, (uint32_t) __shfl_xor_sync (SGM_FULL_MASK, v, o, LPS));
     return v;
   }
+}
+
+/* Minimum over the LPS lanes of a segment of a value whose two halves are
+ * equal (so that the 32-bit order is the order of the halves). */
+template < int LPS > static __device__ __forceinline__ uint32_t
+sgm_seg_min_pk (uint32_t v)
+{
+  return sgm_seg_min_u32 < LPS > (v);
 }
 
 /* The minimum of all of a lane's path costs, replicated into both halves,
