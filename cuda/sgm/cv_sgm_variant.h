@@ -33,6 +33,10 @@
  *    D 256, else PACKED (the fastest in every row measured on the H200);
  *    BASELINE where the packed layout does not apply.
  *
+ * The environment variable CUDAVISION_SGM_VARIANT (a name of
+ * cv_sgm_variant_name) sets the variant of new plans, in the elements too:
+ * for measurements (docs/performance.md, the chain with the sweeps).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef CV_SGM_VARIANT_H
