@@ -674,11 +674,12 @@ packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
 }
 
 /* Strip warps from which the default takes the sweeps at any D (8 paths):
- * wide strips, their halos a small share of the work (H200, D 128:
- * 1920x1080 with 8 strip warps 2.42 against 2.64 ms, 1760x600 with 7
- * 1.24 against 1.32, 1440x600 with 6 a tie, 1226x370 with 5 0.69 against
- * 0.62). */
-#define SGM_SWEEP_AUTO_STRIP_WARPS 7
+ * wide strips, their halos a small share of the work (H200, D 128,
+ * session 33: 1760x600 with 7 strip warps 1.21 against 1.30 ms, 1440x600
+ * with 6 1.106 against 1.123 (a tie before session 33's faster
+ * reductions), 1226x370 and 1226x1080 with 5 0.66 against 0.61 and 1.82
+ * against 1.65). */
+#define SGM_SWEEP_AUTO_STRIP_WARPS 6
 
 static CvStatus
 run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,

@@ -28,7 +28,7 @@
  *    PACKED).
  *  - AUTO (default): where the packed layout applies, SWEEPS with 8 paths
  *    where its grid fits the device and D > 128 or the image is wide (its
- *    strips of 7 or more warps: from 1585 columns on the H200), else
+ *    strips of 6 or more warps: from 1321 columns on the H200), else
  *    PACKED16 with 4 paths or D > 128 (a multiple of 32) except 8 paths at
  *    D 256, else PACKED (the fastest in every row measured on the H200);
  *    BASELINE where the packed layout does not apply.
