@@ -40,8 +40,25 @@ fast_wta_smem_bytes (int width, int n_disp, int min_disp)
       sizeof (uint32_t);
 }
 
+/* Warps per block (a block per row) and pixel groups of a warp with
+ * their loads in flight, by words per lane.  H200 (docs/performance.md,
+ * session 34), 1226x370: D 128 16 warps 0.057 ms (8: 0.060, 8 with two
+ * groups ahead 0.066), D 256 8 warps with two ahead 0.114 (one: 0.117,
+ * 16 warps 0.122). */
+static __host__ __device__ constexpr int
+fast_wta_warps (int kh)
+{
+  return kh <= 8 ? 16 : 8;
+}
+
+static __host__ __device__ constexpr int
+fast_wta_ahead (int kh)
+{
+  return kh <= 8 ? 1 : 2;
+}
+
 template < int KH > __global__ void
-__launch_bounds__ (SGM_FAST_WARPS * SGM_WARP)
+__launch_bounds__ (fast_wta_warps (KH) * SGM_WARP)
 sgm_fast_wta_kernel (const SgmWtaArgs a)
 {
   constexpr int LPS = SGM_FAST_LANES;
@@ -58,8 +75,21 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   const int lane = threadIdx.x & (SGM_WARP - 1);
   const int wib = threadIdx.x / SGM_WARP;
   const int seg = lane / LPS, sl = lane % LPS;
-  const uint32_t smask_pk = SGM_PACK2 (0xffffu >> a.cbits);
   const uint32_t *row_cells = (const uint32_t *) (a.sum + (size_t) y * W * D);
+
+  /* Per word, both halves at once (u16x2): the key of the lane's best,
+   * cost << RB | r, is one shift and one mask from the cell; the right
+   * view's keys cost << 8 | k are one shift and one mask each. */
+  constexpr int RB = KH <= 1 ? 0 : KH <= 2 ? 1 : KH <= 4 ? 2 : KH <= 8 ? 3
+      : KH <= 16 ? 4 : 5;
+  static_assert (KH <= 32 && LPS >= 4, "the word keys need r < 2^RB <= "
+      "2^cbits; one half of a lane at most holds the second best's window");
+  const int key_shift = a.cbits - RB;           /* cost bits >= 5 >= RB */
+  const uint32_t key_mask = SGM_PACK2 ((0xffffu >> a.cbits) << RB);
+  const int lo_shift = 8 - a.cbits;
+  const uint32_t lo_mask = (0xffffu >> a.cbits) << 8;
+  const int hi_shift = 8 + a.cbits;
+  const int k0 = sl * KH;                       /* the lane's first index */
 
   const int n_slots = fast_wta_slots (W, D, md);
   for (int i = threadIdx.x; i < n_slots + D; i += blockDim.x)
@@ -69,57 +99,67 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
    * (unpadded: constant offsets from one register; 2-way bank conflicts) */
   const int lane_slot = D - 1 - sl * KH;
 
-  /* the cells of the warp's next pixels are loaded while the current ones
-   * are evaluated */
-  constexpr int XSTEP = SGM_FAST_WARPS * NSL;
-  uint32_t cell_next[KH];
-#pragma unroll
-  for (int r = 0; r < KH; r++)
-    cell_next[r] = 0;
+  /* the cells of the warp's next AHEAD pixel groups are in flight while
+   * the current ones are evaluated */
+  constexpr int XSTEP = fast_wta_warps (KH) * NSL;
+  constexpr int AHEAD = fast_wta_ahead (KH);
+  uint32_t cells_ahead[AHEAD][KH];
   auto load_cells = [&](uint32_t (&c)[KH], int xb) {
     if (xb + seg < W)
       sgm_words_load_ro < KH > (c, row_cells + (size_t) (xb + seg) * WORDS +
           sl * KH);
   };
-  load_cells (cell_next, wib * NSL);
-#pragma unroll 1
-  for (int xb = wib * NSL; xb < W; xb += XSTEP) {
-    const int x = xb + seg;
-    const bool on = x < W;
-    uint32_t S[KH];
+#pragma unroll
+  for (int i = 0; i < AHEAD; i++) {
 #pragma unroll
     for (int r = 0; r < KH; r++)
-      S[r] = on ? (cell_next[r] >> a.cbits) & smask_pk : 0u;
-    load_cells (cell_next, xb + XSTEP);
+      cells_ahead[i][r] = 0;
+    load_cells (cells_ahead[i], wib * NSL + i * XSTEP);
+  }
+  auto evaluate = [&](const uint32_t (&cell)[KH], int xb) {
+    const int x = xb + seg;
+    const bool on = x < W;
+    uint32_t key[KH];
 
-    /* best: smallest cost, then smallest index (cost << 8 | index) */
-    uint32_t v1 = SGM_NO_MATCH;
+    /* the right view, and the lane's best of each half (a pixel past the
+     * row end, with whatever cells, folds into the scratch slots and
+     * writes nothing) */
+    const int fold_base = (on ? x : n_slots) + lane_slot;
+    uint32_t best_pk = 0xffffffffu;
 #pragma unroll
     for (int r = 0; r < KH; r++) {
-      const uint32_t k = (uint32_t) (sl * KH + r);
-      v1 = min (v1, ((S[r] & 0xffffu) << 8) | k);
-      v1 = min (v1, ((S[r] >> 16) << 8) | (k + WORDS));
+      const uint32_t c = cell[r];
+      sgm_shared_min (rmin, rmin_s, fold_base - r,
+          ((c << lo_shift) & lo_mask) | (uint32_t) (k0 + r));
+      sgm_shared_min (rmin, rmin_s, fold_base - r - WORDS,
+          ((c >> hi_shift) & ~0xffu) | (uint32_t) (k0 + r + WORDS));
+      key[r] = ((c >> key_shift) & key_mask) | SGM_PACK2 (r);
+      best_pk = sgm_vmin2 (best_pk, key[r]);
     }
+
+    /* best: smallest cost, then smallest index (cost << 8 | index) */
+    constexpr uint32_t RMASK = (1u << RB) - 1u;
+    const uint32_t best_lo = best_pk & 0xffffu, best_hi = best_pk >> 16;
+    const uint32_t v1 = min (((best_lo >> RB) << 8) | (k0 + (best_lo & RMASK)),
+        ((best_hi >> RB) << 8) | (k0 + WORDS + (best_hi & RMASK)));
     const uint32_t best = sgm_seg_min_u32 < LPS > (v1);
     const int b = (int) (best & 0xffu);
     const uint32_t c1 = best >> 8;
 
-    /* second best at least 2 indices away; the right view (a pixel past
-     * the row end folds into the scratch slots) */
-    const int fold_base = (on ? x : n_slots) + lane_slot;
-    uint32_t v2 = SGM_NO_MATCH;
+    /* second best at least 2 indices away: the words r of this lane in
+     * b - 1 .. b + 1 (bits of @window) are taken out of one half */
+    const int e_lo = b - k0, e_hi = b - k0 - WORDS;
+    const bool in_lo = (unsigned) (e_lo + 1) <= (unsigned) KH + 1u;
+    const bool in_hi = (unsigned) (e_hi + 1) <= (unsigned) KH + 1u;
+    const uint32_t window = in_lo || in_hi
+        ? (7u << ((in_lo ? e_lo : e_hi) + 1)) >> 2 : 0u;
+    const uint32_t half = in_lo ? 0xffffu : 0xffff0000u;
+    uint32_t second_pk = 0xffffffffu;
 #pragma unroll
-    for (int r = 0; r < KH; r++) {
-#pragma unroll
-      for (int h = 0; h < 2; h++) {
-        const int k = sl * KH + r + h * WORDS;
-        const uint32_t v = h ? S[r] >> 16 : S[r] & 0xffffu;
-        if ((unsigned) (k - b + 1) > 2u)
-          v2 = min (v2, v);
-        sgm_shared_min (rmin, rmin_s, fold_base - r - h * WORDS,
-            (v << 8) | (uint32_t) k);
-      }
-    }
+    for (int r = 0; r < KH; r++)
+      second_pk = sgm_vmin2 (second_pk,
+          key[r] | ((window >> r) & 1u ? half : 0u));
+    const uint32_t v2 = min (second_pk & 0xffffu, second_pk >> 16) >> RB;
     const uint32_t c2 = sgm_seg_min_u32 < LPS > (v2);
     if (on && sl == 0) {
       const size_t pix = (size_t) y * W + x;
@@ -138,6 +178,21 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
           ? (int16_t) (CV_DISP_SCALE * (md + b) + frac) : CV_DISP_INVALID;
       a.best[pix] = (int16_t) b;
       a.conf[pix] = (uint8_t) cv_sgm_confidence (c1, c2);
+    }
+  };
+#pragma unroll 1
+  for (int xb = wib * NSL; xb < W; xb += AHEAD * XSTEP) {
+#pragma unroll
+    for (int i = 0; i < AHEAD; i++) {
+      const int xi = xb + i * XSTEP;    /* warp-uniform */
+      if (xi < W) {
+        uint32_t cell[KH];
+#pragma unroll
+        for (int r = 0; r < KH; r++)
+          cell[r] = cells_ahead[i][r];
+        load_cells (cells_ahead[i], xi + AHEAD * XSTEP);
+        evaluate (cell, xi);
+      }
     }
   }
   __syncthreads ();             /* the right minima of the row are final */
@@ -188,7 +243,8 @@ sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit, int *smem_set,
   SgmFastWtaKernel kernel = pick_fast_wta (args->n_disp);
   size_t smem = fast_wta_smem_bytes (args->width, args->n_disp,
       args->min_disp);
-  dim3 grid (args->height), block (SGM_FAST_WARPS * SGM_WARP);
+  dim3 grid (args->height), block (fast_wta_warps (args->n_disp /
+          (2 * SGM_FAST_LANES)) * SGM_WARP);
 
   if (sgm_check_layout (args->layout, "sgm_fast_wta_launch", err) != CV_OK)
     return CV_ERROR_UNSUPPORTED;

@@ -184,7 +184,8 @@ fast_wta_dispatch (const SgmWtaArgs & a)
   SgmFastWtaKernel kernel = pick_fast_wta (a.n_disp);
   if (kernel == NULL)
     abort ();
-  launch (dim3 (a.height), dim3 (SGM_FAST_WARPS * SGM_WARP),
+  launch (dim3 (a.height), dim3 (fast_wta_warps (a.n_disp / (2 *
+                  SGM_FAST_LANES)) * SGM_WARP),
       fast_wta_smem_bytes (a.width, a.n_disp, a.min_disp), [&]() {
         kernel (a);
       });
@@ -472,7 +473,10 @@ make_pair (int w, int h, unsigned seed, int textured, CvImageU8 * l,
     }
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
-      int d = 2 + ((x / 7 + y / 5) % 4) * 3;
+      /* textured 2: shifts up to 63 px, so that the best and second best
+       * indices of D <= 128 fall in the upper half of the packed words */
+      int d = textured == 2 ? 3 + (x / 3 + y * 7) % 61
+          : 2 + ((x / 7 + y / 5) % 4) * 3;
       int sx = x + d < w ? x + d : w - 1;
       r->data[y * r->stride + x] = l->data[y * l->stride + sx];
     }
@@ -758,6 +762,10 @@ main (int argc, char **argv)
       ok = check_variant (&p, 21 + D % 13, 9 + D % 7, combo, D % 3 != 0,
           (CvSgmSchedule) (D / 16 % 4), CV_SGM_VARIANT_PACKED, 132,
           CV_SGM_SCHEDULE_AUTO);
+      if (ok && D <= 128)
+        ok = check_variant (&p, 83 + D % 11, 5 + D % 4, combo + 5, 2,
+            (CvSgmSchedule) (D / 16 % 4), CV_SGM_VARIANT_PACKED, 132,
+            CV_SGM_SCHEDULE_AUTO);
       if (ok && D <= SGM_FAST_LANES4_MAX_D)
         ok = check_variant (&p, 37 - D % 11, 8 + D % 5, combo + 1, D % 3 == 0,
             (CvSgmSchedule) ((D / 16 + 1) % 4), CV_SGM_VARIANT_PACKED4, 132,
