@@ -165,7 +165,8 @@ typedef struct
 /* The "packed4" variant: 4 lanes per chain (twice the work per
  * instruction, half the warps) for D up to this. */
 #define SGM_FAST_LANES4_MAX_D 128
-/* Warps per block of the vertical-path and winner-takes-all kernels. */
+/* Warps per block of the vertical-path kernels (the winner-takes-all
+ * picks its own: cv_sgm_fast_wta.cu). */
 #define SGM_FAST_WARPS 8
 /* Pixels of the cost volume in flight per chain (asynchronous copies). */
 #define SGM_FAST_RING 4
