@@ -57,6 +57,13 @@ fast_wta_ahead (int kh)
   return kh <= 8 ? 1 : 2;
 }
 
+/* Threads per block of the kernel for D disparities. */
+static inline int
+fast_wta_block_threads (int n_disp)
+{
+  return fast_wta_warps (n_disp / (2 * SGM_FAST_LANES)) * SGM_WARP;
+}
+
 template < int KH > __global__ void
 __launch_bounds__ (fast_wta_warps (KH) * SGM_WARP)
 sgm_fast_wta_kernel (const SgmWtaArgs a)
@@ -243,8 +250,7 @@ sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit, int *smem_set,
   SgmFastWtaKernel kernel = pick_fast_wta (args->n_disp);
   size_t smem = fast_wta_smem_bytes (args->width, args->n_disp,
       args->min_disp);
-  dim3 grid (args->height), block (fast_wta_warps (args->n_disp /
-          (2 * SGM_FAST_LANES)) * SGM_WARP);
+  dim3 grid (args->height), block (fast_wta_block_threads (args->n_disp));
 
   if (sgm_check_layout (args->layout, "sgm_fast_wta_launch", err) != CV_OK)
     return CV_ERROR_UNSUPPORTED;

@@ -63,14 +63,6 @@ sgm_seg_min_u32 (uint32_t v)
   }
 }
 
-/* Minimum over the LPS lanes of a segment of a value whose two halves are
- * equal (so that the 32-bit order is the order of the halves). */
-template < int LPS > static __device__ __forceinline__ uint32_t
-sgm_seg_min_pk (uint32_t v)
-{
-  return sgm_seg_min_u32 < LPS > (v);
-}
-
 /* The minimum of all of a lane's path costs, replicated into both halves,
  * reduced over the segment: m packed for the next step. */
 template < int LPS, int KH > static __device__ __forceinline__ uint32_t
@@ -81,7 +73,8 @@ sgm_ipl_min (const uint32_t (&L)[KH])
   for (int r = 1; r < KH; r++)
     v = sgm_vmin2 (v, L[r]);
   v = sgm_vmin2 (v, __byte_perm (v, v, 0x1032));
-  return sgm_seg_min_pk < LPS > (v);
+  /* both halves equal: the 32-bit order is the order of the halves */
+  return sgm_seg_min_u32 < LPS > (v);
 }
 
 /* One step of eq. 2.3 in the interleaved layout.  @L: the previous path

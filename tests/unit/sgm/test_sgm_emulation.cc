@@ -184,8 +184,7 @@ fast_wta_dispatch (const SgmWtaArgs & a)
   SgmFastWtaKernel kernel = pick_fast_wta (a.n_disp);
   if (kernel == NULL)
     abort ();
-  launch (dim3 (a.height), dim3 (fast_wta_warps (a.n_disp / (2 *
-                  SGM_FAST_LANES)) * SGM_WARP),
+  launch (dim3 (a.height), dim3 (fast_wta_block_threads (a.n_disp)),
       fast_wta_smem_bytes (a.width, a.n_disp, a.min_disp), [&]() {
         kernel (a);
       });
