@@ -8,6 +8,10 @@
  * running it up to each phase and taking the differences (baseline: SATs,
  * DP, backtracking; tiled: prologue = cells + moment tables + first
  * diagonal fits, DP, backtracking); compaction (into pinned host memory).
+ * Each frame of those medians starts on an idle GPU, so it includes the
+ * host's time to the first launch; each row also gives the GPU time per
+ * frame of frames enqueued back to back (with and without the compaction)
+ * and the host time of one cv_stixels_cuda_compute call.
  *
  * Floors printed per size: memory (bytes moved at 4.3 TB/s, the H200's
  * measured bandwidth), the baseline's FP64 arithmetic, and the tiled
@@ -115,38 +119,54 @@ typedef struct
   cudaStream_t stream;
 } Bench;
 
+/* Enqueues stages [first, last] of one frame; COMPACT + 1: the public
+ * cv_stixels_cuda_compute. */
+static void
+enqueue_stages (Bench * b, const CvStixelParams * p, int first, int last)
+{
+  CvError err = { 0 };
+  int s;
+
+  if (first > CV_STIXELS_STAGE_COMPACT) {
+    if (cv_stixels_cuda_compute (b->plan, p, b->disparity, b->confidence,
+            NULL, b->stream, &err) != CV_OK) {
+      fprintf (stderr, "compute: %s\n", err.message);
+      exit (1);
+    }
+    return;
+  }
+  for (s = first; s <= last; s++) {
+    if (cv_stixels_cuda_run_stage (b->plan, b->disparity, b->confidence,
+            NULL, b->stream, (CvStixelsStage) s, &err) != CV_OK) {
+      fprintf (stderr, "stage %d: %s\n", s, err.message);
+      exit (1);
+    }
+  }
+}
+
 /* Median ms of @runs enqueues of stages [first, last] (COMPACT + 1 = the
- * public compute()). */
+ * public compute(), whose median host time of the call, in microseconds,
+ * goes to *@host_us when not NULL). */
 static double
 time_stages (Bench * b, const CvStixelParams * p, int first, int last,
-    int runs)
+    int runs, double *host_us)
 {
   cudaEvent_t start, stop;
   double *ms = malloc (sizeof (double) * runs);
+  double *host = malloc (sizeof (double) * runs);
   double result;
-  int r, s;
+  int r;
 
   GPU_CHECK (cudaEventCreate (&start));
   GPU_CHECK (cudaEventCreate (&stop));
   for (r = -WARM_UP_RUNS; r < runs; r++) {
     float t;
     GPU_CHECK (cudaEventRecord (start, b->stream));
-    if (first > CV_STIXELS_STAGE_COMPACT) {
-      CvError err = { 0 };
-      if (cv_stixels_cuda_compute (b->plan, p, b->disparity, b->confidence,
-              NULL, b->stream, &err) != CV_OK) {
-        fprintf (stderr, "compute: %s\n", err.message);
-        exit (1);
-      }
-    } else {
-      for (s = first; s <= last; s++) {
-        CvError err = { 0 };
-        if (cv_stixels_cuda_run_stage (b->plan, b->disparity, b->confidence,
-                NULL, b->stream, (CvStixelsStage) s, &err) != CV_OK) {
-          fprintf (stderr, "stage %d: %s\n", s, err.message);
-          exit (1);
-        }
-      }
+    {
+      const gint64 t0 = g_get_monotonic_time ();
+      enqueue_stages (b, p, first, last);
+      if (r >= 0)
+        host[r] = (double) (g_get_monotonic_time () - t0);
     }
     GPU_CHECK (cudaEventRecord (stop, b->stream));
     GPU_CHECK (cudaEventSynchronize (stop));
@@ -155,10 +175,56 @@ time_stages (Bench * b, const CvStixelParams * p, int first, int last,
       ms[r] = t;
   }
   result = median (ms, runs);
+  if (host_us != NULL)
+    *host_us = median (host, runs);
   free (ms);
+  free (host);
   GPU_CHECK (cudaEventDestroy (start));
   GPU_CHECK (cudaEventDestroy (stop));
   return result;
+}
+
+/* Enqueues one frame: cv_stixels_cuda_compute, or (@compact FALSE) the
+ * same without the compaction stage. */
+static void
+enqueue_frame (Bench * b, const CvStixelParams * p, gboolean compact)
+{
+  if (compact) {
+    enqueue_stages (b, p, CV_STIXELS_STAGE_COMPACT + 1, 0);
+  } else {
+    enqueue_stages (b, p, CV_STIXELS_STAGE_DOWNSAMPLE,
+        CV_STIXELS_STAGE_DOWNSAMPLE);
+    enqueue_stages (b, p, CV_STIXELS_STAGE_COLUMNS, CV_STIXELS_STAGE_COLUMNS);
+  }
+}
+
+/* Ms per frame of @frames frames (enqueue_frame) enqueued back to back
+ * between two events (the GPU busy throughout: no host time between
+ * frames), the median of 5 such batches. */
+static double
+time_back_to_back (Bench * b, const CvStixelParams * p, gboolean compact,
+    int frames)
+{
+  cudaEvent_t start, stop;
+  double ms[5];
+  int r, i;
+
+  GPU_CHECK (cudaEventCreate (&start));
+  GPU_CHECK (cudaEventCreate (&stop));
+  for (r = 0; r < 5; r++) {
+    float t;
+    enqueue_frame (b, p, compact);
+    GPU_CHECK (cudaEventRecord (start, b->stream));
+    for (i = 0; i < frames; i++)
+      enqueue_frame (b, p, compact);
+    GPU_CHECK (cudaEventRecord (stop, b->stream));
+    GPU_CHECK (cudaEventSynchronize (stop));
+    GPU_CHECK (cudaEventElapsedTime (&t, start, stop));
+    ms[r] = t / frames;
+  }
+  GPU_CHECK (cudaEventDestroy (start));
+  GPU_CHECK (cudaEventDestroy (stop));
+  return median (ms, 5);
 }
 
 /* What a child reports back (through a pipe). */
@@ -195,7 +261,8 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
   CvImageS16 d_disp;
   CvError err = { 0 };
   const CvStixelList *list;
-  double t_down, t_sat, t_dp, t_full, t_compact, t_total;
+  double t_down, t_sat, t_dp, t_full, t_compact, t_total, t_b2b, t_b2b_columns,
+      host_us;
   CvStixelsVariant used;
   StxAgreement a;
   Bench b;
@@ -260,18 +327,21 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
     t_down = t_sat = t_dp = t_full = t_compact = 0.0;
   } else {
     t_down = time_stages (&b, job->params, CV_STIXELS_STAGE_DOWNSAMPLE,
-        CV_STIXELS_STAGE_DOWNSAMPLE, job->runs);
+        CV_STIXELS_STAGE_DOWNSAMPLE, job->runs, NULL);
     t_sat = time_stages (&b, job->params, CV_STIXELS_STAGE_COLUMNS_SAT,
-        CV_STIXELS_STAGE_COLUMNS_SAT, job->runs);
+        CV_STIXELS_STAGE_COLUMNS_SAT, job->runs, NULL);
     t_dp = time_stages (&b, job->params, CV_STIXELS_STAGE_COLUMNS_DP,
-        CV_STIXELS_STAGE_COLUMNS_DP, job->runs);
+        CV_STIXELS_STAGE_COLUMNS_DP, job->runs, NULL);
     t_full = time_stages (&b, job->params, CV_STIXELS_STAGE_COLUMNS,
-        CV_STIXELS_STAGE_COLUMNS, job->runs);
+        CV_STIXELS_STAGE_COLUMNS, job->runs, NULL);
     t_compact = time_stages (&b, job->params, CV_STIXELS_STAGE_COMPACT,
-        CV_STIXELS_STAGE_COMPACT, job->runs);
+        CV_STIXELS_STAGE_COMPACT, job->runs, NULL);
   }
   t_total = time_stages (&b, job->params, CV_STIXELS_STAGE_COMPACT + 1, 0,
-      job->runs);
+      job->runs, &host_us);
+  t_b2b = time_back_to_back (&b, job->params, TRUE, 50);
+  t_b2b_columns = variant == CV_STIXELS_VARIANT_AUTO ? 0.0 :
+      time_back_to_back (&b, job->params, FALSE, 50);
   GPU_CHECK (cudaStreamSynchronize (stream));
   if (cv_stixels_cuda_result (b.plan, &list, &err) != CV_OK) {
     fprintf (stderr, "result: %s\n", err.message);
@@ -284,14 +354,17 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
   res->used = (int) used;
   if (variant == CV_STIXELS_VARIANT_AUTO) {
     printf ("   %-12s %8s %8s %8s %8s %8s %8.4f | %7s %6.0f | %4d/%-4d "
-        "%8.1e | %s%s (runs %s)\n", "auto", "", "", "", "", "", t_total, "",
+        "%8.1e | %s%s (runs %s); back to back %.4f ms, host %.1f us\n",
+        "auto", "", "", "", "", "", t_total, "",
         s->width * (double) s->height / t_total / 1e3, a.identical,
         a.columns, a.worst_energy, t_total <= s->target_ms ? "met" : "MISSED",
         res->agree ? ", agrees" : ", DISAGREES",
-        cv_stixels_variant_name (used));
+        cv_stixels_variant_name (used), t_b2b, host_us);
   } else {
     printf ("   %-12s %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f | %7.1f %6.0f | "
-        "%4d/%-4d %8.1e | %s%s%s%s%s\n", cv_stixels_variant_name (variant),
+        "%4d/%-4d %8.1e | %s%s%s%s%s; back to back %.4f ms (without the "
+        "compaction %.4f), host %.1f us\n",
+        cv_stixels_variant_name (variant),
         t_down, t_sat, t_dp - t_sat, t_full - t_dp, t_compact, t_total,
         (t_dp - t_sat) * 1e6 / h, s->width * (double) s->height / t_total /
         1e3, a.identical, a.columns, a.worst_energy,
@@ -299,7 +372,7 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
         res->agree ? ", agrees" : ", DISAGREES",
         used != variant ? " (ran " : "",
         used != variant ? cv_stixels_variant_name (used) : "",
-        used != variant ? ")" : "");
+        used != variant ? ")" : "", t_b2b, t_b2b_columns, host_us);
   }
   fflush (stdout);
   if (!res->agree) {
@@ -511,7 +584,10 @@ main (int argc, char **argv)
       "the fused column kernel's phases by difference (baseline: prolog = "
       "SATs; tiled: prolog includes the downsampling, their down+tr stage "
       "enqueues nothing); TOTAL is cv_stixels_cuda_compute (all stages, one "
-      "stream); "
+      "stream), started on an idle GPU after each frame's synchronisation "
+      "(so it includes the host's time to the first launch: \"host\" is "
+      "the median time of the compute() call); \"back to back\" is the "
+      "GPU time per frame of 50 computes enqueued at once; "
       "identical / max dE: the variant's list against the CPU reference "
       "(rule: >= 99 %% identical columns, dE <= 1e-4).\n%s; %s\n",
       all_met ? "all targets met (auto)" : "some targets MISSED (auto)",
