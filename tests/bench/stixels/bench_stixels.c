@@ -97,20 +97,6 @@ static const CvStixelsVariant variants[] = {
   CV_STIXELS_VARIANT_TILED4_SPLIT,
 };
 
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof (double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 typedef struct
 {
   CvStixelsCuda *plan;
@@ -174,9 +160,9 @@ time_stages (Bench * b, const CvStixelParams * p, int first, int last,
     if (r >= 0)
       ms[r] = t;
   }
-  result = median (ms, runs);
+  result = cv_test_median (ms, runs);
   if (host_us != NULL)
-    *host_us = median (host, runs);
+    *host_us = cv_test_median (host, runs);
   free (ms);
   free (host);
   GPU_CHECK (cudaEventDestroy (start));
@@ -224,7 +210,7 @@ time_back_to_back (Bench * b, const CvStixelParams * p, gboolean compact,
   }
   GPU_CHECK (cudaEventDestroy (start));
   GPU_CHECK (cudaEventDestroy (stop));
-  return median (ms, 5);
+  return cv_test_median (ms, 5);
 }
 
 /* What a child reports back (through a pipe). */
