@@ -263,6 +263,7 @@ struct CvSgmCuda
    * SGM_WAIT_TOOL_FACTOR times longer under a CUDA tool) */
   unsigned long long wait_timeout_ns;
   CvSgmSchedule schedule, last_schedule;
+  int paths_batch_rows;         /* of the path kernels last launched */
   int profiling;
   cudaEvent_t events[CV_SGM_MAX_STAGES + 1];
   const char *stage_names[CV_SGM_MAX_STAGES];
@@ -516,13 +517,16 @@ take_fault (CvSgmCuda * plan, CvError * err)
   CvStatus st;
   if (h == NULL || h->code == SGM_FAULT_NONE)
     return CV_OK;
+  /* the batch's rows: the sweeps' batch, or the path kernels' */
+  const int rows = h->kernel == SGM_KERNEL_FAST_SWEEPS ? SGM_BATCH_ROWS
+      : plan->paths_batch_rows;
   st = cv_error_set (err, CV_ERROR_CUDA, "sgm: a frame was lost: a warp of "
       "the %s kernel (group %d, block %d, warp %d) gave up waiting for group "
       "%d to publish the rows %d..%d (counter %d of %d) after %.1f s or %u "
       "polls (a bug in the path schedule, or the GPU taken away for that "
       "long); that frame's disparities are all invalid",
       kernel_name (h->kernel), h->group, h->block, h->warp, h->waited_group,
-      h->batch * SGM_BATCH_ROWS, h->batch * SGM_BATCH_ROWS + SGM_BATCH_ROWS - 1,
+      h->batch * rows, h->batch * rows + rows - 1,
       h->seen, h->target, plan->wait_timeout_ns * 1e-9, SGM_WAIT_MAX_POLLS);
   if (err != NULL && err->cuda_code == 0)
     err->cuda_code = (int) cudaErrorLaunchTimeout;
@@ -611,6 +615,7 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     pa.wait_timeout_ns = plan->wait_timeout_ns;
     pa.layout = sgm_args_layout ();
     plan->last_schedule = pp.schedule;
+    plan->paths_batch_rows = 1 << pa.batch_shift;
 
     for (li = 0; li < pp.n_launches; li++) {
       CvError launch_err = { CV_OK, 0, "" };
@@ -710,6 +715,7 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     sgm_fast_paths_constants (&pa, p->census);
     pa.layout = sgm_args_layout ();
     plan->last_schedule = pp.schedule;
+    plan->paths_batch_rows = 1 << pa.batch_shift;
 
     for (li = 0; li < pp.n_launches; li++) {
       CvError launch_err = { CV_OK, 0, "" };

@@ -106,12 +106,13 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   const int s = w * NSL + seg;
 
   const int dy = gd.dy;
-  /* rows [0, half_row) are the top half; a batch starts (in the order of
-   * travel) at rows with y mod SGM_BATCH_ROWS == batch_first and ends at
-   * batch_last */
-  const int half_row = a.half_batch * SGM_BATCH_ROWS;
-  const int batch_first = dy > 0 ? 0 : SGM_BATCH_ROWS - 1;
-  const int batch_last = dy > 0 ? SGM_BATCH_ROWS - 1 : 0;
+  /* rows [0, half_row) are the top half; a batch (batch_mask + 1 rows)
+   * starts (in the order of travel) at rows with y & batch_mask ==
+   * batch_first and ends at batch_last */
+  const int batch_shift = a.batch_shift, batch_mask = (1 << batch_shift) - 1;
+  const int half_row = a.half_batch << batch_shift;
+  const int batch_first = dy > 0 ? 0 : batch_mask;
+  const int batch_last = dy > 0 ? batch_mask : 0;
   const int y_start = dy > 0 ? 0 : H - 1;
   /* the column where a diagonal slice re-enters the image (none: -1) */
   const int restart_col = dx > 0 ? 0 : dx < 0 ? W - 1 : -1;
@@ -167,7 +168,7 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
     /* the steady state: one row, no wait for another group, SGM_FAST_RING
      * rows left in flight (7 of 8 row steps) */
     if (tq_next == t + SGM_FAST_RING && tq_next < H
-        && (y_next & (SGM_BATCH_ROWS - 1)) != batch_first
+        && (y_next & batch_mask) != batch_first
         && (!a.coop || (y_next < half_row) == top)) {
       fetch_row ();
       sgm_copy_wait < SGM_FAST_RING > ();
@@ -175,8 +176,8 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
     }
     const int limit = min (H, t + SGM_FAST_RING + 1);
     while (tq_next < limit && (!a.coop || (y_next < half_row) == top)) {
-      if (tq_next == 0 || (y_next & (SGM_BATCH_ROWS - 1)) == batch_first)
-        ensure_ready (y_next / SGM_BATCH_ROWS);
+      if (tq_next == 0 || (y_next & batch_mask) == batch_first)
+        ensure_ready (y_next >> batch_shift);
       fetch_row ();
     }
     sgm_copy_wait_pending < SGM_FAST_RING > (tq_next - 1 - t);
@@ -251,8 +252,8 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
       }
     }
 
-    if (a.coop && (t == H - 1 || (y & (SGM_BATCH_ROWS - 1)) == batch_last))
-      sgm_signal (a.counters + g * a.n_batches + y / SGM_BATCH_ROWS, lane);
+    if (a.coop && (t == H - 1 || (y & batch_mask) == batch_last))
+      sgm_signal (a.counters + g * a.n_batches + (y >> batch_shift), lane);
 
     y += dy;
     row_cur += row_step;

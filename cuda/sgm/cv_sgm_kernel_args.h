@@ -21,8 +21,18 @@ extern "C" {
 /* Slices (neighbouring columns or diagonals) per warp of the path kernel:
  * their recurrences are independent (ILP) and they share the loop work. */
 #define SGM_PATHS_NS 2
-/* Rows whose read-modify-write order is tracked by one counter per group. */
+/* Rows whose read-modify-write order is tracked by one counter per group
+ * (a batch): the shortest batch, the sweeps' batch (their halo's width)
+ * and the path kernels' with more than two groups (8 paths), where the
+ * groups follow each other a few batches apart so that a row's
+ * read-modify-writes hit L2 (H200, 1226x370 D 128: 16 rows 0.610 ms, 32
+ * rows 0.647, 4 rows 0.641, against 0.600 with 8; docs/performance.md). */
 #define SGM_BATCH_ROWS 8
+/* The path kernels' batch with two groups (4 paths): a batch costs each
+ * group a fence, a signal and, in its second half, a wait for the other
+ * group, and two groups share no rows in L2 (H200, 1024x440 D 128 4 paths:
+ * 0.432 ms with 8 rows, 0.403 with 16, 0.389 with 32). */
+#define SGM_BATCH_ROWS_TWO_GROUPS 32
 /* At most this many path groups run in the path kernel. */
 #define SGM_MAX_GROUPS 6
 /* Rows (each with two warps) per block of the horizontal kernel. */
@@ -117,6 +127,8 @@ typedef struct
                                  * (cooperative launch), counters on; 0: one
                                  * group, no counters */
   int n_batches, half_batch;    /* batches [0, half_batch) are the top half */
+  int batch_shift;              /* a batch is 1 << batch_shift rows
+                                 * (sgm_paths_batch_shift) */
   int cbits;                    /* packed variant: bits of the matching cost
                                  * in a cell (the baseline ignores it) */
   /* packed variant (sgm_fast_paths_constants): adaptive P2 per pixel
@@ -268,7 +280,8 @@ sgm_args_layout (void)
     offsetof (SgmPathsArgs, warps_per_group),
     offsetof (SgmPathsArgs, n_groups), offsetof (SgmPathsArgs, group_base),
     offsetof (SgmPathsArgs, coop), offsetof (SgmPathsArgs, n_batches),
-    offsetof (SgmPathsArgs, half_batch), offsetof (SgmPathsArgs, cbits),
+    offsetof (SgmPathsArgs, half_batch),
+    offsetof (SgmPathsArgs, batch_shift), offsetof (SgmPathsArgs, cbits),
     offsetof (SgmPathsArgs, jumps), offsetof (SgmPathsArgs, p1_pk),
     offsetof (SgmPathsArgs, cmask_pk), offsetof (SgmPathsArgs, cell_mul),
     offsetof (SgmPathsArgs, groups),
@@ -386,6 +399,10 @@ typedef struct
 /* Blocks per SM the device holds of the path kernel variant (K, census
  * kind, NS); @user passed through. */
 typedef int (*SgmOccupancyFunc) (int k, int full_census, int ns, void *user);
+
+/* log2 of the rows of a path kernel's batch with @n_groups groups
+ * (SGM_BATCH_ROWS, or SGM_BATCH_ROWS_TWO_GROUPS with two). */
+int sgm_paths_batch_shift (int n_groups);
 
 /* Fills everything of @args but the pointers and picks the schedule:
  * @request (AUTO or a forced one), @coop_ok (device supports cooperative

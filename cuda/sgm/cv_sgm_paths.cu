@@ -243,7 +243,7 @@ sgm_paths_kernel (const SgmPathsArgs a)
     stage_slice (0, 0, i);
   int luma_next = load_luma (0, 0);
   {
-    const int b0 = row_of (0) / SGM_BATCH_ROWS;
+    const int b0 = row_of (0) >> a.batch_shift;
     ensure_ready (b0);
     if (!is_first (b0))
       load_sum (0, 0);
@@ -252,7 +252,7 @@ sgm_paths_kernel (const SgmPathsArgs a)
 
   for (int t = 0; t < H; t++) {
     const int y = row_of (t);
-    const int b = y / SGM_BATCH_ROWS;
+    const int b = y >> a.batch_shift;
     const bool first = is_first (b);
 
     sgm_copy_wait < 0 > ();
@@ -262,7 +262,7 @@ sgm_paths_kernel (const SgmPathsArgs a)
     if (t + 1 < H)
       luma_next = load_luma (t, 1);
     if (t + SGM_PREFETCH_ROWS < H
-        && !is_first (row_of (t + SGM_PREFETCH_ROWS) / SGM_BATCH_ROWS))
+        && !is_first (row_of (t + SGM_PREFETCH_ROWS) >> a.batch_shift))
       prefetch_sum (t, SGM_PREFETCH_ROWS);
 
 #pragma unroll
@@ -305,7 +305,7 @@ sgm_paths_kernel (const SgmPathsArgs a)
     __syncwarp ();              /* the sums of row t are read */
 
     if (t + 1 < H) {
-      const int bn = row_of (t + 1) / SGM_BATCH_ROWS;
+      const int bn = row_of (t + 1) >> a.batch_shift;
       if (bn != b) {
         if (a.coop)
           sgm_signal (a.counters + g * a.n_batches + b, lane);

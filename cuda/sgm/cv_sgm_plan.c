@@ -150,6 +150,16 @@ reorder_groups (SgmPathsArgs * pa, int n, CvSgmSchedule schedule)
   }
 }
 
+int
+sgm_paths_batch_shift (int n_groups)
+{
+  const int rows = n_groups == 2 ? SGM_BATCH_ROWS_TWO_GROUPS : SGM_BATCH_ROWS;
+  int shift = 0;
+  while ((1 << shift) < rows)
+    shift++;
+  return shift;
+}
+
 /* Slices per group (>= width + ns - 1, whole blocks) and blocks per group. */
 static void
 paths_geometry (int width, int ns, int warps_per_block, int *slots,
@@ -192,10 +202,11 @@ sgm_plan_paths_ns (const CvSgmParams * p, int width, int height, int k,
   pa->p2 = p->p2;
   pa->adaptive = p->adaptive_p2 != 0;
   pa->adaptive_scale = p->adaptive_p2_scale;
-  pa->n_batches = (height + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
-  pa->half_batch = pa->n_batches / 2;
   n_groups = setup_groups (pa, p->paths);
   pa->n_groups = n_groups;
+  pa->batch_shift = sgm_paths_batch_shift (n_groups);
+  pa->n_batches = (height + (1 << pa->batch_shift) - 1) >> pa->batch_shift;
+  pa->half_batch = pa->n_batches / 2;
 
   /* the first cooperative schedule whose grid the device holds at once;
    * of the slice counts that fit, the one whose blocks spread most evenly

@@ -650,6 +650,19 @@ hook_cycle (SgmPathsArgs * pa, SgmPathsPlan *)
   pa->groups[0].wait_top = 1;
 }
 
+/* The path kernels' batch shortened to SGM_BATCH_ROWS rows whatever the
+ * path count (the kernels take it as an argument, and 4 paths plan
+ * SGM_BATCH_ROWS_TWO_GROUPS): heights of 1 .. 6 such batches cover every
+ * case of both schedules in short images, which the emulation runs fast. */
+static void
+hook_short_batches (SgmPathsArgs * pa, SgmPathsPlan *)
+{
+  pa->batch_shift = sgm_paths_batch_shift (SGM_MAX_GROUPS);
+  pa->n_batches = (pa->height + (1 << pa->batch_shift) - 1) >>
+      pa->batch_shift;
+  pa->half_batch = pa->n_batches / 2;
+}
+
 /* The group table as a path kernel compiled against the header before the
  * packed variant read it (SgmPathsArgs had no `cbits` before `groups`, so
  * every field of a group came from the int before it): what GPU run 12
@@ -820,13 +833,15 @@ main (int argc, char **argv)
     CvSgmParams p;
     params_for (&p, 5, 32, 4);
     p.p2 = 60;
+    /* 4 paths: both halves of the image, a partial last batch */
+    const int h4 = 2 * SGM_BATCH_ROWS_TWO_GROUPS + 19;
     plan_hook = hook_cycle;
-    ok = expect_fault ("cyclic waits, baseline", &p, 21, 19,
+    ok = expect_fault ("cyclic waits, baseline", &p, 21, h4,
         CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_BASELINE, SGM_KERNEL_PATHS)
-        && expect_fault ("cyclic waits, packed", &p, 21, 19,
+        && expect_fault ("cyclic waits, packed", &p, 21, h4,
         CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_PACKED,
         SGM_KERNEL_FAST_PATHS)
-        && expect_fault ("cyclic waits, packed4", &p, 21, 19,
+        && expect_fault ("cyclic waits, packed4", &p, 21, h4,
         CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_PACKED4,
         SGM_KERNEL_FAST_PATHS);
     plan_hook = NULL;
@@ -837,10 +852,10 @@ main (int argc, char **argv)
     ordinary_resident = 1;
     if (ok)
       ok = expect_fault ("concurrent schedule, one block resident, baseline",
-          &p, 21, 19, CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_BASELINE,
+          &p, 21, h4, CV_SGM_SCHEDULE_CONCURRENT, CV_SGM_VARIANT_BASELINE,
           SGM_KERNEL_PATHS)
           && expect_fault ("concurrent schedule, one block resident, "
-          "packed4", &p, 40, 19, CV_SGM_SCHEDULE_CONCURRENT,
+          "packed4", &p, 40, h4, CV_SGM_SCHEDULE_CONCURRENT,
           CV_SGM_VARIANT_PACKED4, SGM_KERNEL_FAST_PATHS);
     /* the sweeps: the halos wait for the neighbouring strips */
     if (ok) {
@@ -874,14 +889,18 @@ main (int argc, char **argv)
     plan_hook = NULL;
   } else if (strcmp (set, "heights") == 0) {
     /* The waits between the path groups for every height from h0 to h1:
-     * the counters work per batch of SGM_BATCH_ROWS rows and per half of
-     * the image, the packed kernel fetches up to SGM_FAST_RING rows ahead,
-     * so heights 1 .. 6 batches cover every case of batch count, partial
-     * last batch and half boundary (more batches repeat the middle ones).
+     * the counters work per batch (SGM_BATCH_ROWS rows with 8 paths,
+     * SGM_BATCH_ROWS_TWO_GROUPS with 4) and per half of the image, the
+     * packed kernel fetches up to SGM_FAST_RING rows ahead, so heights 1 ..
+     * 6 batches cover every case of batch count, partial last batch and
+     * half boundary (more batches repeat the middle ones).  Here every
+     * batch is SGM_BATCH_ROWS rows (hook_short_batches; "heights-long" runs
+     * the 4 paths' own batch on some heights).
      * Every cooperative schedule, variant and path count, on narrow images
      * (the waits do not depend on the width); the schedule without waits
      * on some heights. */
     int h0 = argc > 2 ? atoi (argv[2]) : 1, h1 = argc > 3 ? atoi (argv[3]) : 48;
+    plan_hook = hook_short_batches;
     for (int h = h0; h <= h1 && ok; h++)
       for (int paths = 4; paths <= 8 && ok; paths += 4)
         for (int s = h % SGM_BATCH_ROWS == 1 ? CV_SGM_SCHEDULE_SEQUENTIAL
@@ -895,6 +914,28 @@ main (int argc, char **argv)
             ok = check_variant (&p, 3 + h % 3, h, (unsigned) (h * 31 + s), 1,
                 (CvSgmSchedule) s, (CvSgmVariant) v, 132, (CvSgmSchedule) s);
           }
+    plan_hook = NULL;
+  } else if (strcmp (set, "heights-long") == 0) {
+    /* 4 paths with their own batch (SGM_BATCH_ROWS_TWO_GROUPS rows): one
+     * batch, partial or whole, then 2 .. 6 batches with a partial last
+     * one or none; the cooperative schedules, every variant */
+    const int B = SGM_BATCH_ROWS_TWO_GROUPS;
+    const int heights[] = { B / 2 + 3, B, B + 13, 2 * B, 3 * B + 1,
+      4 * B + B / 2, 6 * B
+    };
+    for (int hi = 0; hi < (int) (sizeof (heights) / sizeof (heights[0])) && ok;
+        hi++)
+      for (int s = CV_SGM_SCHEDULE_TWO_SWEEPS;
+          s <= CV_SGM_SCHEDULE_CONCURRENT && ok; s++)
+        for (int v = CV_SGM_VARIANT_BASELINE; v < CV_SGM_N_VARIANTS && ok;
+            v++) {
+          const int h = heights[hi];
+          CvSgmParams p;
+          params_for (&p, h * 7 + s + v, 16, 4);
+          p.p2 = 40 + h % 30;
+          ok = check_variant (&p, 3, h, (unsigned) (h * 31 + s), 1,
+              (CvSgmSchedule) s, (CvSgmVariant) v, 132, (CvSgmSchedule) s);
+        }
   } else if (strcmp (set, "random") == 0) {
     /* random sizes, disparity counts, flags and schedules (by hand:
      * test-sgm-emulation random <count> <seed>) */
