@@ -12,12 +12,15 @@
  *
  *   test-sgm-emulation <set>     set: 4paths | 8paths | schedules | sizes |
  *                                     packed | sweeps | faults |
- *                                     heights [from to] | random [count seed]
+ *                                     heights [from to] | heights-long |
+ *                                     random [count seed]
  *
  * Every case runs under both variants (cv_sgm_variant.h): the baseline
  * kernels and, where it is exact, the packed variant.  faults: waits that
  * cannot be satisfied end in a fault and an invalid frame; heights: every
- * image height in [from, to], every cooperative schedule and variant.
+ * image height in [from, to], every cooperative schedule and variant, in
+ * batches of SGM_BATCH_ROWS rows; heights-long: 4 paths in their own
+ * batches on heights of one to six of them.
  */
 #include "sgm_emulation.h"
 
