@@ -909,6 +909,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   k = sgm_lane_disparities (params->max_disparity);
   npix = (size_t) w * h;
   ncells = npix * params->max_disparity;
+  /* the shortest batch: the most batches any path plan has */
   n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
   /* the path kernels' counters, the fault record, the sweeps' counters */
   n_counter_words = SGM_MAX_GROUPS * n_batches + SGM_FAULT_WORDS +

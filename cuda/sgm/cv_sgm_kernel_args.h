@@ -404,6 +404,10 @@ typedef int (*SgmOccupancyFunc) (int k, int full_census, int ns, void *user);
  * (SGM_BATCH_ROWS, or SGM_BATCH_ROWS_TWO_GROUPS with two). */
 int sgm_paths_batch_shift (int n_groups);
 
+/* Sets @pa's batch (1 << @batch_shift rows), its batch count for
+ * @pa->height rows and the top half's batches. */
+void sgm_paths_set_batches (SgmPathsArgs * pa, int batch_shift);
+
 /* Fills everything of @args but the pointers and picks the schedule:
  * @request (AUTO or a forced one), @coop_ok (device supports cooperative
  * launches), @n_sms, @occupancy.  Pure function of its inputs. */

@@ -160,6 +160,14 @@ sgm_paths_batch_shift (int n_groups)
   return shift;
 }
 
+void
+sgm_paths_set_batches (SgmPathsArgs * pa, int batch_shift)
+{
+  pa->batch_shift = batch_shift;
+  pa->n_batches = (pa->height + (1 << batch_shift) - 1) >> batch_shift;
+  pa->half_batch = pa->n_batches / 2;
+}
+
 /* Slices per group (>= width + ns - 1, whole blocks) and blocks per group. */
 static void
 paths_geometry (int width, int ns, int warps_per_block, int *slots,
@@ -204,9 +212,7 @@ sgm_plan_paths_ns (const CvSgmParams * p, int width, int height, int k,
   pa->adaptive_scale = p->adaptive_p2_scale;
   n_groups = setup_groups (pa, p->paths);
   pa->n_groups = n_groups;
-  pa->batch_shift = sgm_paths_batch_shift (n_groups);
-  pa->n_batches = (height + (1 << pa->batch_shift) - 1) >> pa->batch_shift;
-  pa->half_batch = pa->n_batches / 2;
+  sgm_paths_set_batches (pa, sgm_paths_batch_shift (n_groups));
 
   /* the first cooperative schedule whose grid the device holds at once;
    * of the slice counts that fit, the one whose blocks spread most evenly

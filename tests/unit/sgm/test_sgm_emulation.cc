@@ -660,10 +660,7 @@ hook_cycle (SgmPathsArgs * pa, SgmPathsPlan *)
 static void
 hook_short_batches (SgmPathsArgs * pa, SgmPathsPlan *)
 {
-  pa->batch_shift = sgm_paths_batch_shift (SGM_MAX_GROUPS);
-  pa->n_batches = (pa->height + (1 << pa->batch_shift) - 1) >>
-      pa->batch_shift;
-  pa->half_batch = pa->n_batches / 2;
+  sgm_paths_set_batches (pa, sgm_paths_batch_shift (SGM_MAX_GROUPS));
 }
 
 /* The group table as a path kernel compiled against the header before the
