@@ -279,11 +279,11 @@ struct CvSgmCuda
   int paths_smem_set[N_K_VARIANTS][2];
   /* packed variant */
   CvSgmVariant variant, last_variant;
-  /* per packed variant of a lane count (cv_sgm_variant_of_lanes); -1: not
-   * queried */
-  int fast_paths_occupancy[N_D_VARIANTS][CV_SGM_N_VARIANTS];
+  /* per packed variant of a lane count (cv_sgm_variant_of_lanes) and
+   * kernel for vertical groups only (4 paths) or not; -1: not queried */
+  int fast_paths_occupancy[N_D_VARIANTS][CV_SGM_N_VARIANTS][2];
   int fast_horiz_smem_set[N_D_VARIANTS][2];
-  int fast_paths_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS];
+  int fast_paths_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS][2];
   int fast_wta_smem_set[N_D_VARIANTS];
   /* sweeps variant: blocks per SM (-1: not queried), shared memory set,
    * the strip warps of the frame being computed */
@@ -581,6 +581,8 @@ typedef struct
   CvSgmCuda *plan;
   int n_disp;
   int lanes;                    /* packed variant: lanes per chain */
+  int vertical;                 /* packed variant: 4 paths, whose groups are
+                                 * all vertical (sgm_paths_vertical) */
 } OccupancyQuery;
 
 static int
@@ -597,7 +599,7 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;
-  OccupancyQuery query = { plan, p->max_disparity, 0 };
+  OccupancyQuery query = { plan, p->max_disparity, 0, 0 };
   int li;
 
   for (;;) {
@@ -653,12 +655,12 @@ fast_occupancy_cb (int k, int full, int ns, void *user)
 {
   OccupancyQuery *q = (OccupancyQuery *) user;
   int *slot = &q->plan->fast_paths_occupancy[d_index (q->n_disp)]
-      [cv_sgm_variant_of_lanes (q->lanes)];
+      [cv_sgm_variant_of_lanes (q->lanes)][q->vertical];
   (void) k;
   (void) full;
   (void) ns;
   if (*slot < 0)
-    *slot = sgm_fast_paths_occupancy (q->n_disp, q->lanes,
+    *slot = sgm_fast_paths_occupancy (q->n_disp, q->lanes, q->vertical,
         q->plan->smem_optin);
   return *slot;
 }
@@ -693,7 +695,7 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;
-  OccupancyQuery query = { plan, p->max_disparity, lanes };
+  OccupancyQuery query = { plan, p->max_disparity, lanes, p->paths == 4 };
   const int di = d_index (p->max_disparity);
   const int slot = cv_sgm_variant_of_lanes (lanes);
   int li;
@@ -722,8 +724,8 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       pa.group_base = pp.launches[li].group_base;
       pa.coop = pp.launches[li].coop;
       if (sgm_fast_paths_launch (&pa, lanes, pp.launches[li].n_blocks,
-              plan->smem_optin, &plan->fast_paths_smem_set[di][slot], stream,
-              &launch_err) == CV_OK)
+              plan->smem_optin, &plan->fast_paths_smem_set[di][slot]
+              [sgm_paths_vertical (&pa)], stream, &launch_err) == CV_OK)
         continue;
       /* a cooperative grid refused before anything ran: plan again, one
        * path after the other */

@@ -104,8 +104,9 @@ CvStatus sgm_fast_horizontal_launch (const SgmFastHorizArgs * args,
 size_t sgm_fast_paths_smem_bytes (int n_disp, int lanes);
 
 /* Blocks per SM the device holds of the packed path kernel for D and
- * @lanes (0 on error). */
-int sgm_fast_paths_occupancy (int n_disp, int lanes, int smem_limit);
+ * @lanes, for vertical groups only where @vertical (0 on error). */
+int sgm_fast_paths_occupancy (int n_disp, int lanes, int vertical,
+    int smem_limit);
 
 /* Launches the packed path kernel with @n_blocks blocks of SGM_FAST_WARPS
  * warps, cooperatively when args->coop. */

@@ -73,8 +73,13 @@ fast_wrap (int c, int slots)
  * registers) made the compiler recompute lane constants every row step;
  * two were faster in every row of bench-sgm on the H200 (1226x370 D 128,
  * 8 paths: 0.732 -> 0.718 ms; 1024x440: 0.767 -> 0.739) even where the
- * cooperative grid then needs two launches. */
-template < int LPS, int KH > __global__ void
+ * cooperative grid then needs two launches.
+ * VERT: every group of the launch is vertical (4 paths, sgm_paths_vertical):
+ * a slice keeps its column, so its addresses step by constants and no path
+ * restarts inside the image (H200, 1024x440 D 128 4 paths: 0.382 -> 0.362
+ * ms; ncu: 172 -> 146 instructions per warp and row step, the column's
+ * wrap-around and the addresses computed from it). */
+template < int LPS, int KH, bool VERT > __global__ void
 __launch_bounds__ (SGM_FAST_WARPS * SGM_WARP, 2)
 sgm_fast_paths_kernel (const SgmPathsArgs a)
 {
@@ -102,7 +107,7 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   for (int i = 1; i < SGM_MAX_GROUPS; i++)
     if (i == g)
       gd = a.groups[i];
-  const int dx = gd.dx, slots = a.slots;
+  const int dx = VERT ? 0 : gd.dx, slots = a.slots;
   const int s = w * NSL + seg;
 
   const int dy = gd.dy;
@@ -119,8 +124,17 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   /* 32-bit words between the same pixel of consecutive rows of travel */
   const ptrdiff_t row_step = (ptrdiff_t) dy * W * WORDS;
   uint32_t *const seg_ring = ring + seg * WORDS;
+  /* a row's cells, or (VERT) the slice's pixel in it: then a pixel's
+   * cells are at offset 0 from a row pointer */
   uint32_t *const cells_start = (uint32_t *) a.sum +
-      (size_t) y_start * W * WORDS;
+      (size_t) y_start * W * WORDS + (VERT ? (size_t) s * WORDS : 0);
+  auto pixel_at = [&](int c) -> size_t {
+    return VERT ? 0 : (size_t) c * WORDS;
+  };
+  /* the adaptive P2 values of the next row's pixel (VERT: stepped) */
+  const uint16_t *jumps_next = a.jumps == NULL ? NULL : a.jumps +
+      ((size_t) y_start * W + s) * SGM_JUMPS_PER_PIXEL;
+  const ptrdiff_t jumps_step = (ptrdiff_t) dy * W * SGM_JUMPS_PER_PIXEL;
 
   /* the predecessor of this group has published the rows of batch b;
    * waits only in a cooperative launch (all blocks resident): an ordinary
@@ -149,17 +163,21 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   auto fetch_row = [&]() {
     if (col_next < W) {
       sgm_pixel_copy_async < LPS, WORDS, SWZ > (seg_ring + slot_next *
-          (NSL * WORDS), row_next + (size_t) col_next * WORDS, sl);
+          (NSL * WORDS), row_next + pixel_at (col_next), sl);
       if (a.adaptive && sl == 0)
         sgm_copy_async (jump_ring + slot_next * NSL, (const uint2 *)
-            (a.jumps + ((size_t) y_next * W + col_next) *
-                SGM_JUMPS_PER_PIXEL));
+            (VERT ? jumps_next : a.jumps + ((size_t) y_next * W +
+                    col_next) * SGM_JUMPS_PER_PIXEL));
     }
     sgm_copy_commit ();
     tq_next++;
     y_next += dy;
     row_next += row_step;
-    col_next = fast_wrap (col_next + dx, slots);
+    if constexpr (VERT) {
+      if (a.adaptive)
+        jumps_next += jumps_step;
+    } else
+      col_next = fast_wrap (col_next + dx, slots);
     slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
   };
   /* fetches rows up to t + SGM_FAST_RING, then waits for row t's copies
@@ -227,7 +245,7 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
     }
     /* a path starts at the first row and where a diagonal slice re-enters
      * the image: m = 0 and m + P2 = 0 make the step give L = C */
-    const bool start = t == 0 || col == restart_col;
+    const bool start = t == 0 || (!VERT && col == restart_col);
     const uint32_t m_used = start ? 0u : m_pk;
     const uint32_t jump_pk = start ? 0u : m_pk + SGM_PACK2 (p2);
     sgm_ipl_step < LPS, KH > (L, C, m_used, a.p1_pk, jump_pk, sl);
@@ -245,10 +263,10 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
         sgm_lane_words_store_shared < KH, SWZ > (slot, out, sl);
         __syncwarp ();
         sgm_pixel_store_cg_if < LPS, WORDS, SWZ > (col < W, row_cur +
-            (size_t) col * WORDS, slot, sl);
+            pixel_at (col), slot, sl);
       } else {
-        sgm_words_store_cg_if < KH > (col < W, row_cur + (size_t) col *
-            WORDS + sl * KH, out);
+        sgm_words_store_cg_if < KH > (col < W, row_cur + pixel_at (col) +
+            sl * KH, out);
       }
     }
 
@@ -257,7 +275,8 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
 
     y += dy;
     row_cur += row_step;
-    col = fast_wrap (col + dx, slots);
+    if constexpr (!VERT)
+      col = fast_wrap (col + dx, slots);
     slot_rd = slot_rd + 1 == SLOTS ? 0 : slot_rd + 1;
   }
   sgm_copy_wait < 0 > ();
@@ -267,38 +286,45 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
 
 typedef void (*SgmFastPathsKernel) (const SgmPathsArgs);
 
-/* sgm_fast_paths_kernel <LANES, @kh> for @kh among KH, KH + STEP, ..
- * MAXKH; NULL for any other @kh. */
+/* sgm_fast_paths_kernel <LANES, @kh, @vert> for @kh among KH, KH + STEP,
+ * .. MAXKH; NULL for any other @kh. */
 template < int LANES, int KH, int STEP, int MAXKH > static SgmFastPathsKernel
-pick_fast_paths_kh (int kh)
+pick_fast_paths_kh (int kh, bool vert)
 {
   if constexpr (KH > MAXKH) {
     (void) kh;
+    (void) vert;
     return NULL;
   } else {
-    return kh == KH ? sgm_fast_paths_kernel < LANES, KH >
-        : pick_fast_paths_kh < LANES, KH + STEP, STEP, MAXKH > (kh);
+    if (kh == KH)
+      return vert ? sgm_fast_paths_kernel < LANES, KH, true >
+          : sgm_fast_paths_kernel < LANES, KH, false >;
+    return pick_fast_paths_kh < LANES, KH + STEP, STEP, MAXKH > (kh, vert);
   }
 }
 
 /* The kernel for D disparities with @lanes (4, 8, 16 or 32) lanes per chain
  * (D = 2 lanes KH, a multiple of CV_SGM_DISPARITY_STEP; 4 lanes: D <=
  * SGM_FAST_LANES4_MAX_D), NULL for any other pair (cv_sgm_variant_lanes
- * picks only valid ones). */
+ * picks only valid ones); @vert: for vertical groups only. */
 static SgmFastPathsKernel
-pick_fast_paths (int n_disp, int lanes)
+pick_fast_paths (int n_disp, int lanes, bool vert)
 {
   const int kh = lanes > 0 && n_disp % (2 * lanes) == 0
       && n_disp % CV_SGM_DISPARITY_STEP == 0 ? n_disp / (2 * lanes) : 0;
   switch (lanes) {
     case 4:                    /* D a multiple of 16: KH even */
-      return pick_fast_paths_kh < 4, 2, 2, SGM_FAST_LANES4_MAX_D / 8 > (kh);
+      return pick_fast_paths_kh < 4, 2, 2, SGM_FAST_LANES4_MAX_D / 8 > (kh,
+          vert);
     case 8:
-      return pick_fast_paths_kh < 8, 1, 1, CV_SGM_MAX_DISPARITIES / 16 > (kh);
+      return pick_fast_paths_kh < 8, 1, 1, CV_SGM_MAX_DISPARITIES / 16 > (kh,
+          vert);
     case 16:
-      return pick_fast_paths_kh < 16, 1, 1, CV_SGM_MAX_DISPARITIES / 32 > (kh);
+      return pick_fast_paths_kh < 16, 1, 1, CV_SGM_MAX_DISPARITIES / 32 > (kh,
+          vert);
     case 32:
-      return pick_fast_paths_kh < 32, 1, 1, CV_SGM_MAX_DISPARITIES / 64 > (kh);
+      return pick_fast_paths_kh < 32, 1, 1, CV_SGM_MAX_DISPARITIES / 64 > (kh,
+          vert);
     default:
       return NULL;
   }
@@ -314,18 +340,20 @@ sgm_fast_paths_smem_bytes (int n_disp, int lanes)
 }
 
 extern "C" int
-sgm_fast_paths_occupancy (int n_disp, int lanes, int smem_limit)
+sgm_fast_paths_occupancy (int n_disp, int lanes, int vertical, int smem_limit)
 {
   return sgm_kernel_occupancy ((const void *) pick_fast_paths (n_disp,
-          lanes), "sgm_fast_paths_kernel", SGM_FAST_WARPS * SGM_WARP,
-      fast_paths_smem_bytes (n_disp, lanes), smem_limit);
+          lanes, vertical != 0), "sgm_fast_paths_kernel",
+      SGM_FAST_WARPS * SGM_WARP, fast_paths_smem_bytes (n_disp, lanes),
+      smem_limit);
 }
 
 extern "C" CvStatus
 sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes, int n_blocks,
     int smem_limit, int *smem_set, cudaStream_t stream, CvError * err)
 {
-  SgmFastPathsKernel kernel = pick_fast_paths (args->n_disp, lanes);
+  SgmFastPathsKernel kernel = pick_fast_paths (args->n_disp, lanes,
+      sgm_paths_vertical (args));
   size_t smem = fast_paths_smem_bytes (args->n_disp, lanes);
   dim3 grid (n_blocks), block (SGM_FAST_WARPS * SGM_WARP);
 

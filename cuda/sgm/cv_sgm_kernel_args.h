@@ -404,6 +404,17 @@ typedef int (*SgmOccupancyFunc) (int k, int full_census, int ns, void *user);
  * (SGM_BATCH_ROWS, or SGM_BATCH_ROWS_TWO_GROUPS with two). */
 int sgm_paths_batch_shift (int n_groups);
 
+/* TRUE when every group of @pa is vertical (4 paths): the path kernels'
+ * slices then keep their columns. */
+static inline int
+sgm_paths_vertical (const SgmPathsArgs * pa)
+{
+  for (int g = 0; g < pa->n_groups; g++)
+    if (pa->groups[g].dx != 0)
+      return 0;
+  return 1;
+}
+
 /* Sets @pa's batch (1 << @batch_shift rows), its batch count for
  * @pa->height rows and the top half's batches. */
 void sgm_paths_set_batches (SgmPathsArgs * pa, int batch_shift);

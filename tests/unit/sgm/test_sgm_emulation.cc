@@ -157,7 +157,8 @@ fast_horiz_dispatch (const SgmFastHorizArgs & a)
 static void
 fast_paths_dispatch (const SgmPathsArgs & a, int lanes, int blocks)
 {
-  SgmFastPathsKernel kernel = pick_fast_paths (a.n_disp, lanes);
+  SgmFastPathsKernel kernel = pick_fast_paths (a.n_disp, lanes,
+      sgm_paths_vertical (&a));
   if (kernel == NULL)
     abort ();
   launch_coop (dim3 (blocks), dim3 (SGM_FAST_WARPS * SGM_WARP),
