@@ -581,8 +581,9 @@ typedef struct
   CvSgmCuda *plan;
   int n_disp;
   int lanes;                    /* packed variant: lanes per chain */
-  int vertical;                 /* packed variant: 4 paths, whose groups are
-                                 * all vertical (sgm_paths_vertical) */
+  /* packed variant: the arguments being planned (the planner sets their
+   * groups before it asks: sgm_paths_vertical picks the kernel) */
+  const SgmPathsArgs *paths;
 } OccupancyQuery;
 
 static int
@@ -599,7 +600,7 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;
-  OccupancyQuery query = { plan, p->max_disparity, 0, 0 };
+  OccupancyQuery query = { plan, p->max_disparity, 0, NULL };
   int li;
 
   for (;;) {
@@ -654,13 +655,14 @@ static int
 fast_occupancy_cb (int k, int full, int ns, void *user)
 {
   OccupancyQuery *q = (OccupancyQuery *) user;
+  const int vertical = sgm_paths_vertical (q->paths);
   int *slot = &q->plan->fast_paths_occupancy[d_index (q->n_disp)]
-      [cv_sgm_variant_of_lanes (q->lanes)][q->vertical];
+      [cv_sgm_variant_of_lanes (q->lanes)][vertical];
   (void) k;
   (void) full;
   (void) ns;
   if (*slot < 0)
-    *slot = sgm_fast_paths_occupancy (q->n_disp, q->lanes, q->vertical,
+    *slot = sgm_fast_paths_occupancy (q->n_disp, q->lanes, vertical,
         q->plan->smem_optin);
   return *slot;
 }
@@ -695,7 +697,7 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;
-  OccupancyQuery query = { plan, p->max_disparity, lanes, p->paths == 4 };
+  OccupancyQuery query = { plan, p->max_disparity, lanes, &pa };
   const int di = d_index (p->max_disparity);
   const int slot = cv_sgm_variant_of_lanes (lanes);
   int li;
