@@ -349,15 +349,118 @@ sgm_copy_async (CT * dst, const CT * src)
 #endif
 }
 
-/* 16-byte copy that bypasses L1 (data written by other warps this launch) */
+/* @p as a shared-memory address (0 in the CPU emulation, which uses the
+ * pointers): taken once per kernel, it spares the copies and loads below
+ * recomputing the CTA's shared window from a generic pointer. */
+static __device__ __forceinline__ unsigned
+sgm_shared_address (const void *p)
+{
+#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
+  return (unsigned) __cvta_generic_to_shared (p);
+#else
+  (void) p;
+  return 0;
+#endif
+}
+
+/* sgm_copy_async where @pred (a predicated copy, no branch), @dst at the
+ * shared-memory address @dst_s */
+template < typename CT > static __device__ __forceinline__ void
+sgm_copy_async_if_at (bool pred, CT * dst, unsigned dst_s, const CT * src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  (void) dst;
+  asm volatile ("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %2, 0;\n\t"
+      "@p cp.async.ca.shared.global [%0], [%1], %3;\n\t}"::"r" (dst_s),
+      "l" (src), "r" ((int) pred), "n" (sizeof (CT)));
+#else
+  (void) dst_s;
+  if (pred)
+    *dst = *src;
+#endif
+}
+
+/* 16-byte copy that bypasses L1 (data written by other warps this launch),
+ * @dst at the shared-memory address @dst_s */
+static __device__ __forceinline__ void
+sgm_copy_async16_cg_at (void *dst, unsigned dst_s, const void *src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  (void) dst;
+  asm volatile ("cp.async.cg.shared.global [%0], [%1], 16;"::"r" (dst_s),
+      "l" (src));
+#else
+  (void) dst_s;
+  *(uint4 *) dst = __ldcg ((const uint4 *) src);
+#endif
+}
+
 static __device__ __forceinline__ void
 sgm_copy_async16_cg (void *dst, const void *src)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  unsigned s = (unsigned) __cvta_generic_to_shared (dst);
-  asm volatile ("cp.async.cg.shared.global [%0], [%1], 16;"::"r" (s), "l" (src));
+  sgm_copy_async16_cg_at (dst, sgm_shared_address (dst), src);
+}
+
+/* 16 bytes from shared memory at @p, the shared-memory address @p_s
+ * (volatile: kept in order with the copies' waits and the warp's barrier) */
+static __device__ __forceinline__ uint4
+sgm_shared_load16_at (const void *p, unsigned p_s)
+{
+#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
+  (void) p;
+  uint4 v;
+  asm volatile ("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];":"=r" (v.x),
+      "=r" (v.y), "=r" (v.z), "=r" (v.w):"r" (p_s));
+  return v;
 #else
-  *(uint4 *) dst = __ldcg ((const uint4 *) src);
+  (void) p_s;
+  return *(const uint4 *) p;
+#endif
+}
+
+/* 8 bytes from shared memory at @p, the shared-memory address @p_s */
+static __device__ __forceinline__ uint2
+sgm_shared_load8_at (const void *p, unsigned p_s)
+{
+#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
+  (void) p;
+  uint2 v;
+  asm volatile ("ld.shared.v2.u32 {%0, %1}, [%2];":"=r" (v.x), "=r" (v.y)
+      :"r" (p_s));
+  return v;
+#else
+  (void) p_s;
+  return *(const uint2 *) p;
+#endif
+}
+
+/* 4 bytes from shared memory at @p, the shared-memory address @p_s */
+static __device__ __forceinline__ uint32_t
+sgm_shared_load4_at (const uint32_t * p, unsigned p_s)
+{
+#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
+  (void) p;
+  uint32_t v;
+  asm volatile ("ld.shared.u32 %0, [%1];":"=r" (v):"r" (p_s));
+  return v;
+#else
+  (void) p_s;
+  return *p;
+#endif
+}
+
+/* 2 bytes from shared memory at @p, the shared-memory address @p_s */
+static __device__ __forceinline__ uint32_t
+sgm_shared_load_u16_at (const uint16_t * p, unsigned p_s)
+{
+#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
+  (void) p;
+  unsigned short v;
+  asm volatile ("ld.shared.u16 %0, [%1];":"=h" (v):"r" (p_s));
+  return v;
+#else
+  (void) p_s;
+  return *p;
 #endif
 }
 

@@ -113,11 +113,10 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   const int dy = gd.dy;
   /* rows [0, half_row) are the top half; a batch (batch_mask + 1 rows)
    * starts (in the order of travel) at rows with y & batch_mask ==
-   * batch_first and ends at batch_last */
+   * batch_first */
   const int batch_shift = a.batch_shift, batch_mask = (1 << batch_shift) - 1;
   const int half_row = a.half_batch << batch_shift;
   const int batch_first = dy > 0 ? 0 : batch_mask;
-  const int batch_last = dy > 0 ? batch_mask : 0;
   const int y_start = dy > 0 ? 0 : H - 1;
   /* the column where a diagonal slice re-enters the image (none: -1) */
   const int restart_col = dx > 0 ? 0 : dx < 0 ? W - 1 : -1;
@@ -125,15 +124,24 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   const ptrdiff_t row_step = (ptrdiff_t) dy * W * WORDS;
   uint32_t *const seg_ring = ring + seg * WORDS;
   /* a row's cells, or (VERT) the slice's pixel in it: then a pixel's
-   * cells are at offset 0 from a row pointer */
+   * cells are at offset 0 from a row pointer.  VERT: a slice past the
+   * image's last column reads that column (unconditional copies) and
+   * stores nothing. */
+  const int s_read = VERT ? min (s, W - 1) : s;
   uint32_t *const cells_start = (uint32_t *) a.sum +
-      (size_t) y_start * W * WORDS + (VERT ? (size_t) s * WORDS : 0);
+      (size_t) y_start * W * WORDS + (VERT ? (size_t) s_read * WORDS : 0);
   auto pixel_at = [&](int c) -> size_t {
     return VERT ? 0 : (size_t) c * WORDS;
   };
   /* the adaptive P2 values of the next row's pixel (VERT: stepped) */
   const uint16_t *jumps_next = a.jumps == NULL ? NULL : a.jumps +
-      ((size_t) y_start * W + s) * SGM_JUMPS_PER_PIXEL;
+      ((size_t) y_start * W + s_read) * SGM_JUMPS_PER_PIXEL;
+  const bool copy_jumps = a.adaptive && sl == 0;
+  /* the rings' shared-memory addresses (a slot's: plus slot x its bytes) */
+  constexpr unsigned SLOT_BYTES = NSL * WORDS * sizeof (uint32_t);
+  constexpr unsigned JUMP_SLOT_BYTES = NSL * sizeof (uint2);
+  const unsigned seg_ring_s = sgm_shared_address (seg_ring);
+  const unsigned jump_ring_s = sgm_shared_address (jump_ring);
   const ptrdiff_t jumps_step = (ptrdiff_t) dy * W * SGM_JUMPS_PER_PIXEL;
 
   /* the predecessor of this group has published the rows of batch b;
@@ -155,50 +163,68 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
    * opposite orders for the down and up groups (cv_sgm_plan.c), waiting
    * there earlier would close a cycle of waits. */
   int tq_next = 0;              /* next row step to fetch, */
-  int y_next = y_start;         /* its row, */
   int col_next = s;             /* its column, */
   int slot_next = 0;            /* its ring slot */
   const uint32_t *row_next = cells_start;       /* and its row's cells */
-  /* fetches the next row (none where the slice is outside the image) */
+  auto row_of_step = [&](int q) -> int {
+    return y_start + dy * q;
+  };
+  /* fetches the next row (none where a diagonal slice is outside the
+   * image) */
   auto fetch_row = [&]() {
-    if (col_next < W) {
-      sgm_pixel_copy_async < LPS, WORDS, SWZ > (seg_ring + slot_next *
-          (NSL * WORDS), row_next + pixel_at (col_next), sl);
-      if (a.adaptive && sl == 0)
-        sgm_copy_async (jump_ring + slot_next * NSL, (const uint2 *)
-            (VERT ? jumps_next : a.jumps + ((size_t) y_next * W +
-                    col_next) * SGM_JUMPS_PER_PIXEL));
+    if (VERT || col_next < W) {
+      sgm_pixel_copy_async_at < LPS, WORDS, SWZ > (seg_ring + slot_next *
+          (NSL * WORDS), seg_ring_s + slot_next * SLOT_BYTES, row_next +
+          pixel_at (col_next), sl);
+      sgm_copy_async_if_at (copy_jumps, jump_ring + slot_next * NSL,
+          jump_ring_s + slot_next * JUMP_SLOT_BYTES,
+          (const uint2 *) (VERT ? jumps_next : a.jumps + ((size_t)
+                  row_of_step (tq_next) * W + col_next) *
+              SGM_JUMPS_PER_PIXEL));
     }
     sgm_copy_commit ();
     tq_next++;
-    y_next += dy;
     row_next += row_step;
     if constexpr (VERT) {
-      if (a.adaptive)
-        jumps_next += jumps_step;
+      /* (as an integer: no pointer arithmetic on NULL without adaptive
+       * P2, no branch) */
+      jumps_next = (const uint16_t *) ((uintptr_t) jumps_next +
+          jumps_step * (ptrdiff_t) sizeof (uint16_t));
     } else
       col_next = fast_wrap (col_next + dx, slots);
     slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
+  };
+  /* the row steps before this one fetch one row each, unchecked: the
+   * steady state, known ahead (the row step fetched is neither past the
+   * image nor a batch's first, and a half is crossed only at a batch's
+   * first) */
+  int t_plain_end = 0;
+  /* the first batch start at or after row step q (in the order of travel:
+   * an up group's first batch holds H mod batch rows) */
+  auto next_batch_start = [&](int q) -> int {
+    const int first = dy > 0 ? 0 : H & batch_mask;
+    return q + ((first - q) & batch_mask);
   };
   /* fetches rows up to t + SGM_FAST_RING, then waits for row t's copies
    * (this lane's) */
   auto fetch_ahead_and_wait = [&](int t, bool top) {
     /* the steady state: one row, no wait for another group, SGM_FAST_RING
-     * rows left in flight (7 of 8 row steps) */
-    if (tq_next == t + SGM_FAST_RING && tq_next < H
-        && (y_next & batch_mask) != batch_first
-        && (!a.coop || (y_next < half_row) == top)) {
+     * rows left in flight (7 of 8 row steps; 31 of 32 with 4 paths) */
+    if (t < t_plain_end) {
       fetch_row ();
       sgm_copy_wait < SGM_FAST_RING > ();
       return;
     }
     const int limit = min (H, t + SGM_FAST_RING + 1);
-    while (tq_next < limit && (!a.coop || (y_next < half_row) == top)) {
-      if (tq_next == 0 || (y_next & batch_mask) == batch_first)
-        ensure_ready (y_next >> batch_shift);
+    for (int yq = row_of_step (tq_next); tq_next < limit && (!a.coop ||
+            (yq < half_row) == top); yq += dy) {
+      if (tq_next == 0 || (yq & batch_mask) == batch_first)
+        ensure_ready (yq >> batch_shift);
       fetch_row ();
     }
     sgm_copy_wait_pending < SGM_FAST_RING > (tq_next - 1 - t);
+    t_plain_end = tq_next == t + SGM_FAST_RING + 1 ?
+        min (next_batch_start (tq_next), H) - SGM_FAST_RING : 0;
   };
 
   /* adaptive P2: the step from the pixel before takes entry
@@ -214,6 +240,8 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   uint32_t *row_cur = cells_start;
   uint32_t L[KH];
   uint32_t m_pk = 0;
+  /* the row step that ends the current batch (the image's last at most) */
+  int t_publish = min (next_batch_start (1) - 1, H - 1);
 #pragma unroll
   for (int r = 0; r < KH; r++)
     L[r] = 0;
@@ -230,16 +258,17 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
     __syncwarp ();
 
     uint32_t cell[KH], C[KH];
-    sgm_lane_words_load_shared < KH, SWZ > (cell, seg_ring + slot_rd *
-        (NSL * WORDS), sl);
+    sgm_lane_words_load_shared_at < KH, SWZ > (cell, seg_ring + slot_rd *
+        (NSL * WORDS), seg_ring_s + slot_rd * SLOT_BYTES, sl);
 #pragma unroll
     for (int r = 0; r < KH; r++)
       C[r] = cell[r] & a.cmask_pk;
 
     uint32_t p2 = (uint32_t) a.p2;
     if (a.adaptive) {
-      const uint32_t here = ((const uint16_t *) (jump_ring + slot_rd * NSL))
-          [jump_index];
+      const uint32_t here = sgm_shared_load_u16_at ((const uint16_t *)
+          (jump_ring + slot_rd * NSL) + jump_index, jump_ring_s + slot_rd *
+          JUMP_SLOT_BYTES + jump_index * (unsigned) sizeof (uint16_t));
       p2 = dy > 0 ? here : p2_before;
       p2_before = here;
     }
@@ -270,8 +299,13 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
       }
     }
 
-    if (a.coop && (t == H - 1 || (y & batch_mask) == batch_last))
-      sgm_signal (a.counters + g * a.n_batches + (y >> batch_shift), lane);
+    /* the batch's last row: published where another group waits for it */
+    if (t == t_publish) {
+      const int b = y >> batch_shift;
+      if (a.coop && (b < a.half_batch ? gd.signal_top : gd.signal_bottom))
+        sgm_signal (a.counters + g * a.n_batches + b, lane);
+      t_publish = min (next_batch_start (t + 2) - 1, H - 1);
+    }
 
     y += dy;
     row_cur += row_step;

@@ -29,9 +29,9 @@ extern "C" {
  * rows 0.647, 4 rows 0.641, against 0.600 with 8; docs/performance.md). */
 #define SGM_BATCH_ROWS 8
 /* The path kernels' batch with two groups (4 paths): a batch costs each
- * group a fence, a signal and, in its second half, a wait for the other
- * group, and two groups share no rows in L2 (H200, 1024x440 D 128 4 paths:
- * 0.432 ms with 8 rows, 0.403 with 16, 0.389 with 32). */
+ * group, in its first half, a fence and a signal, in its second a wait for
+ * the other group, and two groups share no rows in L2 (H200, 1024x440 D
+ * 128 4 paths: 0.432 ms with 8 rows, 0.403 with 16, 0.389 with 32). */
 #define SGM_BATCH_ROWS_TWO_GROUPS 32
 /* At most this many path groups run in the path kernel. */
 #define SGM_MAX_GROUPS 6
@@ -42,7 +42,8 @@ extern "C" {
  *
  * The path kernels order the read-modify-writes of the groups that add into
  * the same rows with counters (one per group and batch of rows): a warp
- * publishes a batch (fence, then an atomic increment) and a warp of the
+ * publishes a batch (fence, then an atomic increment; only where a group
+ * of the launch waits for it, SgmGroup) and a warp of the
  * next group polls the counter before it reads the batch (volatile load,
  * then a fence).  Only the warps of ONE cooperative launch ever wait for
  * each other, so every warp waited for is resident (the launch fails
@@ -105,6 +106,9 @@ typedef struct
   int dx, dy;                   /* direction of travel: dy +1 down, -1 up */
   int wait_top, wait_bottom;    /* group to wait for per half (-1: none) */
   int first_top, first_bottom;  /* 1: first writer of its rows (no read) */
+  int signal_top, signal_bottom;        /* 1: a group waits for this one's
+                                         * batches in that half (else no
+                                         * fence and no signal there) */
 } SgmGroup;
 
 typedef struct
@@ -268,6 +272,7 @@ sgm_args_layout (void)
     sizeof (SgmGroup), offsetof (SgmGroup, dx), offsetof (SgmGroup, dy),
     offsetof (SgmGroup, wait_top), offsetof (SgmGroup, wait_bottom),
     offsetof (SgmGroup, first_top), offsetof (SgmGroup, first_bottom),
+    offsetof (SgmGroup, signal_top), offsetof (SgmGroup, signal_bottom),
     sizeof (SgmPathsArgs), offsetof (SgmPathsArgs, census_l),
     offsetof (SgmPathsArgs, census_r), offsetof (SgmPathsArgs, luma),
     offsetof (SgmPathsArgs, luma_stride), offsetof (SgmPathsArgs, sum),

@@ -314,6 +314,41 @@ sgm_lane_words_load_shared (uint32_t (&v)[KH], const uint32_t * slot, int sl)
   }
 }
 
+/* sgm_lane_words_load_shared from the slot at the shared-memory address
+ * @slot_s (sgm_shared_address) */
+template < int KH, int SWZ > static __device__ __forceinline__ void
+sgm_lane_words_load_shared_at (uint32_t (&v)[KH], const uint32_t * slot,
+    unsigned slot_s, int sl)
+{
+  if constexpr (KH % 4 == 0) {
+#pragma unroll
+    for (int j = 0; j < KH / 4; j++) {
+      const int u = sgm_unit_swizzle < SWZ > (sl * (KH / 4) + j);
+      const uint4 q = sgm_shared_load16_at (slot + 4 * u, slot_s + 16u * u);
+      v[4 * j] = q.x;
+      v[4 * j + 1] = q.y;
+      v[4 * j + 2] = q.z;
+      v[4 * j + 3] = q.w;
+    }
+  } else {
+    static_assert (SWZ == 0, "a swizzled slot holds whole units per lane");
+    const uint32_t *src = slot + sl * KH;
+    const unsigned src_s = slot_s + 4u * (unsigned) (sl * KH);
+#pragma unroll
+    for (int r = 0; r < KH;) {
+      if constexpr (KH % 2 == 0) {
+        const uint2 q = sgm_shared_load8_at (src + r, src_s + 4u * r);
+        v[r] = q.x;
+        v[r + 1] = q.y;
+        r += 2;
+      } else {
+        v[r] = sgm_shared_load4_at (src + r, src_s + 4u * r);
+        r += 1;
+      }
+    }
+  }
+}
+
 template < int KH, int SWZ > static __device__ __forceinline__ void
 sgm_lane_words_store_shared (uint32_t * slot, const uint32_t (&v)[KH], int sl)
 {
@@ -330,19 +365,31 @@ sgm_lane_words_store_shared (uint32_t * slot, const uint32_t (&v)[KH], int sl)
 
 /* Copies a pixel's cells (WORDS 32-bit words, a multiple of 4, 16-byte
  * aligned) from global to shared memory bypassing L1 (other SMs write
- * them), into the slot @dst swizzled by SWZ, the LPS lanes of a segment
- * sharing the 16-byte units: lane @sl copies units sl, sl + LPS, .. */
+ * them), into the slot @dst (at the shared-memory address @dst_s,
+ * sgm_shared_address) swizzled by SWZ, the LPS lanes of a segment sharing
+ * the 16-byte units: lane @sl copies units sl, sl + LPS, .. */
 template < int LPS, int WORDS, int SWZ = 0 >
 static __device__ __forceinline__ void
-sgm_pixel_copy_async (uint32_t * dst, const uint32_t * src, int sl)
+sgm_pixel_copy_async_at (uint32_t * dst, unsigned dst_s, const uint32_t * src,
+    int sl)
 {
   constexpr int UNITS = WORDS / 4;
   src += 4 * sl;
 #pragma unroll
   for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++)
-    if (UNITS % LPS == 0 || sl + k * LPS < UNITS)
-      sgm_copy_async16_cg (dst + 4 * sgm_unit_swizzle < SWZ > (sl + k * LPS),
+    if (UNITS % LPS == 0 || sl + k * LPS < UNITS) {
+      const int u = sgm_unit_swizzle < SWZ > (sl + k * LPS);
+      sgm_copy_async16_cg_at (dst + 4 * u, dst_s + 16u * u,
           src + 4 * k * LPS);
+    }
+}
+
+template < int LPS, int WORDS, int SWZ = 0 >
+static __device__ __forceinline__ void
+sgm_pixel_copy_async (uint32_t * dst, const uint32_t * src, int sl)
+{
+  sgm_pixel_copy_async_at < LPS, WORDS, SWZ > (dst, sgm_shared_address (dst),
+      src, sl);
 }
 
 /* Stores a pixel's cells (WORDS 32-bit words, a multiple of 4, 16-byte

@@ -140,6 +140,11 @@ sgm_paths_kernel (const SgmPathsArgs a)
   auto is_first = [&](int b) -> bool {
     return b < a.half_batch ? gd.first_top != 0 : gd.first_bottom != 0;
   };
+  /* batch b published: in a cooperative launch, where a group waits for it */
+  auto publish = [&](int b) {
+    if (a.coop && (b < a.half_batch ? gd.signal_top : gd.signal_bottom))
+      sgm_signal (a.counters + g * a.n_batches + b, lane);
+  };
   /* only in a cooperative launch (all blocks resident): an ordinary
    * launch guarantees no co-residency, so its warps never wait */
   auto ensure_ready = [&](int b) {
@@ -307,14 +312,13 @@ sgm_paths_kernel (const SgmPathsArgs a)
     if (t + 1 < H) {
       const int bn = row_of (t + 1) >> a.batch_shift;
       if (bn != b) {
-        if (a.coop)
-          sgm_signal (a.counters + g * a.n_batches + b, lane);
+        publish (b);
         ensure_ready (bn);
       }
       if (!is_first (bn))
         load_sum (t, 1);
-    } else if (a.coop) {
-      sgm_signal (a.counters + g * a.n_batches + b, lane);
+    } else {
+      publish (b);
     }
     sgm_copy_commit ();         /* row t + 1: windows and sums */
     c0 = wrap_column (c0 + dx, slots);

@@ -133,6 +133,23 @@ setup_groups (SgmPathsArgs * pa, int paths)
   return n;
 }
 
+/* A group signals the batches of a half only where another group waits
+ * for them there: the last writer of a half publishes nothing (its fence
+ * would only wait for its own stores). */
+static void
+set_signals (SgmPathsArgs * pa, int n)
+{
+  int g, h;
+  for (g = 0; g < n; g++) {
+    SgmGroup *gr = &pa->groups[g];
+    gr->signal_top = gr->signal_bottom = 0;
+    for (h = 0; h < n; h++) {
+      gr->signal_top |= pa->groups[h].wait_top == g;
+      gr->signal_bottom |= pa->groups[h].wait_bottom == g;
+    }
+  }
+}
+
 /* TWO_SWEEPS: the down groups chained, then (next launch) the up groups
  * chained, group 0 the first writer; SEQUENTIAL: no waits. */
 static void
@@ -211,6 +228,7 @@ sgm_plan_paths_ns (const CvSgmParams * p, int width, int height, int k,
   pa->adaptive = p->adaptive_p2 != 0;
   pa->adaptive_scale = p->adaptive_p2_scale;
   n_groups = setup_groups (pa, p->paths);
+  set_signals (pa, n_groups);
   pa->n_groups = n_groups;
   sgm_paths_set_batches (pa, sgm_paths_batch_shift (n_groups));
 
@@ -266,6 +284,7 @@ sgm_plan_paths_ns (const CvSgmParams * p, int width, int height, int k,
     return;
   }
   reorder_groups (pa, n_groups, chosen);
+  set_signals (pa, n_groups);
   if (chosen == CV_SGM_SCHEDULE_TWO_SWEEPS) {
     plan->n_launches = 2;
     for (i = 0; i < 2; i++) {

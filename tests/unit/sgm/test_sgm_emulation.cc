@@ -204,6 +204,46 @@ fake_occupancy (int, int, int, void *)
   return occupancy_blocks;
 }
 
+/* The plan's signals: a group publishes the batches of a half exactly
+ * where another group waits for them there, so the last writer of each
+ * half publishes nothing (CONCURRENT: n - 1 groups per half; TWO_SWEEPS:
+ * n / 2 - 1 per launch and half).  A missing signal would hang the waits
+ * (the emulated runs catch that); this checks that none is left over. */
+static bool
+check_signals (int paths, CvSgmSchedule request, int n_sms, int published)
+{
+  CvSgmParams p;
+  SgmPathsArgs pa;
+  SgmPathsPlan pp;
+  int n = 0;
+  cv_sgm_params_init (&p);
+  p.paths = paths;
+  memset (&pa, 0, sizeof (pa));
+  sgm_plan_paths (&p, 64, 40, 2, 0, request, 1, n_sms, fake_occupancy, NULL,
+      &pa, &pp);
+  for (int g = 0; g < pa.n_groups; g++) {
+    bool top = false, bottom = false;
+    for (int h = 0; h < pa.n_groups; h++) {
+      top |= pa.groups[h].wait_top == g;
+      bottom |= pa.groups[h].wait_bottom == g;
+    }
+    if (pa.groups[g].signal_top != (int) top
+        || pa.groups[g].signal_bottom != (int) bottom) {
+      fprintf (stderr, "%d paths, schedule %d: group %d signals top %d "
+          "bottom %d, waited for %d %d\n", paths, (int) pp.schedule, g,
+          pa.groups[g].signal_top, pa.groups[g].signal_bottom, top, bottom);
+      return false;
+    }
+    n += pa.groups[g].signal_top + pa.groups[g].signal_bottom;
+  }
+  if (n != published) {
+    fprintf (stderr, "%d paths, schedule %d: %d halves published, expected "
+        "%d\n", paths, (int) pp.schedule, n, published);
+    return false;
+  }
+  return true;
+}
+
 /* ---- the pipeline of cv_sgm_cuda_compute, emulated ---- */
 
 /* A test's change to the plan of the path kernels (after planning, before
@@ -714,6 +754,10 @@ main (int argc, char **argv)
           CV_SGM_SCHEDULE_CONCURRENT);
     }
   } else if (strcmp (set, "schedules") == 0) {
+    ok = check_signals (4, CV_SGM_SCHEDULE_CONCURRENT, 132, 2)
+        && check_signals (8, CV_SGM_SCHEDULE_CONCURRENT, 132, 10)
+        && check_signals (8, CV_SGM_SCHEDULE_TWO_SWEEPS, 132, 8)
+        && check_signals (4, CV_SGM_SCHEDULE_SEQUENTIAL, 132, 0);
     for (int s = CV_SGM_SCHEDULE_SEQUENTIAL; s <= CV_SGM_SCHEDULE_CONCURRENT
         && ok; s++)
       for (int paths = 4; paths <= 8 && ok; paths += 4) {
