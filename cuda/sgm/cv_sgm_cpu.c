@@ -9,7 +9,6 @@
 
 /* Path costs outside the disparity range (L'(-1), L'(D)): large enough to
  * never win a minimum, small enough that adding P1 stays within 16 bits. */
-#define PATH_COST_INF 0x7fff
 
 static inline int
 clampi (int v, int lo, int hi)
@@ -92,12 +91,9 @@ cv_sgm_path_direction (int i, int *dx, int *dy)
   *dy = dirs[i][1];
 }
 
-/* One step of the recurrence: @prev has D + 2 entries with sentinels at
- * both ends (prev[0] = prev[D+1] = PATH_COST_INF, the costs at prev + 1),
- * @prev_min its minimum; writes @cur (same layout) and returns its minimum. */
-static int
-path_step (const uint8_t * cost, const uint16_t * prev, int prev_min, int p1,
-    int p2, int n_disp, uint16_t * cur)
+int
+cv_sgm_path_step_cpu (const uint8_t * cost, const uint16_t * prev,
+    int prev_min, int p1, int p2, int n_disp, uint16_t * cur)
 {
   int k, cur_min = 0xffff;
   int jump = prev_min + p2;
@@ -119,8 +115,8 @@ path_step (const uint8_t * cost, const uint16_t * prev, int prev_min, int p1,
   return cur_min;
 }
 
-static int
-path_start (const uint8_t * cost, int n_disp, uint16_t * cur)
+int
+cv_sgm_path_start_cpu (const uint8_t * cost, int n_disp, uint16_t * cur)
 {
   int k, cur_min = 0xffff;
   for (k = 1; k <= n_disp; k++) {
@@ -161,8 +157,8 @@ cv_sgm_aggregate_path_cpu (const CvSgmParams * params,
   int t, i, x;
 
   for (i = 0; i < w; i++) {
-    prev[i * stride] = prev[i * stride + nd + 1] = PATH_COST_INF;
-    cur[i * stride] = cur[i * stride + nd + 1] = PATH_COST_INF;
+    prev[i * stride] = prev[i * stride + nd + 1] = CV_SGM_PATH_COST_INF;
+    cur[i * stride] = cur[i * stride + nd + 1] = CV_SGM_PATH_COST_INF;
   }
 
   /* rows in the direction of travel (any order for horizontal paths) */
@@ -182,7 +178,7 @@ cv_sgm_aggregate_path_cpu (const CvSgmParams * params,
       c = cur + (size_t) x * stride;
 
       if (px < 0 || px >= w || py < 0 || py >= h) {
-        cur_min[x] = path_start (cost + (size_t) x * nd, nd, c);
+        cur_min[x] = cv_sgm_path_start_cpu (cost + (size_t) x * nd, nd, c);
       } else {
         int pm;
         if (dy == 0) {
@@ -197,8 +193,8 @@ cv_sgm_aggregate_path_cpu (const CvSgmParams * params,
           p2 = cv_sgm_p2_effective (params->p1, params->p2, 1,
               params->adaptive_p2_scale, delta < 0 ? -delta : delta);
         }
-        cur_min[x] = path_step (cost + (size_t) x * nd, p, pm, params->p1, p2,
-            nd, c);
+        cur_min[x] = cv_sgm_path_step_cpu (cost + (size_t) x * nd, p, pm,
+            params->p1, p2, nd, c);
       }
       store_path_costs (c, nd, (size_t) y * w + x, sum, path_cost);
     }

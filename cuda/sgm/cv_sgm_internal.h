@@ -26,6 +26,20 @@ void cv_sgm_cost_row_cpu (const uint64_t * census_left,
     const uint64_t * census_right, int width, int y, int n_disp, int min_disp,
     uint8_t * cost);
 
+/* A pixel's path costs in the recurrence: D + 2 entries, the costs at
+ * + 1 between two sentinels of this value. */
+#define CV_SGM_PATH_COST_INF 0x7fff
+
+/* One step of eq. 2.3: @prev (sentinel layout) and its minimum @prev_min
+ * to the path costs @cur (same layout) of the pixel whose matching costs
+ * are @cost (D bytes); returns the new minimum. */
+int cv_sgm_path_step_cpu (const uint8_t * cost, const uint16_t * prev,
+    int prev_min, int p1, int p2, int n_disp, uint16_t * cur);
+
+/* A path's first pixel: @cur (sentinel layout) = @cost; returns the
+ * minimum. */
+int cv_sgm_path_start_cpu (const uint8_t * cost, int n_disp, uint16_t * cur);
+
 /* Aggregates the path whose direction of travel is (@dx, @dy) (each -1, 0
  * or 1, not both 0): adds L_r into @sum (width * height * D, uint16) when
  * not NULL and stores L_r into @path_cost (same layout) when not NULL.
