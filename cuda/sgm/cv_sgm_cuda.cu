@@ -271,10 +271,6 @@ struct CvSgmCuda
   /* device facts, queried on first use (a plan serves one device) */
   int have_device_info;
   int n_sms, coop_ok, smem_optin;
-  int pdl_ok;                   /* programmatic dependent launches (sm_90) */
-  /* the packed winner-takes-all runs beside the path kernel where it can
-   * (SgmWtaArgs.follow; CUDAVISION_SGM_WTA_FOLLOW=0: after it) */
-  int wta_follow;
   /* blocks per SM of the path kernel variants, for paths_occupancy_d
    * disparities (-1: not queried) */
   int paths_occupancy[N_K_VARIANTS][2][N_NS_VARIANTS];
@@ -309,12 +305,6 @@ device_info (CvSgmCuda * plan, CvError * err)
           cudaDevAttrCooperativeLaunch, dev));
   CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->smem_optin,
           cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  {
-    int major = 0;
-    CV_CUDA_TRY (err, cudaDeviceGetAttribute (&major,
-            cudaDevAttrComputeCapabilityMajor, dev));
-    plan->pdl_ok = major >= 9;
-  }
   memset (plan->paths_occupancy, 0xff, sizeof (plan->paths_occupancy));
   memset (plan->horiz_smem_set, 0, sizeof (plan->horiz_smem_set));
   memset (plan->paths_smem_set, 0, sizeof (plan->paths_smem_set));
@@ -362,8 +352,6 @@ cv_sgm_cuda_new (void)
       if (strcmp (env, cv_sgm_variant_name ((CvSgmVariant) v)) == 0)
         plan->variant = (CvSgmVariant) v;
     plan->last_variant = CV_SGM_VARIANT_BASELINE;
-    env = getenv ("CUDAVISION_SGM_WTA_FOLLOW");
-    plan->wta_follow = env == NULL || strcmp (env, "0") != 0;
     plan->wait_timeout_ns = SGM_WAIT_TIMEOUT_NS;
     if (cv_cuda_under_tool ())
       plan->wait_timeout_ns *= SGM_WAIT_TOOL_FACTOR;
@@ -517,8 +505,7 @@ static const char *
 kernel_name (int kernel)
 {
   return kernel == SGM_KERNEL_FAST_PATHS ? "packed path"
-      : kernel == SGM_KERNEL_FAST_SWEEPS ? "sweep"
-      : kernel == SGM_KERNEL_FAST_WTA ? "winner-takes-all" : "path";
+      : kernel == SGM_KERNEL_FAST_SWEEPS ? "sweep" : "path";
 }
 
 /* CV_OK, or the fault a frame computed since the last call recorded (as
@@ -703,12 +690,9 @@ packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
  * against 1.65). */
 #define SGM_SWEEP_AUTO_STRIP_WARPS 6
 
-/* The vertical and diagonal paths; @wa (the winner-takes-all's arguments)
- * set up to follow the path kernel's last launch where the plan allows it
- * (sgm_plan_wta_follow), else its follow is 0. */
 static CvStatus
 run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
-    int lanes, SgmWtaArgs * wa, cudaStream_t stream, CvError * err)
+    int lanes, cudaStream_t stream, CvError * err)
 {
   SgmPathsArgs pa;
   SgmPathsPlan pp;
@@ -736,14 +720,6 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     pa.layout = sgm_args_layout ();
     plan->last_schedule = pp.schedule;
     plan->paths_batch_rows = 1 << pa.batch_shift;
-    wa->follow = 0;
-    /* (not while profiling: the stages' events would stand between) */
-    if (plan->wta_follow && plan->pdl_ok && !plan->profiling
-        && sgm_plan_wta_follow (&pa, &pp, wa)) {
-      wa->counters = pa.counters;
-      wa->fault = pa.fault;
-      wa->fault_host = pa.fault_host;
-    }
 
     for (li = 0; li < pp.n_launches; li++) {
       CvError launch_err = { CV_OK, 0, "" };
@@ -864,22 +840,6 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       return st;
   }
 
-  SgmWtaArgs wa;
-  memset (&wa, 0, sizeof (wa));
-  wa.layout = sgm_args_layout ();
-  wa.sum = (const uint16_t *) plan->sum.ptr;
-  wa.disp = (int16_t *) plan->disp.ptr;
-  wa.best = (int16_t *) plan->best.ptr;
-  wa.best_right = (int16_t *) plan->best_right.ptr;
-  wa.conf = (uint8_t *) plan->conf.ptr;
-  wa.width = left->width;
-  wa.height = left->height;
-  wa.n_disp = p->max_disparity;
-  wa.min_disp = p->min_disparity;
-  wa.subpixel = p->subpixel != 0;
-  wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
-  wa.cbits = cbits;
-
   if ((st = stage_mark (plan, plan->last_variant == CV_SGM_VARIANT_SWEEPS
               ? "paths (sweeps)" : "paths (packed)", stream, err)) != CV_OK)
     return st;
@@ -897,15 +857,34 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       plan->last_variant = cv_sgm_variant_of_lanes (lanes);
     }
   }
-  if (st != CV_OK && (st = run_fast_paths (plan, p, left, lanes, &wa, stream,
-              err)) != CV_OK)
+  if (st != CV_OK
+      && (st = run_fast_paths (plan, p, left, lanes, stream, err)) != CV_OK)
     return st;
 
   if ((st = stage_mark (plan, "winner-takes-all (packed)", stream, err))
       != CV_OK)
     return st;
-  return sgm_fast_wta_launch (&wa, plan->smem_optin,
-      &plan->fast_wta_smem_set[di], stream, err);
+  {
+    SgmWtaArgs wa;
+    memset (&wa, 0, sizeof (wa));
+    wa.layout = sgm_args_layout ();
+    wa.sum = (const uint16_t *) plan->sum.ptr;
+    wa.disp = (int16_t *) plan->disp.ptr;
+    wa.best = (int16_t *) plan->best.ptr;
+    wa.best_right = (int16_t *) plan->best_right.ptr;
+    wa.conf = (uint8_t *) plan->conf.ptr;
+    wa.width = left->width;
+    wa.height = left->height;
+    wa.n_disp = p->max_disparity;
+    wa.min_disp = p->min_disparity;
+    wa.subpixel = p->subpixel != 0;
+    wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
+    wa.cbits = cbits;
+    if ((st = sgm_fast_wta_launch (&wa, plan->smem_optin,
+                &plan->fast_wta_smem_set[di], stream, err)) != CV_OK)
+      return st;
+  }
+  return CV_OK;
 }
 
 extern "C" CvStatus

@@ -503,17 +503,6 @@ sgm_copy_wait_pending (int pending)
  * Only between the warps of one cooperative launch (all blocks resident);
  * see "bounded waits" in cv_sgm_kernel_args.h. */
 
-/* Lets a programmatic dependent launch of the stream's next kernel start
- * (sm_90 on: griddepcontrol; a no-op without one, and in the emulation,
- * which starts a dependent's blocks once every block of this one runs). */
-static __device__ __forceinline__ void
-sgm_launch_dependents (void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(SGM_EMULATION)
-  asm volatile ("griddepcontrol.launch_dependents;":::"memory");
-#endif
-}
-
 /* Publishes this warp's earlier global writes, then adds 1 to @counter. */
 static __device__ __forceinline__ void
 sgm_signal (int *counter, int lane)

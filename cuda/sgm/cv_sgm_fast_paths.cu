@@ -89,9 +89,6 @@ sgm_fast_paths_kernel (const SgmPathsArgs a)
   constexpr bool STAGED_STORE = sgm_staged_store (KH);
   constexpr int SWZ = sgm_ring_swizzle (LPS, KH);
   unsigned char *smem = sgm_dynamic_shared ();
-  /* the winner-takes-all may follow (SgmWtaArgs.follow) once every block
-   * runs: it only waits for this kernel's counters, never the other way */
-  sgm_launch_dependents ();
 
   const int lane = threadIdx.x & (SGM_WARP - 1);
   const int wib = threadIdx.x / SGM_WARP;

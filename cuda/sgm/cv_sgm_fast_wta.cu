@@ -13,14 +13,7 @@
  * reference defines them: one slot per right pixel, after D - 1 + min_disp
  * slots that take the pairs left of the right image, so that every lane
  * adds every value without a branch.  The costs beside the best index
- * (sub-pixel) are read back from the pixel's cells by one lane, or, beside
- * the path kernel, come by shuffles from the lanes that hold them.
- *
- * Beside the path kernel (SgmWtaArgs.follow): a programmatic dependent
- * launch, started once every block of the path kernel's last launch runs;
- * the blocks take the rows in the order the final writers leave them
- * (sgm_wta_row), each waiting for its row's batch, and read the cells
- * through L2 (__ldcg: written while this kernel runs).
+ * (sub-pixel) are read back from the cells (L1) by one lane per pixel.
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
@@ -85,7 +78,7 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   const unsigned rmin_s = 0;
 #endif
   const int W = a.width, D = 2 * WORDS, md = a.min_disp;
-  const int y = sgm_wta_row (&a, (int) blockIdx.x);
+  const int y = blockIdx.x;
   const int lane = threadIdx.x & (SGM_WARP - 1);
   const int wib = threadIdx.x / SGM_WARP;
   const int seg = lane / LPS, sl = lane % LPS;
@@ -105,14 +98,6 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   const int hi_shift = 8 + a.cbits;
   const int k0 = sl * KH;                       /* the lane's first index */
 
-  /* beside the path kernel: the row's final writer has published it
-   * (warp 0 waits, the block barrier below passes that on) */
-  if (a.follow && wib == 0) {
-    const int b = y >> a.batch_shift;
-    const int wg = b < a.half_batch ? a.final_top : a.final_bottom;
-    sgm_wait (a.counters + wg * a.n_batches + b, a.target, lane, a.fault,
-        a.fault_host, SGM_KERNEL_FAST_WTA, -1, b, wg, a.wait_timeout_ns);
-  }
   const int n_slots = fast_wta_slots (W, D, md);
   for (int i = threadIdx.x; i < n_slots + D; i += blockDim.x)
     rmin[i] = SGM_NO_MATCH;
@@ -128,7 +113,7 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   uint32_t cells_ahead[AHEAD][KH];
   auto load_cells = [&](uint32_t (&c)[KH], int xb) {
     if (xb + seg < W)
-      sgm_words_load_cg < KH > (c, row_cells + (size_t) (xb + seg) * WORDS +
+      sgm_words_load_ro < KH > (c, row_cells + (size_t) (xb + seg) * WORDS +
           sl * KH);
   };
 #pragma unroll
@@ -139,7 +124,6 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
     load_cells (cells_ahead[i], wib * NSL + i * XSTEP);
   }
   auto evaluate = [&](const uint32_t (&cell)[KH], int xb) {
-    static_assert (LPS * NSL == SGM_WARP, "a warp's lanes are its segments'");
     const int x = xb + seg;
     const bool on = x < W;
     uint32_t key[KH];
@@ -184,41 +168,18 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
           key[r] | ((window >> r) & 1u ? half : 0u));
     const uint32_t v2 = min (second_pk & 0xffffu, second_pk >> 16) >> RB;
     const uint32_t c2 = sgm_seg_min_u32 < LPS > (v2);
-    /* the costs at b - 1 and b + 1 (sub-pixel).  Beside the path kernel,
-     * from the registers of the segment's lane that holds them: a shuffle
-     * instead of a load from L2 on the chain of a row whose rows wait (the
-     * last rows' latency is the frame's tail; H200, 1226x370 D 128 8
-     * paths 0.601 -> 0.578 ms); after the paths, where many rows hide the
-     * loads' latency and the selects cost more (0.590 -> 0.596), one lane
-     * reads them back from the pixel's cells. */
-    auto cost_in = [&](uint32_t word, int k) -> int {
-      return (int) ((k < WORDS ? word & 0xffffu : word >> 16) >> a.cbits);
-    };
-    auto cost_from_lanes = [&](int k) -> int {
-      k = min (max (k, 0), D - 1);      /* (b at an end: not used) */
-      const int w = k < WORDS ? k : k - WORDS;
-      const int rk = w % KH;
-      uint32_t word = cell[0];
-#pragma unroll
-      for (int r = 1; r < KH; r++)
-        word = r == rk ? cell[r] : word;
-      return cost_in (__shfl_sync (0xffffffffu, word, seg * LPS + w / KH), k);
-    };
-    int cost_before = 0, cost_after = 0;
-    if (a.follow) {             /* uniform */
-      cost_before = cost_from_lanes (b - 1);
-      cost_after = cost_from_lanes (b + 1);
-    }
     if (on && sl == 0) {
       const size_t pix = (size_t) y * W + x;
       int frac = 0;
       if (a.subpixel && b > 0 && b < D - 1) {
-        if (!a.follow) {
-          const uint32_t *pc = row_cells + (size_t) x * WORDS;
-          cost_before = cost_in (__ldcg (pc + (b - 1) % WORDS), b - 1);
-          cost_after = cost_in (__ldcg (pc + (b + 1) % WORDS), b + 1);
-        }
-        frac = cv_sgm_subpixel_frac (cost_before, (int) c1, cost_after);
+        /* the costs at b - 1 and b + 1, from the pixel's cells */
+        const uint32_t *pc = row_cells + (size_t) x * WORDS;
+        auto cost_at = [&](int k) -> int {
+          const uint32_t cell = __ldg (pc + (k < WORDS ? k : k - WORDS));
+          return (int) ((k < WORDS ? cell & 0xffffu : cell >> 16) >> a.cbits);
+        };
+        frac = cv_sgm_subpixel_frac (cost_at (b - 1), (int) c1,
+            cost_at (b + 1));
       }
       a.disp[pix] = cv_sgm_is_unique (c1, c2, a.uniqueness_fixed)
           ? (int16_t) (CV_DISP_SCALE * (md + b) + frac) : CV_DISP_INVALID;
@@ -307,22 +268,7 @@ sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit, int *smem_set,
     CV_CUDA_ALLOW_SMEM (err, kernel, "sgm_fast_wta_kernel", smem);
     *smem_set = (int) smem;
   }
-  if (!args->follow) {
-    kernel <<< grid, block, smem, stream >>> (*args);
-  } else {
-    /* a programmatic dependent of the path kernel launched before it */
-    cudaLaunchConfig_t cfg = { };
-    cudaLaunchAttribute attr = { };
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cfg.gridDim = grid;
-    cfg.blockDim = block;
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = stream;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
-    CV_CUDA_TRY (err, cudaLaunchKernelEx (&cfg, kernel, *args));
-  }
+  kernel <<< grid, block, smem, stream >>> (*args);
   CV_CUDA_CHECK_LAUNCH (err, "sgm_fast_wta_kernel");
   return CV_OK;
 }

@@ -86,8 +86,6 @@ typedef enum
   SGM_KERNEL_PATHS = 1,         /* baseline vertical and diagonal paths */
   SGM_KERNEL_FAST_PATHS = 2,    /* packed variant's vertical and diagonal */
   SGM_KERNEL_FAST_SWEEPS = 3,   /* packed variant's two sweeps (8 paths) */
-  SGM_KERNEL_FAST_WTA = 4,      /* packed winner-takes-all beside the path
-                                 * kernel (SgmWtaArgs.follow) */
 } SgmKernelId;
 
 typedef struct
@@ -202,16 +200,6 @@ typedef struct
                                  * per word with the add, a shift two) */
 } SgmFastHorizArgs;
 
-/* The order in which the winner-takes-all's blocks take the rows: that in
- * which the path kernel it follows finishes them (sgm_plan_wta_follow). */
-typedef enum
-{
-  SGM_WTA_ROWS_DOWN = 0,        /* top to bottom */
-  SGM_WTA_ROWS_MIDDLE_OUT = 1,  /* from the middle out, the halves taking
-                                 * turns (CONCURRENT) */
-  SGM_WTA_ROWS_UP = 2,          /* bottom to top (TWO_SWEEPS) */
-} SgmWtaRowOrder;
-
 typedef struct
 {
   uint32_t layout;              /* sgm_args_layout () of the caller */
@@ -219,19 +207,6 @@ typedef struct
   int16_t *disp, *best, *best_right;    /* as SgmHorizArgs */
   uint8_t *conf;
   int width, height, n_disp, min_disp, subpixel, uniqueness_fixed, cbits;
-  /* follow = 1: the kernel runs beside the path kernel's last launch (a
-   * programmatic dependent launch: it starts once every block of the path
-   * kernel runs) and a block takes its row once the row's final writer
-   * has published the row's batch: counters[final_top * n_batches + b]
-   * (top half, b < half_batch; final_bottom below) reaching target.  The
-   * rest as SgmPathsArgs.  follow = 0: after the paths, no wait. */
-  int follow;
-  const int *counters;
-  SgmFault *fault, *fault_host;
-  unsigned long long wait_timeout_ns;
-  int final_top, final_bottom, target;
-  int n_batches, half_batch, batch_shift;
-  int row_order;                /* SgmWtaRowOrder */
 } SgmWtaArgs;
 
 /* The "sweeps" variant (8 paths, cv_sgm_fast_sweeps.cu): the six vertical
@@ -341,13 +316,6 @@ sgm_args_layout (void)
     offsetof (SgmWtaArgs, height), offsetof (SgmWtaArgs, n_disp),
     offsetof (SgmWtaArgs, min_disp), offsetof (SgmWtaArgs, subpixel),
     offsetof (SgmWtaArgs, uniqueness_fixed), offsetof (SgmWtaArgs, cbits),
-    offsetof (SgmWtaArgs, follow), offsetof (SgmWtaArgs, counters),
-    offsetof (SgmWtaArgs, fault), offsetof (SgmWtaArgs, fault_host),
-    offsetof (SgmWtaArgs, wait_timeout_ns),
-    offsetof (SgmWtaArgs, final_top), offsetof (SgmWtaArgs, final_bottom),
-    offsetof (SgmWtaArgs, target), offsetof (SgmWtaArgs, n_batches),
-    offsetof (SgmWtaArgs, half_batch), offsetof (SgmWtaArgs, batch_shift),
-    offsetof (SgmWtaArgs, row_order),
     sizeof (SgmSweepsArgs), offsetof (SgmSweepsArgs, sum),
     offsetof (SgmSweepsArgs, jumps), offsetof (SgmSweepsArgs, counters),
     offsetof (SgmSweepsArgs, states), offsetof (SgmSweepsArgs, fault),
@@ -471,35 +439,6 @@ void sgm_plan_paths_ns (const CvSgmParams * params, int width, int height,
     int k, int full_census, int ns, int warps_per_block, CvSgmSchedule request,
     int coop_ok, int n_sms, SgmOccupancyFunc occupancy, void *user,
     SgmPathsArgs * args, SgmPathsPlan * plan);
-
-/* Lets the packed winner-takes-all @wa run beside the last launch of
- * @plan (SgmWtaArgs.follow) where that launch is cooperative: its final
- * writer of each half (the group of the launch that no other waits for
- * there) then publishes its batches too, and @wa takes the counters'
- * layout and the row order (the pointers are the caller's).  Otherwise
- * @wa->follow = 0 and @pa stays as it is.  Returns @wa->follow. */
-int sgm_plan_wta_follow (SgmPathsArgs * pa, const SgmPathsPlan * plan,
-    SgmWtaArgs * wa);
-
-/* The row that block @i of the winner-takes-all takes (@wa's row order). */
-#ifdef __CUDACC__
-__host__ __device__
-#endif
-static inline int
-sgm_wta_row (const SgmWtaArgs * wa, int i)
-{
-  const int h = wa->height;
-  const int half_row = wa->half_batch << wa->batch_shift;
-  const int n_top = half_row, n_bottom = h - half_row;
-  const int m = n_top < n_bottom ? n_top : n_bottom;
-  if (wa->row_order == SGM_WTA_ROWS_UP)
-    return h - 1 - i;
-  if (wa->row_order != SGM_WTA_ROWS_MIDDLE_OUT)
-    return i;
-  if (i < 2 * m)
-    return i % 2 == 0 ? half_row + i / 2 : half_row - 1 - i / 2;
-  return n_top > n_bottom ? half_row - 1 - (i - m) : half_row + (i - m);
-}
 
 /* Disparities per lane for D disparities (the padding rule of the
  * kernels): every lane holds either only real or only padded indices. */

@@ -231,27 +231,26 @@ sgm_words_load_shared (uint32_t (&v)[KH], const uint32_t * src)
   }
 }
 
-/* From global memory through L2 (__ldcg: what other SMs published with a
- * fence, even while their kernel runs). */
+/* From global memory written by an earlier kernel (read-only path). */
 template < int KH > static __device__ __forceinline__ void
-sgm_words_load_cg (uint32_t (&v)[KH], const uint32_t * src)
+sgm_words_load_ro (uint32_t (&v)[KH], const uint32_t * src)
 {
 #pragma unroll
   for (int r = 0; r < KH;) {
     if constexpr (KH % 4 == 0) {
-      uint4 q = __ldcg ((const uint4 *) (src + r));
+      uint4 q = __ldg ((const uint4 *) (src + r));
       v[r] = q.x;
       v[r + 1] = q.y;
       v[r + 2] = q.z;
       v[r + 3] = q.w;
       r += 4;
     } else if constexpr (KH % 2 == 0) {
-      uint2 q = __ldcg ((const uint2 *) (src + r));
+      uint2 q = __ldg ((const uint2 *) (src + r));
       v[r] = q.x;
       v[r + 1] = q.y;
       r += 2;
     } else {
-      v[r] = __ldcg (src + r);
+      v[r] = __ldg (src + r);
       r += 1;
     }
   }

@@ -302,57 +302,6 @@ sgm_plan_paths_ns (const CvSgmParams * p, int width, int height, int k,
   }
 }
 
-/* The group of [base, n) that no other group of it waits for in the top
- * (@top) or bottom half; -1 where there is not exactly one. */
-static int
-final_writer (const SgmPathsArgs * pa, int base, int top)
-{
-  int g, h, found = -1, count = 0;
-  for (g = base; g < pa->n_groups; g++) {
-    int waited = 0;
-    for (h = base; h < pa->n_groups; h++)
-      waited |= (top ? pa->groups[h].wait_top : pa->groups[h].wait_bottom)
-          == g;
-    if (!waited) {
-      found = g;
-      count++;
-    }
-  }
-  return count == 1 ? found : -1;
-}
-
-int
-sgm_plan_wta_follow (SgmPathsArgs * pa, const SgmPathsPlan * plan,
-    SgmWtaArgs * wa)
-{
-  const SgmPathsLaunch *last = &plan->launches[plan->n_launches - 1];
-  int top, bottom;
-
-  wa->follow = 0;
-  if (plan->n_launches < 1 || !last->coop)
-    return 0;
-  /* the launch's groups run from its base to the last group */
-  top = final_writer (pa, last->group_base, 1);
-  bottom = final_writer (pa, last->group_base, 0);
-  if (top < 0 || bottom < 0)
-    return 0;
-  pa->groups[top].signal_top = 1;
-  pa->groups[bottom].signal_bottom = 1;
-  wa->follow = 1;
-  wa->final_top = top;
-  wa->final_bottom = bottom;
-  wa->target = pa->warps_per_group;
-  wa->n_batches = pa->n_batches;
-  wa->half_batch = pa->half_batch;
-  wa->batch_shift = pa->batch_shift;
-  wa->wait_timeout_ns = pa->wait_timeout_ns;
-  /* the order in which the final writers leave the rows */
-  wa->row_order = pa->groups[top].dy < 0 && pa->groups[bottom].dy > 0
-      ? SGM_WTA_ROWS_MIDDLE_OUT : pa->groups[bottom].dy < 0
-      ? SGM_WTA_ROWS_UP : SGM_WTA_ROWS_DOWN;
-  return 1;
-}
-
 /* ---- variants (cv_sgm_variant.h) ------------------------------------------ */
 
 const char *

@@ -70,8 +70,6 @@ struct EmuWarpState
 
 struct EmuBlockState
 {
-  const EmuKernel *kernel;
-  int warp_base;                /* global index of its first warp */
   dim3 idx;
   int index;
   EmuBarrier bar;
@@ -106,8 +104,12 @@ struct EmuFiber
 EmuFiber *emu_current;
 static jmp_buf sched_jb;
 static ucontext_t sched_uc;
+static dim3 emu_bdim;
+static EmuBody emu_body;
+static void *emu_user;
 static bool emu_progress;
 static int emu_stalled;         /* consecutive rounds without progress */
+static int emu_warps_per_block;
 
 const dim3 &
 emu_thread_idx ()
@@ -124,7 +126,7 @@ emu_block_idx ()
 const dim3 &
 emu_block_dim ()
 {
-  return emu_current->block->kernel->block;
+  return emu_bdim;
 }
 
 int
@@ -142,7 +144,7 @@ emu_block_smem ()
 static int
 global_warp (const EmuFiber * f)
 {
-  return f->block->warp_base + f->warp;
+  return f->block->index * emu_warps_per_block + f->warp;
 }
 
 /* ---- global memory ---- */
@@ -355,8 +357,7 @@ emu_warp_min (unsigned v)
 static void
 fiber_main ()
 {
-  const EmuKernel *k = emu_current->block->kernel;
-  k->body (k->user);
+  emu_body (emu_user);
   emu_current->state = EMU_DONE;
   emu_progress = true;
   _longjmp (sched_jb, 1);
@@ -366,106 +367,69 @@ void
 emu_launch (dim3 grid, dim3 block, size_t smem_bytes, int resident,
     unsigned seed, EmuBody body, void *user)
 {
-  EmuKernel k = { grid, block, smem_bytes, resident, body, user };
-  emu_launch_kernels (&k, 1, seed);
-}
-
-void
-emu_launch_kernels (const EmuKernel * kernels, int n_kernels, unsigned seed)
-{
-  /* the blocks of all kernels, kernel by kernel: block b's threads are
-   * fibers fiber_base[b] .. + its kernel's threads */
-  std::vector < int >first_block (n_kernels + 1), nb (n_kernels),
-      nt (n_kernels), next_start (n_kernels), running (n_kernels),
-      resident (n_kernels);
-  std::vector < size_t > fiber_base;
-  int total_blocks = 0, total_warps = 0;
-  size_t total_fibers = 0;
-  for (int k = 0; k < n_kernels; k++) {
-    const EmuKernel & K = kernels[k];
-    first_block[k] = total_blocks;
-    nb[k] = (int) (K.grid.x * K.grid.y * K.grid.z);
-    nt[k] = (int) (K.block.x * K.block.y * K.block.z);
-    resident[k] = K.resident <= 0 || K.resident > nb[k] ? nb[k] : K.resident;
-    next_start[k] = running[k] = 0;
-    for (int b = 0; b < nb[k]; b++) {
-      fiber_base.push_back (total_fibers);
-      total_fibers += (size_t) nt[k];
-    }
-    total_blocks += nb[k];
-  }
-  first_block[n_kernels] = total_blocks;
-  std::vector < EmuBlockState > blocks (total_blocks);
-  std::vector < EmuFiber > fibers (total_fibers);
+  const int nb = grid.x * grid.y * grid.z;
+  const int nt = block.x * block.y * block.z;
+  const int nw = (nt + 31) / 32;
+  std::vector < EmuBlockState > blocks (nb);
+  std::vector < EmuFiber > fibers ((size_t) nb * nt);
   /* the fibers of the started blocks (finished ones dropped each round) */
-  std::vector < int >order, start_order (total_blocks);
+  std::vector < int >order, start_order (nb);
   /* volatile: the fibers come back here with _longjmp */
   volatile size_t done = 0;
+  volatile int next_start = 0;
   volatile unsigned rng = seed * 2654435761u + 12345u;
 
+  emu_bdim = block;
+  emu_body = body;
+  emu_user = user;
+  emu_warps_per_block = nw;
   emu_words.clear ();
   emu_stalled = 0;
-  for (int k = 0; k < n_kernels; k++) {
-    const EmuKernel & K = kernels[k];
-    const int nw = (nt[k] + 31) / 32;
-    for (int i = 0; i < nb[k]; i++) {
-      const int b = first_block[k] + i;
-      EmuBlockState & bs = blocks[b];
-      bs.kernel = &K;
-      bs.warp_base = total_warps;
-      total_warps += nw;
-      bs.idx = dim3 (i % K.grid.x, (i / K.grid.x) % K.grid.y,
-          i / (K.grid.x * K.grid.y));
-      bs.index = b;
-      bs.bar.size = nt[k];
-      bs.smem.assign (K.smem_bytes + 16, EMU_SMEM_FILL);
-      bs.warps.resize (nw);
-      bs.started = 0;
-      bs.n_done = 0;
-      for (int w = 0; w < nw; w++)
-        bs.warps[w].bar.size = w < nw - 1 ? 32 : nt[k] - 32 * (nw - 1);
-      for (int t = 0; t < nt[k]; t++) {
-        EmuFiber & f = fibers[fiber_base[b] + t];
-        f.tid = dim3 (t % K.block.x, (t / K.block.x) % K.block.y,
-            t / (K.block.x * K.block.y));
-        f.block = &bs;
-        f.index = (int) (fiber_base[b] + t);
-        f.warp = t / 32;
-        f.lane = t % 32;
-        f.state = EMU_NEW;
-        f.stack = NULL;
-        f.wait_scope = 0;
-        f.where = "start";
-        f.acq_global = f.acq_warp = f.acq_block = 0;
-      }
-    }
-    /* a kernel's blocks start in a random order */
-    for (int i = 0; i < nb[k]; i++)
-      start_order[first_block[k] + i] = first_block[k] + i;
-    for (int i = nb[k] - 1; i > 0; i--) {
-      rng = rng * 1664525u + 1013904223u;
-      int j = (int) ((rng >> 8) % (unsigned) (i + 1));
-      int t = start_order[first_block[k] + i];
-      start_order[first_block[k] + i] = start_order[first_block[k] + j];
-      start_order[first_block[k] + j] = t;
+  for (int b = 0; b < nb; b++) {
+    EmuBlockState & bs = blocks[b];
+    bs.idx = dim3 (b % grid.x, (b / grid.x) % grid.y, b / (grid.x * grid.y));
+    bs.index = b;
+    bs.bar.size = nt;
+    bs.smem.assign (smem_bytes + 16, EMU_SMEM_FILL);
+    bs.warps.resize (nw);
+    bs.started = 0;
+    bs.n_done = 0;
+    for (int w = 0; w < nw; w++)
+      bs.warps[w].bar.size = w < nw - 1 ? 32 : nt - 32 * (nw - 1);
+    for (int t = 0; t < nt; t++) {
+      EmuFiber & f = fibers[(size_t) b * nt + t];
+      f.tid = dim3 (t % block.x, (t / block.x) % block.y,
+          t / (block.x * block.y));
+      f.block = &bs;
+      f.index = b * nt + t;
+      f.warp = t / 32;
+      f.lane = t % 32;
+      f.state = EMU_NEW;
+      f.stack = NULL;
+      f.wait_scope = 0;
+      f.where = "start";
+      f.acq_global = f.acq_warp = f.acq_block = 0;
     }
   }
-  /* at most @resident blocks of a kernel at a time; a dependent kernel's
-   * only once every block of the kernel before it has started */
-  auto start_blocks = [&]() {
-    for (int k = 0; k < n_kernels; k++) {
-      if (k > 0 && next_start[k - 1] < nb[k - 1])
-        break;
-      while (running[k] < resident[k] && next_start[k] < nb[k]) {
-        const int b = start_order[first_block[k] + next_start[k]++];
-        running[k]++;
-        blocks[b].started = 1;
-        for (int t = 0; t < nt[k]; t++)
-          order.push_back ((int) (fiber_base[b] + t));
-      }
-    }
+  /* blocks start in a random order, at most @resident at a time */
+  for (int b = 0; b < nb; b++)
+    start_order[b] = b;
+  for (int i = nb - 1; i > 0; i--) {
+    rng = rng * 1664525u + 1013904223u;
+    int j = (int) ((rng >> 8) % (unsigned) (i + 1));
+    int t = start_order[i];
+    start_order[i] = start_order[j];
+    start_order[j] = t;
+  }
+  if (resident <= 0 || resident > nb)
+    resident = nb;
+  auto start_block = [&](int b) {
+    blocks[b].started = 1;
+    for (int t = 0; t < nt; t++)
+      order.push_back (b * nt + t);
   };
-  start_blocks ();
+  for (next_start = 0; next_start < resident; next_start++)
+    start_block (start_order[next_start]);
 
   while (done < fibers.size ()) {
     emu_progress = false;
@@ -516,23 +480,17 @@ emu_launch_kernels (const EmuKernel * kernels, int n_kernels, unsigned seed)
         f.stack = NULL;
         done++;
         /* a finished block makes room for the next one */
-        if (++f.block->n_done == f.block->bar.size) {
-          const EmuKernel *fk = f.block->kernel;
-          running[fk - kernels]--;
-          start_blocks ();
-        }
+        if (++f.block->n_done == nt && next_start < nb)
+          start_block (start_order[next_start++]);
       } else if (f.state != EMU_SLEEPING) {
         emu_progress = true;
       }
     }
     emu_stalled = emu_progress ? 0 : emu_stalled + 1;
     if (emu_stalled > EMU_DEADLOCK_ROUNDS && done < fibers.size ()) {
-      int started = 0;
-      for (int k = 0; k < n_kernels; k++)
-        started += next_start[k];
       fprintf (stderr, "EMULATION DEADLOCK: no thread can progress "
           "(%zu of %zu done, %d of %d blocks started); first waiting "
-          "threads:\n", done, fibers.size (), started, total_blocks);
+          "threads:\n", done, fibers.size (), next_start, nb);
       int shown = 0;
       for (size_t i = 0; i < fibers.size () && shown < 12; i++) {
         EmuFiber & f = fibers[i];

@@ -302,20 +302,4 @@ typedef void (*EmuBody) (void *user);
 void emu_launch (dim3 grid, dim3 block, size_t smem_bytes, int resident,
     unsigned seed, EmuBody body, void *user);
 
-/* A kernel of emu_launch_kernels: emu_launch's arguments. */
-struct EmuKernel
-{
-  dim3 grid, block;
-  size_t smem_bytes;
-  int resident;
-  EmuBody body;
-  void *user;
-};
-
-/* Runs @n kernels at once, kernel i > 0 as a programmatic dependent launch
- * of kernel i - 1: its blocks start only once every block of kernel i - 1
- * has started (the kernels call griddepcontrol.launch_dependents first
- * thing).  Otherwise as emu_launch, per kernel. */
-void emu_launch_kernels (const EmuKernel * kernels, int n, unsigned seed);
-
 #endif /* SGM_EMULATION_H */

@@ -194,42 +194,6 @@ fast_wta_dispatch (const SgmWtaArgs & a)
       });
 }
 
-/* The path kernel's last launch with the winner-takes-all following it
- * (SgmWtaArgs.follow): both at once, the winner-takes-all as a
- * programmatic dependent, an ordinary launch of 1..3 blocks at a time. */
-static void
-fast_paths_with_wta_dispatch (const SgmPathsArgs & a, int lanes, int blocks,
-    const SgmWtaArgs & wa)
-{
-  SgmFastPathsKernel paths = pick_fast_paths (a.n_disp, lanes,
-      sgm_paths_vertical (&a));
-  SgmFastWtaKernel wta = pick_fast_wta (wa.n_disp);
-  if (paths == NULL || wta == NULL)
-    abort ();
-  auto run_paths = [&]() {
-    paths (a);
-  };
-  auto run_wta = [&]() {
-    wta (wa);
-  };
-  const unsigned seed = g_seed++;
-  const int resident = ordinary_resident > 0 ? ordinary_resident
-      : 1 + (int) (seed % 3);
-  EmuKernel k[2] = {
-    {dim3 (blocks), dim3 (SGM_FAST_WARPS * SGM_WARP),
-          fast_paths_smem_bytes (a.n_disp, lanes),
-          a.coop && !coop_as_ordinary ? 0 : resident, [](void *u) {
-            (*(decltype (run_paths) *) u) ();
-          }, &run_paths},
-    {dim3 (wa.height), dim3 (fast_wta_block_threads (wa.n_disp)),
-          fast_wta_smem_bytes (wa.width, wa.n_disp, wa.min_disp), resident,
-          [](void *u) {
-            (*(decltype (run_wta) *) u) ();
-          }, &run_wta},
-  };
-  emu_launch_kernels (k, 2, seed);
-}
-
 static int occupancy_blocks = 64;       /* pretend blocks per SM */
 /* strip warps of the sweeps variant */
 static int sweep_strip_warps = SGM_SWEEP_MIN_STRIP_WARPS;
@@ -277,76 +241,6 @@ check_signals (int paths, CvSgmSchedule request, int n_sms, int published)
         "%d\n", paths, (int) pp.schedule, n, published);
     return false;
   }
-  return true;
-}
-
-/* The winner-takes-all beside the path kernel (sgm_plan_wta_follow): it
- * follows a cooperative last launch only, waits in each half for the
- * expected final writer (which then publishes there: @published halves in
- * all), and its blocks take every row once, in the expected order. */
-static bool
-check_wta_follow (int paths, CvSgmSchedule request, int follow, int top,
-    int bottom, int published, int row_order)
-{
-  CvSgmParams p;
-  SgmPathsArgs pa;
-  SgmPathsPlan pp;
-  SgmWtaArgs wa;
-  int n = 0;
-  cv_sgm_params_init (&p);
-  p.paths = paths;
-  memset (&pa, 0, sizeof (pa));
-  memset (&wa, 0, sizeof (wa));
-  sgm_plan_paths (&p, 64, 40, 2, 0, request, 1, 132, fake_occupancy, NULL,
-      &pa, &pp);
-  if (sgm_plan_wta_follow (&pa, &pp, &wa) != follow || wa.follow != follow
-      || (follow && (wa.final_top != top || wa.final_bottom != bottom
-              || wa.row_order != row_order
-              || wa.target != pa.warps_per_group
-              || wa.n_batches != pa.n_batches
-              || wa.half_batch != pa.half_batch
-              || wa.batch_shift != pa.batch_shift))) {
-    fprintf (stderr, "%d paths, schedule %d: follow %d (final writers %d "
-        "%d, order %d), expected %d (%d %d, %d)\n", paths, (int) pp.schedule,
-        wa.follow, wa.final_top, wa.final_bottom, wa.row_order, follow, top,
-        bottom, row_order);
-    return false;
-  }
-  for (int g = 0; g < pa.n_groups; g++)
-    n += pa.groups[g].signal_top + pa.groups[g].signal_bottom;
-  if (n != published) {
-    fprintf (stderr, "%d paths, schedule %d, winner-takes-all following: "
-        "%d halves published, expected %d\n", paths, (int) pp.schedule, n,
-        published);
-    return false;
-  }
-  /* every row once, for heights around the batches and halves */
-  for (int order = SGM_WTA_ROWS_DOWN; order <= SGM_WTA_ROWS_UP; order++)
-    for (int h = 1; h <= 100; h++)
-      for (int shift = 3; shift <= 5; shift += 2) {
-        std::vector < int >seen (h, 0);
-        wa.height = h;
-        wa.batch_shift = shift;
-        wa.n_batches = (h + (1 << shift) - 1) >> shift;
-        wa.half_batch = wa.n_batches / 2;
-        wa.row_order = order;
-        for (int i = 0; i < h; i++) {
-          const int y = sgm_wta_row (&wa, i);
-          if (y < 0 || y >= h || seen[y]++) {
-            fprintf (stderr, "row order %d, height %d, batches of %d rows: "
-                "block %d takes row %d twice or outside\n", order, h,
-                1 << shift, i, y);
-            return false;
-          }
-        }
-        /* the middle first */
-        if (order == SGM_WTA_ROWS_MIDDLE_OUT && h >= 2 << shift
-            && sgm_wta_row (&wa, 0) != wa.half_batch << shift) {
-          fprintf (stderr, "height %d: middle-out starts at row %d\n", h,
-              sgm_wta_row (&wa, 0));
-          return false;
-        }
-      }
   return true;
 }
 
@@ -449,21 +343,6 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     else
       fast_horiz_dispatch < uint32_t > (fh);
 
-    SgmWtaArgs wa;
-    memset (&wa, 0, sizeof (wa));
-    wa.layout = sgm_args_layout ();
-    wa.sum = sum.data ();
-    wa.disp = disp.data ();
-    wa.best = best.data ();
-    wa.best_right = best_right.data ();
-    wa.conf = conf.data ();
-    wa.width = w;
-    wa.height = h;
-    wa.n_disp = D;
-    wa.min_disp = p->min_disparity;
-    wa.subpixel = p->subpixel != 0;
-    wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
-    wa.cbits = cbits;
     if (*used_variant == CV_SGM_VARIANT_SWEEPS) {
       /* vertical and diagonal paths in two sweeps */
       SgmSweepsArgs sa;
@@ -494,26 +373,30 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       pa.layout = sgm_args_layout ();
       if (plan_hook != NULL)
         plan_hook (&pa, &pp);
-      /* as run_fast_paths: the winner-takes-all beside the last launch */
-      if (sgm_plan_wta_follow (&pa, &pp, &wa)) {
-        wa.counters = pa.counters;
-        wa.fault = pa.fault;
-        wa.fault_host = pa.fault_host;
-      }
       for (int li = 0; li < pp.n_launches; li++) {
         pa.group_base = pp.launches[li].group_base;
         pa.coop = pp.launches[li].coop;
-        if (li == pp.n_launches - 1 && wa.follow)
-          fast_paths_with_wta_dispatch (pa, lanes, pp.launches[li].n_blocks,
-              wa);
-        else
-          fast_paths_dispatch (pa, lanes, pp.launches[li].n_blocks);
+        fast_paths_dispatch (pa, lanes, pp.launches[li].n_blocks);
       }
     }
 
-    /* winner-takes-all (after the paths, or beside their last launch) */
-    if (!wa.follow)
-      fast_wta_dispatch (wa);
+    /* winner-takes-all */
+    SgmWtaArgs wa;
+    memset (&wa, 0, sizeof (wa));
+    wa.layout = sgm_args_layout ();
+    wa.sum = sum.data ();
+    wa.disp = disp.data ();
+    wa.best = best.data ();
+    wa.best_right = best_right.data ();
+    wa.conf = conf.data ();
+    wa.width = w;
+    wa.height = h;
+    wa.n_disp = D;
+    wa.min_disp = p->min_disparity;
+    wa.subpixel = p->subpixel != 0;
+    wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
+    wa.cbits = cbits;
+    fast_wta_dispatch (wa);
   } else {
     /* paths */
     sgm_plan_paths (p, w, h, k, full, request, 1, n_sms, fake_occupancy, NULL,
@@ -874,16 +757,7 @@ main (int argc, char **argv)
     ok = check_signals (4, CV_SGM_SCHEDULE_CONCURRENT, 132, 2)
         && check_signals (8, CV_SGM_SCHEDULE_CONCURRENT, 132, 10)
         && check_signals (8, CV_SGM_SCHEDULE_TWO_SWEEPS, 132, 8)
-        && check_signals (4, CV_SGM_SCHEDULE_SEQUENTIAL, 132, 0)
-        && check_wta_follow (4, CV_SGM_SCHEDULE_CONCURRENT, 1, 1, 0, 4,
-        SGM_WTA_ROWS_MIDDLE_OUT)
-        && check_wta_follow (8, CV_SGM_SCHEDULE_CONCURRENT, 1, 5, 2, 12,
-        SGM_WTA_ROWS_MIDDLE_OUT)
-        && check_wta_follow (8, CV_SGM_SCHEDULE_TWO_SWEEPS, 1, 5, 5, 10,
-        SGM_WTA_ROWS_UP)
-        && check_wta_follow (4, CV_SGM_SCHEDULE_TWO_SWEEPS, 1, 1, 1, 2,
-        SGM_WTA_ROWS_UP)
-        && check_wta_follow (8, CV_SGM_SCHEDULE_SEQUENTIAL, 0, 0, 0, 0, 0);
+        && check_signals (4, CV_SGM_SCHEDULE_SEQUENTIAL, 132, 0);
     for (int s = CV_SGM_SCHEDULE_SEQUENTIAL; s <= CV_SGM_SCHEDULE_CONCURRENT
         && ok; s++)
       for (int paths = 4; paths <= 8 && ok; paths += 4) {
