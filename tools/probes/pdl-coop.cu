@@ -14,8 +14,8 @@
  *   ./pdl-coop
  *
  * H200, CUDA 13.0 (session 40): the dependent started 3-8 us after the
- * primary in every case but a process's first pair (module loading: it
- * ran after the primary); the control waited as it must.
+ * primary in every case but a process's first pair (likely lazy module
+ * loading: it ran after the primary); the control waited as it must.
  */
 #include <cstdio>
 #include <cuda_runtime.h>
