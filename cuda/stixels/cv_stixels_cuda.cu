@@ -801,6 +801,7 @@ struct CvStixelsCuda
 static const char *const variant_names[CV_STIXELS_N_VARIANTS] = {
   "auto", "baseline", "tiled8", "tiled8-iso", "tiled8-split", "tiled16",
   "tiled16-iso", "tiled16-iso1", "tiled16-split", "tiled4", "tiled4-split",
+  "tiled16-fold",
 };
 
 extern "C" const char *
@@ -861,22 +862,27 @@ resolve_variant (CvStixelsCuda * plan, bool device_pose, CvError * err)
     plan->n_sms = n_sms;
     plan->smem_optin = (size_t) optin;
   }
+  const int obj_slope = m.plane[CV_STX_O].mode_b == CV_STX_GAUSS;
   if (v == CV_STIXELS_VARIANT_BASELINE
       || !cv_stx_tiled_supports (&m, device_pose ? 1 : 0)
-      || cv_stixels_tiled_smem (m.n_rows,
-          m.plane[CV_STX_O].mode_b == CV_STX_GAUSS) > plan->smem_optin) {
+      || cv_stixels_tiled_smem (m.n_rows, obj_slope, 0) > plan->smem_optin) {
     plan->used = CV_STIXELS_VARIANT_BASELINE;
     return CV_OK;
   }
   /* auto (bench-stixels, H200): no more columns than SMs, 16 warps with
-   * split blocks (640x480); else 8 warps, with split blocks below
+   * split blocks and the critical block folded into the D phase (640x480:
+   * 0.126 -> 0.122 ms back to back); else 8 warps, with split blocks below
    * CV_STX_AUTO_WHOLE_BANDS bands (2048x1024 with 8x8 and 4x4 cells: 1 %
    * faster), with whole blocks from there (1242x375, pruned: 0.157 ->
    * 0.152 ms) */
   if (v == CV_STIXELS_VARIANT_AUTO)
-    v = m.n_columns <= plan->n_sms ? CV_STIXELS_VARIANT_TILED16_SPLIT :
+    v = m.n_columns <= plan->n_sms ? CV_STIXELS_VARIANT_TILED16_FOLD :
         cv_stx_n_bands (m.n_rows) >= CV_STX_AUTO_WHOLE_BANDS ?
         CV_STIXELS_VARIANT_TILED8 : CV_STIXELS_VARIANT_TILED8_SPLIT;
+  /* the folded scheme's tables of critical fits must fit too */
+  if (v == CV_STIXELS_VARIANT_TILED16_FOLD
+      && cv_stixels_tiled_smem (m.n_rows, obj_slope, 1) > plan->smem_optin)
+    v = CV_STIXELS_VARIANT_TILED16_SPLIT;
   plan->used = v;
   return CV_OK;
 }
@@ -1028,7 +1034,7 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
         unsigned char *info_base =
             static_cast<unsigned char *>(plan->column_info.ptr);
         /* warps, helpers on the D warp's sub-partition, block split */
-        int warps = 8, d_share = 1, split = 1;
+        int warps = 8, d_share = 1, split = 1, fold = 0;
         switch (plan->used) {
           case CV_STIXELS_VARIANT_TILED8_ISO:
             d_share = 0;
@@ -1062,6 +1068,12 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
             d_share = 0;
             split = 2;
             break;
+          case CV_STIXELS_VARIANT_TILED16_FOLD:
+            warps = 16;
+            d_share = 2;
+            split = 2;
+            fold = 1;
+            break;
           default:
             break;
         }
@@ -1070,7 +1082,7 @@ cv_stixels_cuda_run_stage (CvStixelsCuda * plan, const CvImageS16 * disparity,
             reinterpret_cast<int32_t *>(info_base + info.count),
             reinterpret_cast<float *>(info_base + info.energy),
             reinterpret_cast<CvCameraPose *>(info_base + info.pose), warps,
-            d_share, split, stop == kStopAfterSat ?
+            d_share, split, fold, stop == kStopAfterSat ?
             CV_STIXELS_TILED_STOP_PROLOGUE :
             stop == kStopAfterDp ? CV_STIXELS_TILED_STOP_DP :
             CV_STIXELS_TILED_RUN_ALL, stream, err);

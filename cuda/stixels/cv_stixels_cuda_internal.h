@@ -39,7 +39,11 @@ typedef enum
  * chain, see docs/performance.md): "ISO" keeps the helper warps off the D
  * warp's SM sub-partition, "ISO1" all but one (otherwise every warp helps);
  * "SPLIT" gives the helpers half blocks (16 rows, two lanes per row)
- * instead of whole ones.  AUTO (the default) takes TILED16_SPLIT when the
+ * instead of whole ones; TILED16_FOLD is TILED16_SPLIT with two helpers on
+ * the D warp's sub-partition and the critical block folded into the D
+ * phase of the band below (no phase 1; two more tables of fits in shared
+ * memory, so it falls back to TILED16_SPLIT where they do not fit).  AUTO
+ * (the default) takes TILED16_FOLD when the
  * frame has no more columns than the GPU has SMs (one block per SM), else
  * 8 warps (two blocks per SM): TILED8_SPLIT for columns of fewer than
  * CV_STX_AUTO_WHOLE_BANDS bands of 32 rows, TILED8 from there (pruning
@@ -64,6 +68,7 @@ typedef enum
   CV_STIXELS_VARIANT_TILED16_SPLIT,
   CV_STIXELS_VARIANT_TILED4,
   CV_STIXELS_VARIANT_TILED4_SPLIT,
+  CV_STIXELS_VARIANT_TILED16_FOLD,
   CV_STIXELS_N_VARIANTS
 } CvStixelsVariant;
 
@@ -104,8 +109,8 @@ void cv_stixels_cuda_column_geometry (int n_rows, int *threads,
 /* ---- the tiled kernel (cv_stixels_cuda_tiled.cu), for reports */
 
 /* Shared memory of a block for @n_rows cells per column (@obj_slope: the
- * object slope has a Gaussian prior). */
-size_t cv_stixels_tiled_smem (int n_rows, int obj_slope);
+ * object slope has a Gaussian prior; @fold: the folded scheme). */
+size_t cv_stixels_tiled_smem (int n_rows, int obj_slope, int fold);
 
 /* Helper warps of a tiled block of @warps warps, @d_share of them on the D
  * warp's SM sub-partition. */

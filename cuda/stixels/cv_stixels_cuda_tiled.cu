@@ -15,6 +15,12 @@
  *   phase 1   (J > 0) the critical block (J-1, J): warps 0..7 a segment
  *             of CV_STX_SEG bottoms each, warp q + 4 handing its best to
  *             warp q after a barrier, or with 4 warps two segments each;
+ *             folded (kFold, 16 warps): no phase 1, the D phase of band
+ *             J - 1 offered each of its bottoms to band J's rows too, as it
+ *             made the bottom's state final (a second candidate per lane
+ *             and step, off the chain), from fits the helpers made during
+ *             band J - 2 (cv_stx_crit_lane; the prologue fits the block
+ *             (0, 1));
  *   phase 2   warp 0, the "D" warp: band J's rows in order, one warp
  *             shuffle per row (no barrier), from the diagonal fits made
  *             one band ahead; the other warps ("helpers"): band J + 1's
@@ -45,10 +51,14 @@
  * one dependent instruction after the other), ~230 with masks, ~200 with
  * only the chain's work in the loop (clock64 in an experiment build; the
  * references and slopes are rebuilt after the loop).  Where a 640x480
- * column's ~233 k cycles go now: the D loops ~45 %, the phases 1 and the
- * D warp's merges before each loop ~28 %, the helpers where they outlast
- * the D loop ~19 % (band 0: the coarse chain and the bounds; bands 8-12:
- * the blocks), the prologue ~7 %.
+ * column's ~230 k cycles go (clock64 stamps per band, mean over the
+ * columns, session 41): the prologue 14 k, the D loops 113 k (6.5-7 k per
+ * band, 11-15 k where the helpers' blocks are many), what lies between
+ * them 102 k (phase 1 and the merges ~5.2 k per band, 10-15 k after band
+ * 0 with the bounds); the D warp is the last at every band's end barrier
+ * (~60 cycles of wait).  Folded: the D loops 176 k (9.4-11 k per band, the
+ * second candidate lengthening the step by ~90 cycles even where no helper
+ * shares the D warp's scheduler), between them 34 k: 225 k in all.
  *
  * The D warp's rows are the serial chain: a helper on its SM sub-partition
  * (warp scheduler) takes issue slots from it.  @d_share says how many
@@ -97,11 +107,13 @@ struct TiledHeader
 struct TiledSmem
 {
   size_t header, cells, prefix, suffix, range, below, coarse, ub;
-  size_t cost, ref, edge, slope, diag, part, path, total;
+  size_t cost, ref, edge, slope, diag, part, crit, path, total;
 };
 
+/* @fold: the critical block's fits (two buffers) instead of phase 1's
+ * parts. */
 __host__ __device__ inline TiledSmem
-tiled_smem (int h, int obj_slope)
+tiled_smem (int h, int obj_slope, int fold)
 {
   const size_t nb = (size_t) cv_stx_n_bands (h), n = (size_t) h;
   TiledSmem L;
@@ -124,8 +136,10 @@ tiled_smem (int h, int obj_slope)
   L.diag = align16 (L.slope + sizeof (float) * 2 * n);
   L.part = align16 (L.diag + sizeof (float) * 2 *
       CV_STX_DIAG_FLOATS (obj_slope));
-  L.path = align16 (L.part + sizeof (CvStxBestF) * kCriticalWarps *
-      CV_STX_BAND);
+  L.crit = align16 (L.part + (fold ? 0 : sizeof (CvStxBestF) *
+          kCriticalWarps * CV_STX_BAND));
+  L.path = align16 (L.crit + (fold ? sizeof (float) * 2 *
+          CV_STX_CRIT_FLOATS (obj_slope) : 0));
   L.total = align16 (L.path + sizeof (int) * n);
   return L;
 }
@@ -372,7 +386,7 @@ block_cuts (const CvStxModelF & mf, const CvStxBelowF * ring,
   *cut_lo = cv_stx_cut (&mf, u, lo);
 }
 
-template < int W, bool kObjSlope > __global__ void
+template < int W, bool kObjSlope, bool kFold > __global__ void
 __launch_bounds__ (W * kWarpSize, W <= 8 ? 2 : 1)
 tiled_column_kernel (const int16_t * __restrict__ disparity,
     size_t disparity_stride, const uint8_t * __restrict__ confidence,
@@ -384,14 +398,17 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
     CvCameraPose * __restrict__ pose_used, int d_share, int split, int stop)
 {
   static_assert (W >= kCriticalWarps, "phase 1 needs kCriticalWarps warps");
+  static_assert (!kFold || W >= 8, "the folded prologue gives warps 2 and 3 "
+      "the first critical block, the tables to the warps from 4");
   extern __shared__ float4 smem4[];
   unsigned char *base = reinterpret_cast<unsigned char *>(smem4);
   const int h = model.n_rows, nb = cv_stx_n_bands (h);
   const int tid = threadIdx.x, lane = tid % kWarpSize, warp = tid / kWarpSize;
   constexpr int T = W * kWarpSize;
   const int u = blockIdx.x;
-  const TiledSmem L = tiled_smem (h, kObjSlope);
+  const TiledSmem L = tiled_smem (h, kObjSlope, kFold);
   constexpr int kDiagFloats = CV_STX_DIAG_FLOATS (kObjSlope);
+  constexpr int kCritFloats = CV_STX_CRIT_FLOATS (kObjSlope);
   static_assert (sizeof (CvStxBestF) * kCriticalWarps * CV_STX_BAND <=
       sizeof (float) * kDiagFloats, "phase 1's second halves fit a diagonal "
       "buffer");
@@ -405,6 +422,7 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
   unsigned *ub_keys = reinterpret_cast<unsigned *>(base + L.ub);
   float *diag = reinterpret_cast<float *>(base + L.diag);
   CvStxBestF *part = reinterpret_cast<CvStxBestF *>(base + L.part);
+  float *crit = reinterpret_cast<float *>(base + L.crit);
   int *path = reinterpret_cast<int *>(base + L.path);
   const CvStxStates S = {
     reinterpret_cast<float *>(base + L.cost),
@@ -494,13 +512,18 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
   const bool prune = cv_stx_prune_bands_ok (nb);
   /* the coarse chain's fits, in the bounds' space until the chain ran */
   CvStxQuad *chain_fits = reinterpret_cast<CvStxQuad *>(ub_keys);
+  /* folded: warps 2 and 3 fit the first critical block */
+  constexpr int kTableWarp0 = kFold ? 4 : 2;
   if (warp < 2) {
     cv_stx_diag_lane (cells, &mf, &gr, 0, lane, h, warp, diag, kObjSlope);
+  } else if (warp < kTableWarp0) {
+    if (nb > 1)
+      cv_stx_crit_lane (&Tb, &mf, &gr, 0, lane, warp - 2, crit, kObjSlope);
   } else {
     /* the band unions, and the fits of the coarse chain's candidates */
     const int n_pairs = prune ? nb * (nb - 1) / 2 : 0;
-    for (int q = tid - 2 * kWarpSize; q < nb + n_pairs;
-        q += T - 2 * kWarpSize) {
+    for (int q = tid - kTableWarp0 * kWarpSize; q < nb + n_pairs;
+        q += T - kTableWarp0 * kWarpSize) {
       if (q < nb) {
         const int i = q;
         range[cv_stx_range_index (i, i, nb)] =
@@ -530,13 +553,18 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
   }
   const int rank = helper_rank (warp, W, d_share);
   const int n_helpers = helper_count (W, d_share);
+  /* folded: the D warp's bests of the next band's rows from this band's
+   * bottoms (the critical block), merged at the next band's start */
+  CvStxBestF next;
+  cv_stx_best_init (&next);
 
   for (int band = 0; band < nb; band++) {
     const int bbase = band * CV_STX_BAND;
     const int bend = cv_stx_band_end (band, h);
 
-    /* ---- phase 1: the critical block (band - 1, band) */
-    if (band > 0) {
+    /* ---- phase 1: the critical block (band - 1, band); folded, the D
+     * phase of band - 1 offered it */
+    if (band > 0 && !kFold) {
       const int t = bbase + lane;
       if constexpr (W >= 2 * kCriticalWarps) {
         /* a segment per warp: warp q + kCriticalWarps hands its best to
@@ -582,8 +610,12 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
       cv_stx_best_init (&best);
       if (active) {
         best = cv_stx_state_load (&S, t);
-        if (band > 0)
-          cv_stx_merge_parts (&best, part + lane, CV_STX_BAND, cells);
+        if (band > 0) {
+          if constexpr (kFold)
+            cv_stx_best_merge (&best, &next, cells);
+          else
+            cv_stx_merge_parts (&best, part + lane, CV_STX_BAND, cells);
+        }
       }
       /* Step i offers bottom bbase + i to the rows above it; its prepared
        * state (the row below it, final in lane i - 1) comes by shuffles,
@@ -604,6 +636,16 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
       int e = lane;             /* diagonal entry (i, lane) */
       int from[CV_STIXEL_N_CLASSES] = { -1, -1, -1 };
       CvStxFitF fit = cv_stx_diag_entry (dg, e, kObjSlope);
+      /* folded: step i also offers bottom bbase + i to row lane of the
+       * next band (critical entry (i, lane); in the last band a stale
+       * table, its result never used) */
+      const float *cg = crit + (band & 1) * kCritFloats;
+      int from_next[CV_STIXEL_N_CLASSES] = { -1, -1, -1 };
+      CvStxFitF fit_next;
+      if constexpr (kFold) {
+        cv_stx_best_init (&next);
+        fit_next = cv_stx_crit_entry (cg, 0, lane, kObjSlope);
+      }
       for (int i = 0;;) {
         CvStxFitF cur = fit;
         const int none = !active || lane < i;
@@ -614,6 +656,23 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
          * used) */
         e += CV_STX_BAND - 1 - i;
         fit = cv_stx_diag_entry (dg, e, kObjSlope);
+        if constexpr (kFold) {
+          /* off the chain: the next band's rows wait for no step */
+          const CvStxFitF cur_next = fit_next;
+          fit_next = cv_stx_crit_entry (cg, (i + 1) % CV_STX_BAND, lane,
+              kObjSlope);
+          const CvStxCandF cand = cv_stx_cand_f (&mf, &cur_next, &B);
+          CvStxMask r[CV_STIXEL_N_CLASSES];
+          for (int c = 0; c < CV_STIXEL_N_CLASSES; c++) {
+            r[c] = cv_stx_replaces (cand.cost[c], next.cost[c], 0, tie);
+            next.cost[c] = cv_stx_pick (r[c], cand.cost[c], next.cost[c]);
+            from_next[c] = cv_stx_pick_i (r[c], i, from_next[c]);
+          }
+          next.edge_g = cv_stx_pick (r[CV_STX_G], cur_next.top_g,
+              next.edge_g);
+          next.edge_o = cv_stx_pick (r[CV_STX_O], cur_next.top_o,
+              next.edge_o);
+        }
         {
           const CvStxCandF cand = cv_stx_cand_f (&mf, &cur, &B);
           CvStxMask r[CV_STIXEL_N_CLASSES];
@@ -662,24 +721,43 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
           else if (c == CV_STX_O)
             best.slope_o = f.slope_o;
         }
+      if constexpr (kFold)
+        for (int c = 0; c < CV_STIXEL_N_CLASSES; c++)
+          if (from_next[c] >= 0) {
+            const int i = from_next[c];
+            const CvStxFitF f = cv_stx_crit_entry (cg, i, lane, kObjSlope);
+            const CvStxBelowF Bi = ring[i];
+            next.ref[c] = (bbase + i) * 4 + cv_stx_cand_f (&mf, &f,
+                &Bi).code[c];
+            if (c == CV_STX_G)
+              next.slope_g = f.slope_g;
+            else if (c == CV_STX_O)
+              next.slope_o = f.slope_o;
+          }
       if (active)
         cv_stx_state_store (&S, t, &best);
     } else if (rank >= 0) {
-      /* helpers: tasks 0, 1 the next band's diagonal fits, then the blocks
+      /* helpers: tasks 0, 1 the next band's diagonal fits (folded: 2, 3
+       * the fits of the critical block above it), then the blocks
        * (band - 1, K) for the bands K above this one; in band 0 the chain
        * of pruning's coarse DP (its bounds follow the band, on every
        * warp) */
       const int n_diag = band + 1 < nb ? kDiagTasks : 0;
+      const int n_crit = kFold && band + 2 < nb ? kDiagTasks : 0;
+      const int n_fits = n_diag + n_crit;
       const int n_blocks = band > 0 ? (nb - 1 - band) * split : 0;
       const int n_coarse = prune && band == 0 ? 1 : 0;
-      for (int k = rank; k < n_diag + n_blocks + n_coarse; k += n_helpers) {
+      for (int k = rank; k < n_fits + n_blocks + n_coarse; k += n_helpers) {
         if (k < n_diag) {
           cv_stx_diag_lane (cells, &mf, &gr, band + 1, lane, h, k,
               diag + ((band + 1) & 1) * kDiagFloats, kObjSlope);
-        } else if (k >= n_diag + n_blocks) {
+        } else if (k < n_fits) {
+          cv_stx_crit_lane (&Tb, &mf, &gr, band + 1, lane, k - n_diag,
+              crit + ((band + 1) & 1) * kCritFloats, kObjSlope);
+        } else if (k >= n_fits + n_blocks) {
           coarse_chain (mf, chain_fits, coarse, nb, lane);
         } else if (split == 1) {
-          const int kb = band + 1 + (k - n_diag);
+          const int kb = band + 1 + (k - n_fits);
           const int t = kb * CV_STX_BAND + lane;
           CvStxCut cut_hi, cut_lo;
           block_cuts (mf, below + cv_stx_below_slot (band - 1),
@@ -696,7 +774,7 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
           /* half a block: 16 rows, lanes j and j + 16 the two halves of
            * row j's bottoms, merged through a shuffle */
           constexpr int kHalf = CV_STX_BAND / 2;
-          const int bt = k - n_diag;
+          const int bt = k - n_fits;
           const int kb = band + 1 + bt / 2;
           const int t = kb * CV_STX_BAND + (bt % 2) * kHalf + lane % kHalf;
           CvStxBestF mine;
@@ -759,24 +837,25 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
   }
 }
 
-template < int W, bool kObjSlope > CvStatus
+template < int W, bool kObjSlope, bool kFold > CvStatus
 launch (const CvStxModel * m, const CvStxModelF * mf,
     const CvImageS16 * disparity, const CvImageU8 * confidence,
     const CvCameraPose * pose_dev, CvStixel * column_stixels,
     int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
     int d_share, int split, int stop, cudaStream_t stream, CvError * err)
 {
-  const size_t smem = tiled_smem (m->n_rows, kObjSlope).total;
+  const size_t smem = tiled_smem (m->n_rows, kObjSlope, kFold).total;
   if (smem > CV_CUDA_SMEM_WITHOUT_OPTIN) {
-    CV_CUDA_ALLOW_SMEM (err, (tiled_column_kernel < W, kObjSlope >),
+    CV_CUDA_ALLOW_SMEM (err, (tiled_column_kernel < W, kObjSlope, kFold >),
         "stixels tiled_column_kernel", smem);
     /* all of L1 as shared memory, so that two blocks of ~100 KB fit */
     CV_CUDA_TRY (err, cudaFuncSetAttribute (tiled_column_kernel < W,
-            kObjSlope >, cudaFuncAttributePreferredSharedMemoryCarveout,
+            kObjSlope, kFold >,
+            cudaFuncAttributePreferredSharedMemoryCarveout,
             (int) cudaSharedmemCarveoutMaxShared));
   }
-  tiled_column_kernel < W, kObjSlope > <<<m->n_columns, W * kWarpSize, smem,
-      stream>>> (disparity->data, disparity->stride,
+  tiled_column_kernel < W, kObjSlope, kFold > <<<m->n_columns,
+      W * kWarpSize, smem, stream>>> (disparity->data, disparity->stride,
       confidence != nullptr ? confidence->data : nullptr,
       confidence != nullptr ? confidence->stride : 0, *m, *mf, pose_dev,
       column_stixels, column_count, column_energy, pose_used, d_share, split,
@@ -788,9 +867,9 @@ launch (const CvStxModel * m, const CvStxModelF * mf,
 }                               /* namespace */
 
 extern "C" size_t
-cv_stixels_tiled_smem (int n_rows, int obj_slope)
+cv_stixels_tiled_smem (int n_rows, int obj_slope, int fold)
 {
-  return tiled_smem (n_rows, obj_slope).total;
+  return tiled_smem (n_rows, obj_slope, fold).total;
 }
 
 extern "C" int
@@ -804,7 +883,7 @@ cv_stixels_tiled_launch (const CvStxModel * model,
     const CvImageS16 * disparity, const CvImageU8 * confidence,
     const CvCameraPose * pose_dev, CvStixel * column_stixels,
     int32_t * column_count, float *column_energy, CvCameraPose * pose_used,
-    int warps, int d_share, int split, CvStixelsTiledStop stop,
+    int warps, int d_share, int split, int fold, CvStixelsTiledStop stop,
     CvStream stream, CvError * err)
 {
   CvStxModelF mf;
@@ -823,20 +902,25 @@ cv_stixels_tiled_launch (const CvStxModel * model,
       const CvImageS16 *, const CvImageU8 *, const CvCameraPose *,
       CvStixel *, int32_t *, float *, CvCameraPose *, int, int, int,
       cudaStream_t, CvError *) = nullptr;
-  switch (warps) {
+  switch (fold ? -warps : warps) {
     case 4:
-      fn = obj_slope ? launch < 4, true > : launch < 4, false >;
+      fn = obj_slope ? launch < 4, true, false > : launch < 4, false, false >;
       break;
     case 8:
-      fn = obj_slope ? launch < 8, true > : launch < 8, false >;
+      fn = obj_slope ? launch < 8, true, false > : launch < 8, false, false >;
       break;
     case 16:
-      fn = obj_slope ? launch < 16, true > : launch < 16, false >;
+      fn = obj_slope ? launch < 16, true, false > :
+          launch < 16, false, false >;
+      break;
+    case -16:
+      fn = obj_slope ? launch < 16, true, true > : launch < 16, false, true >;
       break;
   }
   if (fn == nullptr)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "stixels: tiled kernel with %d warps (4, 8 or 16)", warps);
+        "stixels: tiled kernel with %d warps%s (4, 8 or 16; folded: 16)",
+        warps, fold ? ", folded" : "");
   return fn (model, &mf, disparity, confidence, pose_dev, column_stixels,
       column_count, column_energy, pose_used, d_share, split, kstop, s, err);
 }

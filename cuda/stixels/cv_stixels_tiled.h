@@ -215,6 +215,12 @@ cv_stx_le (float x, float y)
 #define CV_STX_DIAG_PLANES(obj_slope) ((obj_slope) ? 3 : 2)
 #define CV_STX_DIAG_FLOATS(obj_slope) \
   (4 * CV_STX_DIAG_PLANES (obj_slope) * CV_STX_DIAG_ENTRIES)
+/* The critical block's fits (folded scheme, cv_stx_crit_lane): entries
+ * (b, t) for every bottom b of a band and top t of the band above, entry
+ * b * CV_STX_BAND + t, in the diagonal entries' planes. */
+#define CV_STX_CRIT_ENTRIES (CV_STX_BAND * CV_STX_BAND)
+#define CV_STX_CRIT_FLOATS(obj_slope) \
+  (4 * CV_STX_DIAG_PLANES (obj_slope) * CV_STX_CRIT_ENTRIES)
 /* The prepared row states ("below" of bottom b = row b - 1) live in a ring
  * of this many bands: while band J is solved, the blocks read the bottoms
  * of band J - 1 (and bottom band_start (J)), the D phase writes bottoms
@@ -1266,10 +1272,13 @@ typedef struct CV_STX_ALIGN16
   float v[4];
 } CvStxQuad;
 
+/* Entry @e of a table of fits kept in planes of @n entries (the diagonal
+ * block's, the critical block's): plane 0 at @e, plane 1 at @n + @e, ... */
 CV_STX_FN void
-cv_stx_diag_store (float *diag, int e, const CvStxFitF * fit, int obj_slope)
+cv_stx_fits_store (float *tab, int n, int e, const CvStxFitF * fit,
+    int obj_slope)
 {
-  CvStxQuad *q = (CvStxQuad *) diag;
+  CvStxQuad *q = (CvStxQuad *) tab;
   CvStxQuad a, b;
   a.v[0] = fit->cost[0];
   a.v[1] = fit->cost[1];
@@ -1280,22 +1289,21 @@ cv_stx_diag_store (float *diag, int e, const CvStxFitF * fit, int obj_slope)
   b.v[2] = fit->bot_o;
   b.v[3] = 0.0f;
   q[e] = a;
-  q[CV_STX_DIAG_ENTRIES + e] = b;
+  q[n + e] = b;
   if (obj_slope) {
     CvStxQuad c;
     c.v[0] = fit->top_o;
     c.v[1] = fit->slope_o;
     c.v[2] = c.v[3] = 0.0f;
-    q[2 * CV_STX_DIAG_ENTRIES + e] = c;
+    q[2 * n + e] = c;
   }
 }
 
-/* Diagonal entry @e (cv_stx_diag_index). */
 CV_STX_FN CvStxFitF
-cv_stx_diag_entry (const float *diag, int e, int obj_slope)
+cv_stx_fits_entry (const float *tab, int n, int e, int obj_slope)
 {
-  const CvStxQuad *q = (const CvStxQuad *) diag;
-  const CvStxQuad a = q[e], b = q[CV_STX_DIAG_ENTRIES + e];
+  const CvStxQuad *q = (const CvStxQuad *) tab;
+  const CvStxQuad a = q[e], b = q[n + e];
   CvStxFitF fit;
   fit.cost[0] = a.v[0];
   fit.cost[1] = a.v[1];
@@ -1305,7 +1313,7 @@ cv_stx_diag_entry (const float *diag, int e, int obj_slope)
   fit.slope_g = b.v[1];
   fit.bot_o = b.v[2];
   if (obj_slope) {
-    const CvStxQuad c = q[2 * CV_STX_DIAG_ENTRIES + e];
+    const CvStxQuad c = q[2 * n + e];
     fit.top_o = c.v[0];
     fit.slope_o = c.v[1];
   } else {
@@ -1313,6 +1321,19 @@ cv_stx_diag_entry (const float *diag, int e, int obj_slope)
     fit.slope_o = 0.0f;
   }
   return fit;
+}
+
+CV_STX_FN void
+cv_stx_diag_store (float *diag, int e, const CvStxFitF * fit, int obj_slope)
+{
+  cv_stx_fits_store (diag, CV_STX_DIAG_ENTRIES, e, fit, obj_slope);
+}
+
+/* Diagonal entry @e (cv_stx_diag_index). */
+CV_STX_FN CvStxFitF
+cv_stx_diag_entry (const float *diag, int e, int obj_slope)
+{
+  return cv_stx_fits_entry (diag, CV_STX_DIAG_ENTRIES, e, obj_slope);
 }
 
 CV_STX_FN CvStxFitF
@@ -1377,6 +1398,52 @@ cv_stx_diag_lane (const CvStxCellF * cells, const CvStxModelF * mf,
     fit = cv_stx_fit_f (mf, gr, &s, cell.xb, cells[t].xe, obj_slope);
     cv_stx_diag_store (diag, cv_stx_diag_index (i, j), &fit, obj_slope);
   }
+}
+
+/* The folded scheme's critical block (band @band_i, band @band_i + 1),
+ * fitted ahead (its fits do not depend on the DP): for lane (row) j of
+ * the band above, entries (i, j) for the bottoms i of band @band_i from
+ * the top down, the candidate grown one cell per bottom; half 0 the upper
+ * CV_STX_BAND / 2 bottoms (from [band_i + 1's start, t]), half 1 the lower
+ * ones (from the band suffix at the half joined with it), so that two
+ * warps share the work.  @crit holds CV_STX_CRIT_FLOATS (obj_slope)
+ * floats, 16-byte aligned.  The D phase of band @band_i offers them on its
+ * rows' states as it makes them final (cv_stx_crit_entry). */
+CV_STX_FN void
+cv_stx_crit_lane (const CvStxTables * T, const CvStxModelF * mf,
+    const CvStxGroundF * gr, int band_i, int j, int half, float *crit,
+    int obj_slope)
+{
+  const int base = band_i * CV_STX_BAND, t = base + CV_STX_BAND + j;
+  const int split = CV_STX_BAND / 2;
+  const int hi = half == 0 ? CV_STX_BAND : split;
+  CvStxMomF s;
+  float x_top;
+  int i;
+  if (t >= T->h)
+    return;
+  s = T->prefix[t];
+  x_top = T->cells[t].xe;
+  if (half == 1) {
+    const CvStxMomF sfx = cv_stx_suffix (T, band_i, split / CV_STX_SEG);
+    s = cv_stx_mom_join (&sfx, &s);
+  }
+  for (i = hi - 1; i >= hi - split; i--) {
+    const CvStxCellF cell = T->cells[base + i];
+    CvStxFitF fit;
+    cv_stx_mom_add (&s, &cell);
+    fit = cv_stx_fit_f (mf, gr, &s, cell.xb, x_top, obj_slope);
+    cv_stx_fits_store (crit, CV_STX_CRIT_ENTRIES, i * CV_STX_BAND + j, &fit,
+        obj_slope);
+  }
+}
+
+/* The critical fit of bottom @i (of the band below) for top @j. */
+CV_STX_FN CvStxFitF
+cv_stx_crit_entry (const float *crit, int i, int j, int obj_slope)
+{
+  return cv_stx_fits_entry (crit, CV_STX_CRIT_ENTRIES, i * CV_STX_BAND + j,
+      obj_slope);
 }
 
 /* Row states, structure of arrays (a lane per row: conflict-free): for
@@ -1482,12 +1549,14 @@ typedef enum
  * downsampling itself); writes what the baseline column kernel writes.
  * @warps: 4, 8 or 16;
  * @d_share: helper warps allowed on the D warp's SM sub-partition (0 ..
- * warps / 4 - 1); @split: 1 a block per helper task, 2 half a block. */
+ * warps / 4 - 1); @split: 1 a block per helper task, 2 half a block;
+ * @fold: the critical block offered by the D phase of the band below (16
+ * warps only; cv_stixels_cuda_tiled.cu). */
 CvStatus cv_stixels_tiled_launch (const CvStxModel * model,
     const CvImageS16 * disparity, const CvImageU8 * confidence,
     const CvCameraPose * pose_dev,
     CvStixel * column_stixels, int32_t * column_count, float *column_energy,
-    CvCameraPose * pose_used, int warps, int d_share, int split,
+    CvCameraPose * pose_used, int warps, int d_share, int split, int fold,
     CvStixelsTiledStop stop, CvStream stream, CvError * err);
 #endif
 
@@ -1506,10 +1575,12 @@ typedef struct
 } CvStxPruneStats;
 
 /* cv_stixels_tiled_cpu with pruning on or off (the result is the same:
- * a test checks it) and its statistics (@stats may be NULL). */
+ * a test checks it), with the critical block in a phase of its own or
+ * folded into the D phase (@fold: the kernel's folded scheme), and its
+ * statistics (@stats may be NULL). */
 CvStatus cv_stixels_tiled_cpu_run (const CvStixelParams * params,
     const CvImageS16 * disparity, const CvImageU8 * confidence, int prune,
-    CvStxPruneStats * stats, CvStixelList * out, CvError * err);
+    int fold, CvStxPruneStats * stats, CvStixelList * out, CvError * err);
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,7 @@ typedef struct
   float *cost, *edge, *slope;
   int *ref, *path;
   float *diag;                  /* two buffers */
+  float *crit;                  /* two buffers of critical fits (fold) */
   CvStxBestF *part;             /* CV_STX_CRIT_PARTS * CV_STX_BAND */
   CvStxBelowF *coarse;          /* the coarse DP's chain, n_bands */
   float *ub;                    /* its upper bounds, 3 h */
@@ -40,6 +41,7 @@ work_free (Work * w)
   free (w->ref);
   free (w->path);
   free (w->diag);
+  free (w->crit);
   free (w->part);
   free (w->coarse);
   free (w->ub);
@@ -62,25 +64,41 @@ work_alloc (Work * w, int h)
   w->path = malloc (sizeof (int) * (size_t) h);
   w->diag = aligned_alloc (16, sizeof (float) * 2 *
       CV_STX_DIAG_FLOATS (1));
+  w->crit = aligned_alloc (16, sizeof (float) * 2 *
+      CV_STX_CRIT_FLOATS (1));
   w->part = malloc (sizeof (CvStxBestF) * CV_STX_CRIT_PARTS * CV_STX_BAND);
   w->coarse = malloc (sizeof (CvStxBelowF) * (size_t) nb);
   w->ub = malloc (sizeof (float) * 3 * (size_t) h);
   if (!w->cells || !w->prefix || !w->suffix || !w->range || !w->below
       || !w->cost || !w->ref || !w->edge || !w->slope || !w->path || !w->diag
-      || !w->part || !w->coarse || !w->ub) {
+      || !w->crit || !w->part || !w->coarse || !w->ub) {
     work_free (w);
     return 0;
   }
   return 1;
 }
 
+/* The folded scheme's critical block (band @band_i, band @band_i + 1):
+ * the fits, made ahead (cv_stx_crit_lane). */
+static void
+crit_fits (const CvStxTables * T, const CvStxModelF * mf,
+    const CvStxGroundF * gr, int band_i, float *crit, int obj_slope)
+{
+  int j;
+  for (j = 0; j < CV_STX_BAND; j++) {
+    cv_stx_crit_lane (T, mf, gr, band_i, j, 0, crit, obj_slope);
+    cv_stx_crit_lane (T, mf, gr, band_i, j, 1, crit, obj_slope);
+  }
+}
+
 /* Column @u: the kernel's prologue, supersteps and backtracking, pruning
- * where @prune_on and the column is tall enough; adds the blocks'
- * candidate steps (all, run) to @stats. */
+ * where @prune_on and the column is tall enough, the critical block
+ * folded into the D phase where @fold; adds the blocks' candidate steps
+ * (all, run) to @stats. */
 static int
 column (const CvStxModel * m, const CvStxModelF * mf,
     const CvStxCell * cells, int u, Work * w, CvStixel * out, float *energy,
-    int prune_on, CvStxPruneStats * stats)
+    int prune_on, int fold, CvStxPruneStats * stats)
 {
   const int h = m->n_rows, nb = cv_stx_n_bands (h);
   const int obj_slope = mf->obj_prec_b > 0.0f;
@@ -88,7 +106,7 @@ column (const CvStxModel * m, const CvStxModelF * mf,
   const CvStxGroundF gr = cv_stx_ground_f (&m->plane[CV_STX_G]);
   const CvStxStates S = { w->cost, w->ref, w->edge, w->slope, h };
   CvStxTables T;
-  CvStxBestF lane[CV_STX_BAND];
+  CvStxBestF lane[CV_STX_BAND], next[CV_STX_BAND];
   int k, band, r, i, j, q, n;
 
   /* prologue: cells, tables, initial states, the first diagonal block */
@@ -133,6 +151,8 @@ column (const CvStxModel * m, const CvStxModelF * mf,
     cv_stx_diag_lane (w->cells, mf, &gr, 0, j, h, 0, w->diag, obj_slope);
     cv_stx_diag_lane (w->cells, mf, &gr, 0, j, h, 1, w->diag, obj_slope);
   }
+  if (fold && nb > 1)
+    crit_fits (&T, mf, &gr, 0, w->crit, obj_slope);
   /* the coarse DP: upper bounds for pruning */
   if (prune) {
     cv_stx_coarse_chain (&T, mf, &gr, w->coarse, obj_slope);
@@ -148,8 +168,11 @@ column (const CvStxModel * m, const CvStxModelF * mf,
     CvStxBelowF *ring = w->below + cv_stx_below_slot (band);
     const float *diag = w->diag + (band & 1) * CV_STX_DIAG_FLOATS (1);
 
+    const float *crit = w->crit + (band & 1) * CV_STX_CRIT_FLOATS (1);
+    const int next_end = cv_stx_band_end (band + 1, h);
+
     /* phase 1: the critical block (band - 1, band) */
-    if (band > 0)
+    if (band > 0 && !fold)
       for (q = 0; q < CV_STX_CRIT_PARTS; q++)
         for (j = 0; j < CV_STX_BAND && base + j < h; j++)
           w->part[q * CV_STX_BAND + j] = cv_stx_critical_part (&T, mf, &gr,
@@ -158,8 +181,11 @@ column (const CvStxModel * m, const CvStxModelF * mf,
     /* phase 2a: the D phase of this band */
     for (j = 0; base + j < end; j++) {
       lane[j] = cv_stx_state_load (&S, base + j);
-      if (band > 0)
+      if (band > 0 && fold)
+        cv_stx_best_merge (&lane[j], &next[j], w->cells);
+      else if (band > 0)
         cv_stx_merge_parts (&lane[j], w->part + j, CV_STX_BAND, w->cells);
+      cv_stx_best_init (&next[j]);
     }
     for (i = 0; base + i < end; i++) {
       const int b = base + i;
@@ -173,6 +199,11 @@ column (const CvStxModel * m, const CvStxModelF * mf,
         const CvStxFitF fit = cv_stx_diag_load (diag, i, j, obj_slope);
         cv_stx_offer_f (&lane[j], mf, &fit, &ring[i], b, 0, tie);
       }
+      /* folded: bottom b offered to the rows of the next band too */
+      for (j = 0; fold && end + j < next_end; j++) {
+        const CvStxFitF fit = cv_stx_crit_entry (crit, i, j, obj_slope);
+        cv_stx_offer_f (&next[j], mf, &fit, &ring[i], b, 0, tie);
+      }
     }
     {
       /* the band's last row, for the next band's first bottom */
@@ -183,8 +214,11 @@ column (const CvStxModel * m, const CvStxModelF * mf,
     for (j = 0; base + j < end; j++)
       cv_stx_state_store (&S, base + j, &lane[j]);
 
-    /* phase 2b: the helpers: the next band's diagonal fits, the blocks
-     * (band - 1, K), K >= band + 1 */
+    /* phase 2b: the helpers: the next band's diagonal fits (folded: and
+     * the next critical block's), the blocks (band - 1, K), K >= band + 1 */
+    if (fold && band + 2 < nb)
+      crit_fits (&T, mf, &gr, band + 1,
+          w->crit + ((band + 1) & 1) * CV_STX_CRIT_FLOATS (1), obj_slope);
     if (band + 1 < nb)
       for (j = 0; j < CV_STX_BAND; j++)
         for (q = 0; q < 2; q++)
@@ -228,14 +262,14 @@ cv_stixels_tiled_cpu (const CvStixelParams * params,
     const CvImageS16 * disparity, const CvImageU8 * confidence,
     CvStixelList * out, CvError * err)
 {
-  return cv_stixels_tiled_cpu_run (params, disparity, confidence, 1, NULL,
-      out, err);
+  return cv_stixels_tiled_cpu_run (params, disparity, confidence, 1, 0,
+      NULL, out, err);
 }
 
 CvStatus
 cv_stixels_tiled_cpu_run (const CvStixelParams * params,
     const CvImageS16 * disparity, const CvImageU8 * confidence, int prune,
-    CvStxPruneStats * stats, CvStixelList * out, CvError * err)
+    int fold, CvStxPruneStats * stats, CvStixelList * out, CvError * err)
 {
   CvStxPruneStats local = { 0, 0 };
   CvStxModel model;
@@ -284,7 +318,7 @@ cv_stixels_tiled_cpu_run (const CvStixelParams * params,
   for (u = 0; u < model.n_columns; u++)
     column_count[u] = column (&model, &mf, cells + (size_t) u * model.n_rows,
         u, &w, column_stixels + (size_t) u * model.n_rows,
-        &out->column_energy[u], prune, &local);
+        &out->column_energy[u], prune, fold, &local);
   if (stats != NULL)
     *stats = local;
   st = cv_stx_assemble_list (&model, column_stixels, column_count, out, err);

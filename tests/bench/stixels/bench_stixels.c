@@ -95,6 +95,7 @@ static const CvStixelsVariant variants[] = {
   CV_STIXELS_VARIANT_TILED16_SPLIT,
   CV_STIXELS_VARIANT_TILED4,
   CV_STIXELS_VARIANT_TILED4_SPLIT,
+  CV_STIXELS_VARIANT_TILED16_FOLD,
 };
 
 typedef struct
@@ -287,7 +288,7 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
         evaluated * FP32_INSTR_PER_CANDIDATE / 32.0 /
         (WARP_ISSUE_PER_SM_CLOCK * n_sm * clock_hz) * 1e3, evaluated, h,
         threads,
-        rows_per_thread, smem, cv_stixels_tiled_smem ((int) h, 0));
+        rows_per_thread, smem, cv_stixels_tiled_smem ((int) h, 0, 0));
     printf ("   %-12s %8s %8s %8s %8s %8s %8s | %7s %6s | %9s %8s | %s\n",
         "variant", "down+tr", "prolog", "DP", "backtr", "compact", "TOTAL",
         "ns/row", "Mpx/s", "identical", "max dE", "status");
@@ -524,7 +525,7 @@ main (int argc, char **argv)
       /* how much the tiled DP prunes on this frame (its emulation) */
       CvStixelList emu = CV_STIXEL_LIST_INIT;
       CvStxPruneStats ps = { 0, 0 };
-      if (cv_stixels_tiled_cpu_run (&p, &f->disparity, NULL, 1, &ps, &emu,
+      if (cv_stixels_tiled_cpu_run (&p, &f->disparity, NULL, 1, 0, &ps, &emu,
               &err) != CV_OK) {
         fprintf (stderr, "cv_stixels_tiled_cpu_run: %s\n", err.message);
         return 1;

@@ -77,6 +77,10 @@ case_frame (const Case * c, guint32 seed, CvStixelParams * p)
   return f;
 }
 
+/* The critical block folded into the D phase (the 16-warp kernel's
+ * scheme) in the cases that follow. */
+static int fold_critical;
+
 static gboolean
 run_case (const Case * c, guint32 seed)
 {
@@ -93,12 +97,13 @@ run_case (const Case * c, guint32 seed)
   if (cv_stixels_cpu (&p, &f->disparity, conf, &ref, &err) != CV_OK)
     g_error ("cv_stixels_cpu (%s): %s", c->name, err.message);
   t1 = g_get_monotonic_time ();
-  if (cv_stixels_tiled_cpu (&p, &f->disparity, conf, &flt, &err) != CV_OK)
-    g_error ("cv_stixels_tiled_cpu (%s): %s", c->name, err.message);
+  if (cv_stixels_tiled_cpu_run (&p, &f->disparity, conf, 1, fold_critical,
+          NULL, &flt, &err) != CV_OK)
+    g_error ("cv_stixels_tiled_cpu_run (%s): %s", c->name, err.message);
   t2 = g_get_monotonic_time ();
-  g_snprintf (what, sizeof (what), "%s %dx%d %dx%d seed %u (%.1f / %.1f s)",
-      c->name, c->width, c->height, c->stixel_width, c->row_step, seed,
-      (t1 - t0) * 1e-6, (t2 - t1) * 1e-6);
+  g_snprintf (what, sizeof (what), "%s%s %dx%d %dx%d seed %u (%.1f / %.1f "
+      "s)", c->name, fold_critical ? " (folded)" : "", c->width, c->height,
+      c->stixel_width, c->row_step, seed, (t1 - t0) * 1e-6, (t2 - t1) * 1e-6);
   ok = stx_compare_lists (what, "double", &ref, "tiled", &flt);
   cv_stixel_list_clear (&ref);
   cv_stixel_list_clear (&flt);
@@ -366,9 +371,9 @@ test_pruning (void)
     int u;
 
     g_assert_cmpint (cv_stixels_tiled_cpu_run (&p, &f->disparity, conf, 1,
-            &s_on, &on, &err), ==, CV_OK);
+            fold_critical, &s_on, &on, &err), ==, CV_OK);
     g_assert_cmpint (cv_stixels_tiled_cpu_run (&p, &f->disparity, conf, 0,
-            &s_off, &off, &err), ==, CV_OK);
+            fold_critical, &s_off, &off, &err), ==, CV_OK);
     g_test_message ("%s: %.0f block steps, %.1f %% run with pruning",
         c->name, s_on.block_steps,
         100.0 * s_on.block_steps_run / MAX (s_on.block_steps, 1));
@@ -391,6 +396,18 @@ test_pruning (void)
   }
 }
 
+/* The folded scheme: every case above again, pruning with it too. */
+static void
+test_fold (void)
+{
+  fold_critical = 1;
+  test_agreement_shapes ();
+  test_agreement_scenes ();
+  test_agreement_priors ();
+  test_pruning ();
+  fold_critical = 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -401,5 +418,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stixels/tiled-priors", test_agreement_priors);
   g_test_add_func ("/stixels/tiled-shapes", test_agreement_shapes);
   g_test_add_func ("/stixels/tiled-pruning", test_pruning);
+  g_test_add_func ("/stixels/tiled-fold", test_fold);
   return g_test_run ();
 }
