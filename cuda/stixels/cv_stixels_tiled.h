@@ -1560,13 +1560,6 @@ CvStatus cv_stixels_tiled_launch (const CvStxModel * model,
     CvStixelsTiledStop stop, CvStream stream, CvError * err);
 #endif
 
-/* CPU emulation of the tiled single-precision DP (same per-row arithmetic
- * as the CUDA kernel, run row after row): for the unit tests, which check
- * it against cv_stixels_cpu. */
-CvStatus cv_stixels_tiled_cpu (const CvStixelParams * params,
-    const CvImageS16 * disparity, const CvImageU8 * confidence,
-    CvStixelList * out, CvError * err);
-
 /* Candidate steps of the blocks off the diagonal: all of them, and those
  * run (the rest pruned). */
 typedef struct
@@ -1574,10 +1567,12 @@ typedef struct
   double block_steps, block_steps_run;
 } CvStxPruneStats;
 
-/* cv_stixels_tiled_cpu with pruning on or off (the result is the same:
- * a test checks it), with the critical block in a phase of its own or
- * folded into the D phase (@fold: the kernel's folded scheme), and its
- * statistics (@stats may be NULL). */
+/* CPU emulation of the tiled single-precision DP (same per-row arithmetic
+ * as the CUDA kernel, run row after row), for the unit tests, which check
+ * it against cv_stixels_cpu: pruning on or off (the result is the same: a
+ * test checks it), the critical block in a phase of its own or folded into
+ * the D phase (@fold: the kernel's folded scheme), and its statistics
+ * (@stats may be NULL). */
 CvStatus cv_stixels_tiled_cpu_run (const CvStixelParams * params,
     const CvImageS16 * disparity, const CvImageU8 * confidence, int prune,
     int fold, CvStxPruneStats * stats, CvStixelList * out, CvError * err);

@@ -258,15 +258,6 @@ column (const CvStxModel * m, const CvStxModelF * mf,
 }
 
 CvStatus
-cv_stixels_tiled_cpu (const CvStixelParams * params,
-    const CvImageS16 * disparity, const CvImageU8 * confidence,
-    CvStixelList * out, CvError * err)
-{
-  return cv_stixels_tiled_cpu_run (params, disparity, confidence, 1, 0,
-      NULL, out, err);
-}
-
-CvStatus
 cv_stixels_tiled_cpu_run (const CvStixelParams * params,
     const CvImageS16 * disparity, const CvImageU8 * confidence, int prune,
     int fold, CvStxPruneStats * stats, CvStixelList * out, CvError * err)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* stixels-tiled-*: the single-precision tiled DP (CPU emulation of the
- * CUDA tiled kernel, cv_stixels_tiled_cpu) against the double-precision
+ * CUDA tiled kernel, cv_stixels_tiled_cpu_run) against the double-precision
  * reference cv_stixels_cpu, with the agreement rule of the GPU test: the
  * same stixels on >= 99 % of the columns of every frame, every column's
  * energy within 1e-4 relative.  This checks the float formulation (centred
