@@ -18,9 +18,9 @@
  *             folded (kFold, 16 warps): no phase 1, the D phase of band
  *             J - 1 offered each of its bottoms to band J's rows too, as it
  *             made the bottom's state final (a second candidate per lane
- *             and step, off the chain), from fits the helpers made during
- *             band J - 2 (cv_stx_crit_lane; the prologue fits the block
- *             (0, 1));
+ *             and step, off the chain, one step behind the first:
+ *             offer_next), from fits the helpers made during band J - 2
+ *             (cv_stx_crit_lane; the prologue fits the block (0, 1));
  *   phase 2   warp 0, the "D" warp: band J's rows in order, one warp
  *             shuffle per row (no barrier), from the diagonal fits made
  *             one band ahead; the other warps ("helpers"): band J + 1's
@@ -59,6 +59,12 @@
  * (~60 cycles of wait).  Folded: the D loops 176 k (9.4-11 k per band, the
  * second candidate lengthening the step by ~90 cycles even where no helper
  * shares the D warp's scheduler), between them 34 k: 225 k in all.
+ * ncu's warp-state samples of the folded D loop (session 42): 158 SASS
+ * instructions per step, 53 % of the samples "selected" (issuing), 17 %
+ * fixed-latency waits, 11 % another warp issuing, 8 % the shuffles: the
+ * step is bound by its instruction count, so the second candidate runs a
+ * step late, between the shuffles and their first use (0.1218 -> 0.1195
+ * ms back to back).
  *
  * The D warp's rows are the serial chain: a helper on its SM sub-partition
  * (warp scheduler) takes issue slots from it.  @d_share says how many
@@ -386,6 +392,29 @@ block_cuts (const CvStxModelF & mf, const CvStxBelowF * ring,
   *cut_lo = cv_stx_cut (&mf, u, lo);
 }
 
+/* Folded: offers bottom bbase + @i (prepared state @B, tie scale @tie) to
+ * row @lane of the next band, from the critical fit *@fit (entry (i,
+ * lane)), and loads the next entry into *@fit.  Lagged one step behind the
+ * D loop's own offer, between the shuffles of the step after it and their
+ * use, so that its instructions fill the shuffles' latency. */
+static __device__ __forceinline__ void
+offer_next (const CvStxModelF & mf, const float *crit, int i, int lane,
+    const CvStxBelowF & B, float tie, CvStxFitF * fit, CvStxBestF * next,
+    int *from_next, bool obj_slope)
+{
+  const CvStxFitF cur = *fit;
+  *fit = cv_stx_crit_entry (crit, (i + 1) % CV_STX_BAND, lane, obj_slope);
+  const CvStxCandF cand = cv_stx_cand_f (&mf, &cur, &B);
+  CvStxMask r[CV_STIXEL_N_CLASSES];
+  for (int c = 0; c < CV_STIXEL_N_CLASSES; c++) {
+    r[c] = cv_stx_replaces (cand.cost[c], next->cost[c], 0, tie);
+    next->cost[c] = cv_stx_pick (r[c], cand.cost[c], next->cost[c]);
+    from_next[c] = cv_stx_pick_i (r[c], i, from_next[c]);
+  }
+  next->edge_g = cv_stx_pick (r[CV_STX_G], cur.top_g, next->edge_g);
+  next->edge_o = cv_stx_pick (r[CV_STX_O], cur.top_o, next->edge_o);
+}
+
 template < int W, bool kObjSlope, bool kFold > __global__ void
 __launch_bounds__ (W * kWarpSize, W <= 8 ? 2 : 1)
 tiled_column_kernel (const int16_t * __restrict__ disparity,
@@ -639,12 +668,12 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
       /* folded: step i also offers bottom bbase + i to row lane of the
        * next band (critical entry (i, lane); in the last band a stale
        * table, its result never used) */
-      const float *cg = crit + (band & 1) * kCritFloats;
+      const float *cg_tab = crit + (band & 1) * kCritFloats;
       int from_next[CV_STIXEL_N_CLASSES] = { -1, -1, -1 };
       CvStxFitF fit_next;
       if constexpr (kFold) {
         cv_stx_best_init (&next);
-        fit_next = cv_stx_crit_entry (cg, 0, lane, kObjSlope);
+        fit_next = cv_stx_crit_entry (cg_tab, 0, lane, kObjSlope);
       }
       for (int i = 0;;) {
         CvStxFitF cur = fit;
@@ -656,23 +685,6 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
          * used) */
         e += CV_STX_BAND - 1 - i;
         fit = cv_stx_diag_entry (dg, e, kObjSlope);
-        if constexpr (kFold) {
-          /* off the chain: the next band's rows wait for no step */
-          const CvStxFitF cur_next = fit_next;
-          fit_next = cv_stx_crit_entry (cg, (i + 1) % CV_STX_BAND, lane,
-              kObjSlope);
-          const CvStxCandF cand = cv_stx_cand_f (&mf, &cur_next, &B);
-          CvStxMask r[CV_STIXEL_N_CLASSES];
-          for (int c = 0; c < CV_STIXEL_N_CLASSES; c++) {
-            r[c] = cv_stx_replaces (cand.cost[c], next.cost[c], 0, tie);
-            next.cost[c] = cv_stx_pick (r[c], cand.cost[c], next.cost[c]);
-            from_next[c] = cv_stx_pick_i (r[c], i, from_next[c]);
-          }
-          next.edge_g = cv_stx_pick (r[CV_STX_G], cur_next.top_g,
-              next.edge_g);
-          next.edge_o = cv_stx_pick (r[CV_STX_O], cur_next.top_o,
-              next.edge_o);
-        }
         {
           const CvStxCandF cand = cv_stx_cand_f (&mf, &cur, &B);
           CvStxMask r[CV_STIXEL_N_CLASSES];
@@ -692,9 +704,16 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
         const float cs = __shfl_sync (kFullMask, best.cost[2], i - 1);
         const float eg = __shfl_sync (kFullMask, best.edge_g, i - 1);
         const float eo = __shfl_sync (kFullMask, best.edge_o, i - 1);
-        tie = __shfl_sync (kFullMask, own_tie, i);
+        const float tie_i = __shfl_sync (kFullMask, own_tie, i);
+        if constexpr (kFold)
+          offer_next (mf, cg_tab, i - 1, lane, B, tie, &fit_next, &next,
+              from_next, kObjSlope);
+        tie = tie_i;
         B = cv_stx_below_f (&mf, cg, co, cs, eg, eo);
       }
+      if constexpr (kFold)
+        offer_next (mf, cg_tab, steps - 1, lane, B, tie, &fit_next, &next,
+            from_next, kObjSlope);
       {
         /* the band's rows prepared for the bottoms above them: ring entry
          * j + 1 is row bbase + j; the last row's is the next band's first
@@ -725,7 +744,8 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
         for (int c = 0; c < CV_STIXEL_N_CLASSES; c++)
           if (from_next[c] >= 0) {
             const int i = from_next[c];
-            const CvStxFitF f = cv_stx_crit_entry (cg, i, lane, kObjSlope);
+            const CvStxFitF f = cv_stx_crit_entry (cg_tab, i, lane,
+                kObjSlope);
             const CvStxBelowF Bi = ring[i];
             next.ref[c] = (bbase + i) * 4 + cv_stx_cand_f (&mf, &f,
                 &Bi).code[c];
