@@ -61,10 +61,15 @@
  * shares the D warp's scheduler), between them 34 k: 225 k in all.
  * ncu's warp-state samples of the folded D loop (session 42): 158 SASS
  * instructions per step, 53 % of the samples "selected" (issuing), 17 %
- * fixed-latency waits, 11 % another warp issuing, 8 % the shuffles: the
- * step is bound by its instruction count, so the second candidate runs a
- * step late, between the shuffles and their first use (0.1218 -> 0.1195
- * ms back to back).
+ * fixed-latency waits, 11 % another warp issuing, 8 % the shuffles; the
+ * second candidate runs a step late, between the shuffles and their first
+ * use (0.1218 -> 0.1195 ms back to back).  Session 43 handed most of the
+ * second candidates to one or two "shadow" warps (named barriers per
+ * batch of rows): slower, 0.130-0.137 ms.  ptxas' stall counts show why
+ * (tools/sass-stall-counts.py): 158 instructions and 209 cycles per step
+ * with the second candidate, 116 and 191 without: the step is bound by
+ * its chain's dependencies, and the candidate fills their waits
+ * (docs/performance.md).
  *
  * The D warp's rows are the serial chain: a helper on its SM sub-partition
  * (warp scheduler) takes issue slots from it.  @d_share says how many
