@@ -6,14 +6,15 @@
  * best index), for the same left-right check and median kernel.
  *
  * A block takes one row; each warp takes SGM_WARP / SGM_FAST_LANES pixels
- * at a time, one segment of SGM_FAST_LANES lanes per pixel (KH words of
- * the interleaved layout per lane).  The right view's minima along the
- * diagonals of the row are folded into shared memory with atomic minima of
- * cost << 8 | index (smallest cost, then smallest index), as the CPU
- * reference defines them: one slot per right pixel, after D - 1 + min_disp
- * slots that take the pairs left of the right image, so that every lane
- * adds every value without a branch.  The costs beside the best index
- * (sub-pixel) are read back from the cells (L1) by one lane per pixel.
+ * at a time (a group), one segment of SGM_FAST_LANES lanes per pixel (KH
+ * words of the interleaved layout per lane), and writes the decisions of
+ * SGM_FAST_LANES groups at once, a pixel per lane.  The right view's
+ * minima along the diagonals of the row are folded into shared memory with
+ * atomic minima of cost << 8 | index (smallest cost, then smallest index),
+ * as the CPU reference defines them: one slot per right pixel, after D - 1
+ * + min_disp slots that take the pairs left of the right image, so that
+ * every lane adds every value without a branch.  The costs beside the best
+ * index (sub-pixel) are read back from the cells (L1).
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
@@ -33,11 +34,24 @@ fast_wta_slots (int width, int n_disp, int min_disp)
   return width + min_disp + n_disp - 1;
 }
 
+/* Where slot @s lies in shared memory with @kh words per lane.  A warp's
+ * 32 lanes fold a word into slots x + seg - kh sl + const (4 pixels seg,
+ * 8 lanes sl): with kh = 16 every fourth lane meets the same bank, so
+ * after every 16 slots come 4 unused words, and the 32 slots fall in 32
+ * banks (H200, 1226x370 D 256: the kernel 0.108 -> 0.083 ms with the keys
+ * below; with kh = 8 the conflicts are two-way, and the address arithmetic
+ * cost more than they did: 0.048 -> 0.051 ms at 1024x440 D 128). */
+static __host__ __device__ constexpr int
+fast_wta_slot_at (int s, int kh)
+{
+  return kh == 16 ? s + s / 16 * 4 : s;
+}
+
 static __host__ __device__ inline size_t
 fast_wta_smem_bytes (int width, int n_disp, int min_disp)
 {
-  return (size_t) (fast_wta_slots (width, n_disp, min_disp) + n_disp) *
-      sizeof (uint32_t);
+  return (size_t) fast_wta_slot_at (fast_wta_slots (width, n_disp, min_disp)
+      + n_disp, n_disp / (2 * SGM_FAST_LANES)) * sizeof (uint32_t);
 }
 
 /* Warps per block (a block per row) and pixel groups of a warp with
@@ -84,36 +98,55 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   const int seg = lane / LPS, sl = lane % LPS;
   const uint32_t *row_cells = (const uint32_t *) (a.sum + (size_t) y * W * D);
 
-  /* Per word, both halves at once (u16x2): the key of the lane's best,
-   * cost << RB | r, is one shift and one mask from the cell; the right
-   * view's keys cost << 8 | k are one shift and one mask each. */
+  /* Per word, both halves at once (u16x2): the key of the lane's best is
+   * the cell with its matching cost replaced by r, sum << cbits | r (one
+   * LOP3).  The right view's keys sum << 8 | k take a mask or a shift, a
+   * multiply-add and an add each (the multiply-add on the FMA pipe: the
+   * kernel's integer instructions load the ALU pipe most). */
   constexpr int RB = KH <= 1 ? 0 : KH <= 2 ? 1 : KH <= 4 ? 2 : KH <= 8 ? 3
       : KH <= 16 ? 4 : 5;
   static_assert (KH <= 32 && LPS >= 4, "the word keys need r < 2^RB <= "
       "2^cbits; one half of a lane at most holds the second best's window");
-  const int key_shift = a.cbits - RB;           /* cost bits >= 5 >= RB */
-  const uint32_t key_mask = SGM_PACK2 ((0xffffu >> a.cbits) << RB);
-  const int lo_shift = 8 - a.cbits;
-  const uint32_t lo_mask = (0xffffu >> a.cbits) << 8;
-  const int hi_shift = 8 + a.cbits;
+  const uint32_t lo_sum = 0xffffu & (0xffffu << a.cbits);
+  const uint32_t sum_mask = SGM_PACK2 (lo_sum);
+  const uint32_t lo_mul = 1u << (8 - a.cbits);
+  const int hi_shift = 16 + a.cbits;
   const int k0 = sl * KH;                       /* the lane's first index */
 
   const int n_slots = fast_wta_slots (W, D, md);
-  for (int i = threadIdx.x; i < n_slots + D; i += blockDim.x)
+  for (int i = threadIdx.x; i < fast_wta_slot_at (n_slots + D, KH);
+      i += blockDim.x)
     rmin[i] = SGM_NO_MATCH;
   __syncthreads ();
-  /* the slot of index k = sl KH + r + h WORDS is fold_base - r - h WORDS
-   * (unpadded: constant offsets from one register; 2-way bank conflicts) */
+  /* the slot of index k = sl KH + r + h WORDS is fold_base - r - h WORDS:
+   * unpadded, constant offsets from one register; padded (KH = 16), the
+   * lane's KH slots cross one padding after slot fold_base - fold_m */
   const int lane_slot = D - 1 - sl * KH;
+  constexpr int PAD = fast_wta_slot_at (KH, KH) - KH;   /* 4 or none */
+  constexpr int HALF_SLOTS = fast_wta_slot_at (WORDS, KH);
+
+  /* A warp takes batches of LPS pixel groups, NSL LPS consecutive pixels:
+   * group g of a batch at x0 holds pixels x0 + NSL g + seg.  Lane seg LPS
+   * + sl keeps the decision of group sl's pixel of its segment, so that at
+   * the batch's end every lane writes one pixel (x0 + NSL sl + seg), all
+   * lanes at once: per group, only the segment minima and one select
+   * (cuda/sgm/README.md: one lane per segment wrote each group's pixel
+   * before, ~120 of ~313 instructions per group with 4 lanes active). */
+  constexpr int WARPS = fast_wta_warps (KH);
+  constexpr int BATCH = NSL * LPS;              /* pixels of a batch */
+  constexpr int XSTEP = WARPS * BATCH;          /* a warp's batches apart */
+  constexpr int AHEAD = fast_wta_ahead (KH);
+  static_assert (BATCH == SGM_WARP, "a batch's pixels are the warp's lanes");
+  auto group_x = [&](int q) -> int {        /* the warp's group q (uniform) */
+    return wib * BATCH + (q / LPS) * XSTEP + (q % LPS) * NSL;
+  };
 
   /* the cells of the warp's next AHEAD pixel groups are in flight while
    * the current ones are evaluated */
-  constexpr int XSTEP = fast_wta_warps (KH) * NSL;
-  constexpr int AHEAD = fast_wta_ahead (KH);
   uint32_t cells_ahead[AHEAD][KH];
-  auto load_cells = [&](uint32_t (&c)[KH], int xb) {
-    if (xb + seg < W)
-      sgm_words_load_ro < KH > (c, row_cells + (size_t) (xb + seg) * WORDS +
+  auto load_cells = [&](uint32_t (&c)[KH], int xg) {
+    if (xg + seg < W)
+      sgm_words_load_ro < KH > (c, row_cells + (size_t) (xg + seg) * WORDS +
           sl * KH);
   };
 #pragma unroll
@@ -121,37 +154,47 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
 #pragma unroll
     for (int r = 0; r < KH; r++)
       cells_ahead[i][r] = 0;
-    load_cells (cells_ahead[i], wib * NSL + i * XSTEP);
+    load_cells (cells_ahead[i], group_x (i));
   }
-  auto evaluate = [&](const uint32_t (&cell)[KH], int xb) {
-    const int x = xb + seg;
-    const bool on = x < W;
+
+  /* the decision kept by this lane: best index, its cost, second best */
+  int mine_b = 0;
+  uint32_t mine_c1 = 0, mine_c2 = 0;
+
+  /* one group: the right view's minima, the segment's best and second
+   * best (this lane keeps them where @keep) */
+  auto evaluate = [&](const uint32_t (&cell)[KH], int xg, bool keep) {
+    const int x = xg + seg;
     uint32_t key[KH];
 
     /* the right view, and the lane's best of each half (a pixel past the
      * row end, with whatever cells, folds into the scratch slots and
      * writes nothing) */
-    const int fold_base = (on ? x : n_slots) + lane_slot;
+    const int fold_base = (x < W ? x : n_slots) + lane_slot;
+    const int fold_at = fast_wta_slot_at (fold_base, KH);
+    const int fold_m = fold_base % KH;
     uint32_t best_pk = 0xffffffffu;
 #pragma unroll
     for (int r = 0; r < KH; r++) {
       const uint32_t c = cell[r];
-      sgm_shared_min (rmin, rmin_s, fold_base - r,
-          ((c << lo_shift) & lo_mask) | (uint32_t) (k0 + r));
-      sgm_shared_min (rmin, rmin_s, fold_base - r - WORDS,
-          ((c >> hi_shift) & ~0xffu) | (uint32_t) (k0 + r + WORDS));
-      key[r] = ((c >> key_shift) & key_mask) | SGM_PACK2 (r);
+      const uint32_t klo = (c & lo_sum) * lo_mul + (uint32_t) (k0 + r);
+      const uint32_t khi = (c >> hi_shift) * 256u + (uint32_t) (k0 + r +
+          WORDS);
+      const int lo_at = fold_at - r - (PAD != 0 && r > fold_m ? PAD : 0);
+      sgm_shared_min (rmin, rmin_s, lo_at, klo);
+      sgm_shared_min (rmin, rmin_s, lo_at - HALF_SLOTS, khi);
+      key[r] = (c & sum_mask) | SGM_PACK2 (r);
       best_pk = sgm_vmin2 (best_pk, key[r]);
     }
 
     /* best: smallest cost, then smallest index (cost << 8 | index) */
     constexpr uint32_t RMASK = (1u << RB) - 1u;
     const uint32_t best_lo = best_pk & 0xffffu, best_hi = best_pk >> 16;
-    const uint32_t v1 = min (((best_lo >> RB) << 8) | (k0 + (best_lo & RMASK)),
-        ((best_hi >> RB) << 8) | (k0 + WORDS + (best_hi & RMASK)));
+    const uint32_t v1 =
+        min (((best_lo >> a.cbits) << 8) | (k0 + (best_lo & RMASK)),
+        ((best_hi >> a.cbits) << 8) | (k0 + WORDS + (best_hi & RMASK)));
     const uint32_t best = sgm_seg_min_u32 < LPS > (v1);
     const int b = (int) (best & 0xffu);
-    const uint32_t c1 = best >> 8;
 
     /* second best at least 2 indices away: the words r of this lane in
      * b - 1 .. b + 1 (bits of @window) are taken out of one half */
@@ -166,46 +209,62 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
     for (int r = 0; r < KH; r++)
       second_pk = sgm_vmin2 (second_pk,
           key[r] | ((window >> r) & 1u ? half : 0u));
-    const uint32_t v2 = min (second_pk & 0xffffu, second_pk >> 16) >> RB;
+    const uint32_t v2 =
+        min (second_pk & 0xffffu, second_pk >> 16) >> a.cbits;
     const uint32_t c2 = sgm_seg_min_u32 < LPS > (v2);
-    if (on && sl == 0) {
-      const size_t pix = (size_t) y * W + x;
-      int frac = 0;
-      if (a.subpixel && b > 0 && b < D - 1) {
-        /* the costs at b - 1 and b + 1, from the pixel's cells */
-        const uint32_t *pc = row_cells + (size_t) x * WORDS;
-        auto cost_at = [&](int k) -> int {
-          const uint32_t cell = __ldg (pc + (k < WORDS ? k : k - WORDS));
-          return (int) ((k < WORDS ? cell & 0xffffu : cell >> 16) >> a.cbits);
-        };
-        frac = cv_sgm_subpixel_frac (cost_at (b - 1), (int) c1,
-            cost_at (b + 1));
-      }
-      a.disp[pix] = cv_sgm_is_unique (c1, c2, a.uniqueness_fixed)
-          ? (int16_t) (CV_DISP_SCALE * (md + b) + frac) : CV_DISP_INVALID;
-      a.best[pix] = (int16_t) b;
-      a.conf[pix] = (uint8_t) cv_sgm_confidence (c1, c2);
+    if (keep) {
+      mine_b = b;
+      mine_c1 = best >> 8;
+      mine_c2 = c2;
     }
   };
+
+  /* the batch's decisions out, one pixel per lane */
+  auto write_batch = [&](int x0) {
+    const int x = x0 + sl * NSL + seg;
+    if (x >= W)
+      return;
+    const size_t pix = (size_t) y * W + x;
+    int frac = 0;
+    if (a.subpixel && mine_b > 0 && mine_b < D - 1) {
+      /* the costs at b - 1 and b + 1, from the pixel's cells */
+      const uint32_t *pc = row_cells + (size_t) x * WORDS;
+      auto cost_at = [&](int k) -> int {
+        const uint32_t cell = __ldg (pc + (k < WORDS ? k : k - WORDS));
+        return (int) ((k < WORDS ? cell & 0xffffu : cell >> 16) >> a.cbits);
+      };
+      frac = cv_sgm_subpixel_frac (cost_at (mine_b - 1), (int) mine_c1,
+          cost_at (mine_b + 1));
+    }
+    a.disp[pix] = cv_sgm_is_unique (mine_c1, mine_c2, a.uniqueness_fixed)
+        ? (int16_t) (CV_DISP_SCALE * (md + mine_b) + frac) : CV_DISP_INVALID;
+    a.best[pix] = (int16_t) mine_b;
+    a.conf[pix] = (uint8_t) cv_sgm_confidence (mine_c1, mine_c2);
+  };
+
+  /* the groups in order (group_x increases with q); a batch is written
+   * after its last group, or after the row's last group */
 #pragma unroll 1
-  for (int xb = wib * NSL; xb < W; xb += AHEAD * XSTEP) {
+  for (int qb = 0; group_x (qb) < W; qb += AHEAD) {
 #pragma unroll
     for (int i = 0; i < AHEAD; i++) {
-      const int xi = xb + i * XSTEP;    /* warp-uniform */
-      if (xi < W) {
+      const int q = qb + i, xg = group_x (q);     /* warp-uniform */
+      if (xg < W) {
         uint32_t cell[KH];
 #pragma unroll
         for (int r = 0; r < KH; r++)
           cell[r] = cells_ahead[i][r];
-        load_cells (cells_ahead[i], xi + AHEAD * XSTEP);
-        evaluate (cell, xi);
+        load_cells (cells_ahead[i], group_x (q + AHEAD));
+        evaluate (cell, xg, sl == q % LPS);
+        if (q % LPS == LPS - 1 || group_x (q + 1) >= W)
+          write_batch (xg - (q % LPS) * NSL);
       }
     }
   }
   __syncthreads ();             /* the right minima of the row are final */
 
   for (int x = threadIdx.x; x < W; x += blockDim.x) {
-    uint32_t v = rmin[x + md + D - 1];
+    uint32_t v = rmin[fast_wta_slot_at (x + md + D - 1, KH)];
     a.best_right[(size_t) y * W + x] = v == SGM_NO_MATCH ? (int16_t) - 1
         : (int16_t) (v & 0xffu);
   }

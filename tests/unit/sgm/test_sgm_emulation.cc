@@ -788,6 +788,16 @@ main (int argc, char **argv)
       ok = check (&p, sizes[si][0], sizes[si][1], si, si & 1,
           CV_SGM_SCHEDULE_AUTO, 132, CV_SGM_SCHEDULE_AUTO);
     }
+    /* rows where the winner-takes-all's warps take several batches of
+     * pixels, the last one partial (16 warps of 32 pixels at D 128, 8 at
+     * D 256) */
+    for (int si = 0; si < 2 && ok; si++) {
+      CvSgmParams p;
+      params_for (&p, si * 32 + 2, si ? 256 : 128, 4);
+      ok = check_variant (&p, si ? 1071 : 1115, 2, si + 5, 1,
+          CV_SGM_SCHEDULE_AUTO, CV_SGM_VARIANT_AUTO, 132,
+          CV_SGM_SCHEDULE_AUTO);
+    }
   } else if (strcmp (set, "packed") == 0) {
     /* the packed variant for every D (every kernel instantiation), both
      * census kinds and path counts, P2 at the largest exact value, odd
