@@ -179,6 +179,13 @@ __popcll (unsigned long long v)
   return __builtin_popcountll (v);
 }
 
+/* the low word of hi:lo shifted right by @shift mod 32 */
+static inline unsigned
+__funnelshift_r (unsigned lo, unsigned hi, unsigned shift)
+{
+  return (unsigned) ((((unsigned long long) hi << 32) | lo) >> (shift & 31));
+}
+
 static inline unsigned
 __byte_perm (unsigned x, unsigned y, unsigned s)
 {

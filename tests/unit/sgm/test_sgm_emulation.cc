@@ -290,8 +290,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   /* census (also zeroes the counters) */
   {
     dim3 block (CENSUS_TILE_W, CENSUS_TILE_H);
-    dim3 grid ((w + CENSUS_TILE_W - 1) / CENSUS_TILE_W,
-        (h + CENSUS_TILE_H - 1) / CENSUS_TILE_H, 2);
+    dim3 grid = census_grid (w, h);
     if (full)
       launch (grid, block, 4096, [&]() {
             sgm_census_kernel < unsigned long long, false > (l->data,
@@ -790,11 +789,12 @@ main (int argc, char **argv)
     }
     /* rows where the winner-takes-all's warps take several batches of
      * pixels, the last one partial (16 warps of 32 pixels at D 128, 8 at
-     * D 256) */
+     * D 256); with 20 rows of 1117 (word-aligned rows: the stride is w + 3),
+     * census blocks inside the image that load their tile by words */
     for (int si = 0; si < 2 && ok; si++) {
       CvSgmParams p;
       params_for (&p, si * 32 + 2, si ? 256 : 128, 4);
-      ok = check_variant (&p, si ? 1071 : 1115, 2, si + 5, 1,
+      ok = check_variant (&p, si ? 1071 : 1117, si ? 2 : 20, si + 5, 1,
           CV_SGM_SCHEDULE_AUTO, CV_SGM_VARIANT_AUTO, 132,
           CV_SGM_SCHEDULE_AUTO);
     }
