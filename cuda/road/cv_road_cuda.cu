@@ -3,7 +3,7 @@
  *
  * Per frame (all on the caller's stream, no host synchronisation), BASELINE:
  *   memset        frame counters, equalisation histogram, update sums
- *   preprocess    rgb_histogram_kernel, equalize_lut_kernel
+ *   preprocess    rgb_histogram_kernel, equalize_lut_kernel<false>
  *   features      patch_features_kernel
  *   ccl           ccl_merge, ccl_compress (+ sizes), seed_compact (largest
  *                 component, seeds, compaction), training_gather
@@ -11,8 +11,8 @@
  *   classify      classify_distance, ccl_merge, classify_finalize,
  *                 2 async copies into pinned memory
  * (13 kernels, 1 memset, 2 copies).  FAST variants:
- *   preprocess    rgb_histogram_fast_kernel, equalize_lut_fast_kernel (also
- *                 clears the histogram for the next frame)
+ *   preprocess    rgb_histogram_fast_kernel, equalize_lut_kernel<true>
+ *                 (also clears the histogram for the next frame)
  *   features      patch_features_fast_kernel
  *   ccl           seeds_block_kernel (labelling, largest component, seeds)
  *   model         update_assign_fast_kernel (also gathers the training

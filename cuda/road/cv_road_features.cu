@@ -47,8 +47,10 @@ rgb_histogram_kernel (RoadDev c)
 }
 
 /* One block of LEVELS threads: per channel an inclusive scan of the
- * histogram (the cdf) and the table (cv_road_equalize_entry). */
-__global__ void __launch_bounds__ (LEVELS)
+ * histogram (the cdf) and the table (cv_road_equalize_entry).  With
+ * @CLEAR_HIST (the FAST path, which has no per-frame memset) each thread
+ * also clears the bins it consumed, for the next frame. */
+template < bool CLEAR_HIST > __global__ void __launch_bounds__ (LEVELS)
 equalize_lut_kernel (RoadDev c)
 {
   __shared__ unsigned int cdf[CHANNELS][LEVELS];
@@ -66,6 +68,8 @@ equalize_lut_kernel (RoadDev c)
   __syncthreads ();
   for (int ch = 0; ch < CHANNELS; ch++) {
     cdf[ch][v] = c.rgb_hist[ch * LEVELS + v];
+    if (CLEAR_HIST)
+      c.rgb_hist[ch * LEVELS + v] = 0;
     if (cdf[ch][v] != 0)
       atomicMin (&first[ch], v);
   }
@@ -215,47 +219,6 @@ rgb_histogram_fast_kernel (RoadDev c)
       atomicAdd (&c.rgb_hist[i], hist[i]);
 }
 
-/* As equalize_lut_kernel; then clears the histogram it consumed, for the
- * next frame (the FAST path has no per-frame memset). */
-__global__ void __launch_bounds__ (LEVELS)
-equalize_lut_fast_kernel (RoadDev c)
-{
-  __shared__ unsigned int cdf[CHANNELS][LEVELS];
-  __shared__ int first[CHANNELS];
-  int v = threadIdx.x;
-  unsigned int total = (unsigned int) c.width * (unsigned int) c.height;
-
-  if (!c.equalize) {
-    for (int ch = 0; ch < CHANNELS; ch++)
-      c.lut[ch * LEVELS + v] = (uint8_t) v;
-    return;
-  }
-  if (v < CHANNELS)
-    first[v] = LEVELS;
-  __syncthreads ();
-  for (int ch = 0; ch < CHANNELS; ch++) {
-    cdf[ch][v] = c.rgb_hist[ch * LEVELS + v];
-    c.rgb_hist[ch * LEVELS + v] = 0;    /* each thread clears its own bins */
-    if (cdf[ch][v] != 0)
-      atomicMin (&first[ch], v);
-  }
-  __syncthreads ();
-  for (int off = 1; off < LEVELS; off <<= 1) {
-    unsigned int add[CHANNELS];
-    for (int ch = 0; ch < CHANNELS; ch++)
-      add[ch] = v >= off ? cdf[ch][v - off] : 0u;
-    __syncthreads ();
-    for (int ch = 0; ch < CHANNELS; ch++)
-      cdf[ch][v] += add[ch];
-    __syncthreads ();
-  }
-  for (int ch = 0; ch < CHANNELS; ch++) {
-    unsigned int cdf_min = first[ch] < LEVELS ? cdf[ch][first[ch]] : 0u;
-    c.lut[ch * LEVELS + v] = cv_road_equalize_entry (cdf[ch][v], cdf_min,
-        total, v);
-  }
-}
-
 /* As patch_features_kernel, bit-identical output, restructured:
  *  - one thread per pixel row of a patch (blockDim.y = n: no thread takes
  *    two rows while others idle);
@@ -376,8 +339,8 @@ cv_road_launch_preprocess_fast (const RoadDev & dev, CvStream stream,
     rgb_histogram_fast_kernel <<< blocks, HIST_THREADS, 0, stream >>> (dev);
     CV_CUDA_CHECK_LAUNCH (err, "rgb_histogram_fast_kernel");
   }
-  equalize_lut_fast_kernel <<< 1, LEVELS, 0, stream >>> (dev);
-  CV_CUDA_CHECK_LAUNCH (err, "equalize_lut_fast_kernel");
+  equalize_lut_kernel < true > <<< 1, LEVELS, 0, stream >>> (dev);
+  CV_CUDA_CHECK_LAUNCH (err, "equalize_lut_kernel<true>");
   return CV_OK;
 }
 
@@ -417,8 +380,8 @@ cv_road_launch_preprocess (const RoadDev & dev, CvStream stream, CvError * err)
     rgb_histogram_kernel <<< blocks, HIST_THREADS, 0, stream >>> (dev);
     CV_CUDA_CHECK_LAUNCH (err, "rgb_histogram_kernel");
   }
-  equalize_lut_kernel <<< 1, LEVELS, 0, stream >>> (dev);
-  CV_CUDA_CHECK_LAUNCH (err, "equalize_lut_kernel");
+  equalize_lut_kernel < false > <<< 1, LEVELS, 0, stream >>> (dev);
+  CV_CUDA_CHECK_LAUNCH (err, "equalize_lut_kernel<false>");
   return CV_OK;
 }
 

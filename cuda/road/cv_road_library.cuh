@@ -67,4 +67,82 @@ cv_road_compact_unexplained (const RoadDev & c, int n_training, bool to_carry)
   __syncthreads ();
 }
 
+/* The EM fit's @k_new models into the library: free slots first, then the
+ * lowest-weight old models (ties: lowest index), as the CPU reference;
+ * a new model's weight is its fitted weight times @mass.  @slots: block-
+ * shared, CV_ROAD_MAX_MODELS entries. */
+static __device__ void
+cv_road_place_new_models (const RoadDev & c, int n_old, int k_new,
+    double mass, int *slots)
+{
+  if (threadIdx.x == 0) {
+    int count = n_old;
+    bool replaced[CV_ROAD_MAX_MODELS];
+    for (int m = 0; m < c.max_models; m++)
+      replaced[m] = false;
+    for (int k = 0; k < k_new; k++) {
+      int slot = -1;
+      if (count < c.max_models) {
+        slot = count++;
+      } else {
+        for (int m = 0; m < count; m++)
+          if (!replaced[m] && (slot < 0
+                  || c.lib_weight[m] < c.lib_weight[slot]))
+            slot = m;
+      }
+      replaced[slot] = true;
+      slots[k] = slot;
+      c.lib_weight[slot] = CV_ROAD_DMUL (c.em_weight[k], mass);
+    }
+    c.lib->count = count;
+    c.lib->carry_count = 0;
+  }
+  __syncthreads ();
+  for (int t = threadIdx.x; t < k_new * c.dims; t += blockDim.x) {
+    int k = t / c.dims, d = t - k * c.dims;
+    c.lib_mean[(size_t) slots[k] * c.dims + d] = c.em_mean[t];
+    c.lib_var[(size_t) slots[k] * c.dims + d] = c.em_var[t];
+  }
+}
+
+/* The library's weights back to a sum of 1 (summed in order, as the CPU
+ * reference), copied to the summary; returns the number of models.
+ * @s_total: block-shared. */
+static __device__ int
+cv_road_normalise_weights (const RoadDev & c, double *s_total)
+{
+  const int n_models = c.lib->count;
+
+  if (threadIdx.x == 0) {
+    double total = 0.0;
+    for (int m = 0; m < n_models; m++)
+      total = CV_ROAD_DADD (total, c.lib_weight[m]);
+    *s_total = total;
+  }
+  __syncthreads ();
+  for (int m = threadIdx.x; m < n_models; m += blockDim.x) {
+    if (*s_total > 0.0)
+      c.lib_weight[m] = CV_ROAD_DDIV (c.lib_weight[m], *s_total);
+    c.summary_weight[m] = (float) c.lib_weight[m];
+  }
+  return n_models;
+}
+
+/* The frame's summary of the library step (thread 0). */
+static __device__ void
+cv_road_write_summary (const RoadDev & c, int n_training, int unexplained,
+    int k_new, int em_iterations, int n_models)
+{
+  RoadSummary *s = c.summary;
+
+  s->n_seeds = c.counters->n_seeds;
+  s->n_training = n_training;
+  s->n_updated = n_training - unexplained;
+  s->n_new_models = k_new;
+  s->em_iterations = em_iterations;
+  s->n_carried = c.lib->carry_count;
+  s->n_road = 0;                /* counted by the classification */
+  s->n_models = n_models;
+}
+
 #endif /* CV_ROAD_LIBRARY_CUH */

@@ -429,36 +429,7 @@ library_kernel (RoadDev c)
     a.min_d2 = c.em_min_d2;
     em_block (a, &s_iterations, &ll);
 
-    /* slots: free ones first, then the lowest-weight old models (ties:
-     * lowest index), as the CPU reference */
-    if (threadIdx.x == 0) {
-      int count = n_old;
-      bool replaced[CV_ROAD_MAX_MODELS];
-      for (int m = 0; m < c.max_models; m++)
-        replaced[m] = false;
-      for (int k = 0; k < k_new; k++) {
-        int slot = -1;
-        if (count < c.max_models) {
-          slot = count++;
-        } else {
-          for (int m = 0; m < count; m++)
-            if (!replaced[m] && (slot < 0
-                    || c.lib_weight[m] < c.lib_weight[slot]))
-              slot = m;
-        }
-        replaced[slot] = true;
-        slots[k] = slot;
-        c.lib_weight[slot] = CV_ROAD_DMUL (c.em_weight[k], mass);
-      }
-      c.lib->count = count;
-      c.lib->carry_count = 0;
-    }
-    __syncthreads ();
-    for (int t = threadIdx.x; t < k_new * c.dims; t += blockDim.x) {
-      int k = t / c.dims, d = t - k * c.dims;
-      c.lib_mean[(size_t) slots[k] * c.dims + d] = c.em_mean[t];
-      c.lib_var[(size_t) slots[k] * c.dims + d] = c.em_var[t];
-    }
+    cv_road_place_new_models (c, n_old, k_new, mass, slots);
   } else {
     cv_road_compact_unexplained (c, n_training, true);
     if (threadIdx.x == 0) {
@@ -469,33 +440,14 @@ library_kernel (RoadDev c)
   __syncthreads ();
 
   /* weights back to a sum of 1, inverse variances, summary */
-  n_models = c.lib->count;
-  if (threadIdx.x == 0) {
-    double total = 0.0;
-    for (int m = 0; m < n_models; m++)
-      total = CV_ROAD_DADD (total, c.lib_weight[m]);
-    s_total = total;
-  }
-  __syncthreads ();
-  for (int m = threadIdx.x; m < n_models; m += blockDim.x) {
-    if (s_total > 0.0)
-      c.lib_weight[m] = CV_ROAD_DDIV (c.lib_weight[m], s_total);
-    c.summary_weight[m] = (float) c.lib_weight[m];
-  }
+  n_models = cv_road_normalise_weights (c, &s_total);
   for (int t = threadIdx.x; t < n_models * c.dims; t += blockDim.x) {
     c.lib_inv[t] = CV_ROAD_DDIV (1.0, c.lib_var[t]);
     c.summary_mean[t] = (float) c.lib_mean[t];
   }
   if (threadIdx.x == 0) {
-    RoadSummary *s = c.summary;
-    s->n_seeds = c.counters->n_seeds;
-    s->n_training = n_training;
-    s->n_updated = n_training - unexplained;
-    s->n_new_models = k_new;
-    s->em_iterations = s_iterations;
-    s->n_carried = c.lib->carry_count;
-    s->n_road = 0;              /* counted by the classification */
-    s->n_models = n_models;
+    cv_road_write_summary (c, n_training, unexplained, k_new, s_iterations,
+        n_models);
   }
 }
 
