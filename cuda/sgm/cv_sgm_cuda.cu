@@ -34,6 +34,7 @@ census_grid (int w, int h)
   return dim3 ((w + CENSUS_BLOCK_W - 1) / CENSUS_BLOCK_W,
       (h + CENSUS_TILE_H - 1) / CENSUS_TILE_H, 2);
 }
+
 /* Post-processing tile (median needs a 1-pixel halo). */
 #define POST_TILE_W 32
 #define POST_TILE_H 8
