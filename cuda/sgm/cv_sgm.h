@@ -171,7 +171,9 @@ CvStatus cv_disparity_to_color_cpu (const CvImageS16 * disparity,
  * CUDAVISION_SGM_SCHEDULE ("auto", "sequential", "two-sweeps",
  * "concurrent") sets the schedule of new plans (to measure the chain:
  * a cooperative grid waits until the whole grid fits beside other
- * elements' kernels). */
+ * elements' kernels).  The packed 4-path kernel has no schedule: it runs
+ * both vertical paths of a column in one warp, an ordinary launch, and
+ * reports CONCURRENT. */
 typedef enum
 {
   CV_SGM_SCHEDULE_AUTO = 0,

@@ -372,6 +372,11 @@ struct CvSgmCuda
   int fast_paths_occupancy[N_D_VARIANTS][CV_SGM_N_VARIANTS][2];
   int fast_horiz_smem_set[N_D_VARIANTS][2];
   int fast_paths_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS][2];
+  /* 4 paths: the vertical-pair kernel's shared memory set, per lane count;
+   * pairs: 0 to run the group-per-direction kernel instead (environment
+   * CUDAVISION_SGM_PAIRS=0, for measurements) */
+  int fast_pairs_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS];
+  int pairs;
   int fast_wta_smem_set[N_D_VARIANTS];
   /* sweeps variant: blocks per SM (-1: not queried), shared memory set,
    * the strip warps of the frame being computed */
@@ -400,6 +405,7 @@ device_info (CvSgmCuda * plan, CvError * err)
       sizeof (plan->fast_paths_occupancy));
   memset (plan->fast_horiz_smem_set, 0, sizeof (plan->fast_horiz_smem_set));
   memset (plan->fast_paths_smem_set, 0, sizeof (plan->fast_paths_smem_set));
+  memset (plan->fast_pairs_smem_set, 0, sizeof (plan->fast_pairs_smem_set));
   memset (plan->fast_sweeps_occupancy, 0xff,
       sizeof (plan->fast_sweeps_occupancy));
   memset (plan->fast_sweeps_smem_set, 0, sizeof (plan->fast_sweeps_smem_set));
@@ -440,6 +446,8 @@ cv_sgm_cuda_new (void)
       if (strcmp (env, cv_sgm_variant_name ((CvSgmVariant) v)) == 0)
         plan->variant = (CvSgmVariant) v;
     plan->last_variant = CV_SGM_VARIANT_BASELINE;
+    env = getenv ("CUDAVISION_SGM_PAIRS");
+    plan->pairs = env == NULL || strcmp (env, "0") != 0;
     plan->wait_timeout_ns = SGM_WAIT_TIMEOUT_NS;
     if (cv_cuda_under_tool ())
       plan->wait_timeout_ns *= SGM_WAIT_TOOL_FACTOR;
@@ -778,10 +786,39 @@ packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
  * against 1.65). */
 #define SGM_SWEEP_AUTO_STRIP_WARPS 6
 
+/* 4 paths: the down and up chain of each column in one warp
+ * (cv_sgm_fast_pairs.cu), no plan. */
+static CvStatus
+run_fast_pairs (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
+    int lanes, cudaStream_t stream, CvError * err)
+{
+  SgmPathsArgs pa;
+  memset (&pa, 0, sizeof (pa));
+  pa.layout = sgm_args_layout ();
+  pa.sum = (uint16_t *) plan->sum.ptr;
+  pa.width = left->width;
+  pa.height = left->height;
+  pa.n_disp = p->max_disparity;
+  pa.min_disp = p->min_disparity;
+  pa.p1 = p->p1;
+  pa.p2 = p->p2;
+  pa.adaptive = p->adaptive_p2 != 0;
+  pa.adaptive_scale = p->adaptive_p2_scale;
+  pa.jumps = p->adaptive_p2 ? (const uint16_t *) plan->jumps.ptr : NULL;
+  sgm_fast_paths_constants (&pa, p->census);
+  plan->last_schedule = CV_SGM_SCHEDULE_CONCURRENT;
+  return sgm_fast_pairs_launch (&pa, lanes, plan->n_sms, plan->smem_optin,
+      &plan->fast_pairs_smem_set[d_index (p->max_disparity)]
+      [cv_sgm_variant_of_lanes (lanes)], stream, err);
+}
+
 static CvStatus
 run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     int lanes, cudaStream_t stream, CvError * err)
 {
+  if (p->paths == 4 && plan->pairs)
+    return run_fast_pairs (plan, p, left, lanes, stream, err);
+
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;

@@ -24,7 +24,9 @@
  * The packed variant (the default where exact, cv_sgm_variant.h) replaces
  * 2 and 3 by: horizontal paths first (costs from the census, written into
  * the cells), vertical and diagonal paths (costs read from the cells), and
- * a winner-takes-all kernel; see cv_sgm_kernel_args.h.
+ * a winner-takes-all kernel; see cv_sgm_kernel_args.h.  With 4 paths its
+ * vertical paths need no counters: the down and up chain of a column run
+ * in one warp (cv_sgm_fast_pairs.cu), an ordinary launch.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -112,6 +114,15 @@ int sgm_fast_paths_occupancy (int n_disp, int lanes, int vertical,
  * warps, cooperatively when args->coop. */
 CvStatus sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes,
     int n_blocks, int smem_limit, int *smem_set, cudaStream_t stream,
+    CvError * err);
+
+/* 4 paths (cv_sgm_fast_pairs.cu): the shared memory of one warp of the
+ * vertical-pair kernel with @lanes lanes per chain (a block holds as many
+ * warps as fit), and its launch (an ordinary one, about one block per of
+ * @n_sms SMs; args needs no plan: no counters, no groups). */
+size_t sgm_fast_pairs_smem_bytes (int n_disp, int lanes);
+CvStatus sgm_fast_pairs_launch (const SgmPathsArgs * args, int lanes,
+    int n_sms, int smem_limit, int *smem_set, cudaStream_t stream,
     CvError * err);
 
 /* Dynamic shared memory of a block of the sweep kernel with @strip_warps

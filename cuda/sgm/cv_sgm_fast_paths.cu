@@ -24,7 +24,8 @@
  * are ordered per batch of rows with counters (the schedules of
  * cv_sgm_plan.c: all groups at once, top half down groups first, bottom
  * half up groups first), each group fetching only rows its predecessor has
- * published.
+ * published.  With 4 paths cv_sgm_cuda_compute runs cv_sgm_fast_pairs.cu
+ * instead (this kernel's VERT form with CUDAVISION_SGM_PAIRS=0).
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"

@@ -11,7 +11,7 @@
  * fails with the recorded fault.
  *
  *   test-sgm-emulation <set>     set: 4paths | 8paths | schedules | sizes |
- *                                     packed | sweeps | faults |
+ *                                     packed | pairs | sweeps | faults |
  *                                     heights [from to] | heights-long |
  *                                     random [count seed]
  *
@@ -20,7 +20,11 @@
  * cannot be satisfied end in a fault and an invalid frame; heights: every
  * image height in [from, to], every cooperative schedule and variant, in
  * batches of SGM_BATCH_ROWS rows; heights-long: 4 paths in their own
- * batches on heights of one to six of them.
+ * batches on heights of one to six of them; pairs: the packed 4 paths'
+ * vertical-pair kernel on every short height.  schedules, faults and the
+ * heights sets run the packed 4 paths with the group-per-direction kernel
+ * (CUDAVISION_SGM_PAIRS=0), whose counters they test; the other sets with
+ * the vertical-pair kernel, as cv_sgm_cuda_compute.
  */
 #include "sgm_emulation.h"
 
@@ -29,6 +33,7 @@
 #include "cv_sgm_paths.cu"
 #include "cv_sgm_fast_horizontal.cu"
 #include "cv_sgm_fast_paths.cu"
+#include "cv_sgm_fast_pairs.cu"
 #include "cv_sgm_fast_sweeps.cu"
 #include "cv_sgm_fast_wta.cu"
 
@@ -167,6 +172,23 @@ fast_paths_dispatch (const SgmPathsArgs & a, int lanes, int blocks)
       });
 }
 
+/* The vertical-pair kernel for D and @lanes (cv_sgm_fast_pairs.cu, 4
+ * paths), an ordinary launch as the launcher's on @n_sms SMs. */
+static void
+fast_pairs_dispatch (const SgmPathsArgs & a, int lanes, int n_sms)
+{
+  SgmFastPairsKernel kernel = pick_fast_pairs (a.n_disp, lanes);
+  int warps, blocks;
+  if (kernel == NULL)
+    abort ();
+  fast_pairs_grid (a.width, a.n_disp, lanes, n_sms, 1 << 30, &warps,
+      &blocks);
+  launch (dim3 (blocks), dim3 (warps * SGM_WARP),
+      fast_pairs_smem_bytes (a.n_disp, lanes, warps), [&]() {
+        kernel (a);
+      });
+}
+
 /* The sweep kernel for D (cv_sgm_fast_sweeps.cu), cooperative. */
 static void
 fast_sweeps_dispatch (const SgmSweepsArgs & a)
@@ -195,6 +217,10 @@ fast_wta_dispatch (const SgmWtaArgs & a)
 }
 
 static int occupancy_blocks = 64;       /* pretend blocks per SM */
+/* 4 paths, packed: the vertical-pair kernel (as cv_sgm_cuda_compute);
+ * false: the group-per-direction kernel and its schedules (what
+ * CUDAVISION_SGM_PAIRS=0 runs), for the sets that test its counters */
+static bool emulate_pairs = true;
 /* strip warps of the sweeps variant */
 static int sweep_strip_warps = SGM_SWEEP_MIN_STRIP_WARPS;
 
@@ -372,11 +398,15 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       pa.layout = sgm_args_layout ();
       if (plan_hook != NULL)
         plan_hook (&pa, &pp);
-      for (int li = 0; li < pp.n_launches; li++) {
-        pa.group_base = pp.launches[li].group_base;
-        pa.coop = pp.launches[li].coop;
-        fast_paths_dispatch (pa, lanes, pp.launches[li].n_blocks);
-      }
+      if (p->paths == 4 && emulate_pairs) {
+        fast_pairs_dispatch (pa, lanes, n_sms);
+        pp.schedule = CV_SGM_SCHEDULE_CONCURRENT;
+      } else
+        for (int li = 0; li < pp.n_launches; li++) {
+          pa.group_base = pp.launches[li].group_base;
+          pa.coop = pp.launches[li].coop;
+          fast_paths_dispatch (pa, lanes, pp.launches[li].n_blocks);
+        }
     }
 
     /* winner-takes-all */
@@ -753,6 +783,7 @@ main (int argc, char **argv)
           CV_SGM_SCHEDULE_CONCURRENT);
     }
   } else if (strcmp (set, "schedules") == 0) {
+    emulate_pairs = false;
     ok = check_signals (4, CV_SGM_SCHEDULE_CONCURRENT, 132, 2)
         && check_signals (8, CV_SGM_SCHEDULE_CONCURRENT, 132, 10)
         && check_signals (8, CV_SGM_SCHEDULE_TWO_SWEEPS, 132, 8)
@@ -883,6 +914,7 @@ main (int argc, char **argv)
     }
     sweep_strip_warps = SGM_SWEEP_MIN_STRIP_WARPS;
   } else if (strcmp (set, "faults") == 0) {
+    emulate_pairs = false;
     /* every wait that cannot be satisfied ends in a recorded fault and an
      * invalid frame, not in a hang */
     CvSgmParams p;
@@ -943,6 +975,7 @@ main (int argc, char **argv)
     }
     plan_hook = NULL;
   } else if (strcmp (set, "heights") == 0) {
+    emulate_pairs = false;
     /* The waits between the path groups for every height from h0 to h1:
      * the counters work per batch (SGM_BATCH_ROWS rows with 8 paths,
      * SGM_BATCH_ROWS_TWO_GROUPS with 4) and per half of the image, the
@@ -971,6 +1004,7 @@ main (int argc, char **argv)
           }
     plan_hook = NULL;
   } else if (strcmp (set, "heights-long") == 0) {
+    emulate_pairs = false;
     /* 4 paths with their own batch (SGM_BATCH_ROWS_TWO_GROUPS rows): one
      * batch, partial or whole, then 2 .. 6 batches with a partial last
      * one or none; the cooperative schedules, every variant */
@@ -991,6 +1025,25 @@ main (int argc, char **argv)
           ok = check_variant (&p, 3, h, (unsigned) (h * 31 + s), 1,
               (CvSgmSchedule) s, (CvSgmVariant) v, 132, (CvSgmSchedule) s);
         }
+  } else if (strcmp (set, "pairs") == 0) {
+    /* The vertical-pair kernel (4 paths): every height from 1 to 3 x
+     * (SGM_FAST_RING + 2) + 3, even and odd (the two chains meet between
+     * two rows or on one; the ring runs dry at the crossing, also before
+     * it is full), widths not a multiple of a warp's columns, every lane
+     * count, both census kinds, with and without adaptive P2. */
+    static const CvSgmVariant v[] = {
+      CV_SGM_VARIANT_PACKED16, CV_SGM_VARIANT_PACKED32,
+      CV_SGM_VARIANT_PACKED, CV_SGM_VARIANT_PACKED4,
+    };
+    for (int h = 1; h <= 3 * (SGM_FAST_RING + 2) + 3 && ok; h++)
+      for (int vi = 0; vi < 4 && ok; vi++) {
+        CvSgmParams p;
+        params_for (&p, h * 5 + vi, vi == 3 ? 32 : 64, 4);
+        p.p2 = 30 + (h * 7 + vi) % 50;
+        ok = check_variant (&p, 1 + (h * 13 + vi * 7) % 23, h,
+            (unsigned) (h * 17 + vi), (h + vi) & 1, CV_SGM_SCHEDULE_AUTO,
+            v[vi], 132, CV_SGM_SCHEDULE_CONCURRENT);
+      }
   } else if (strcmp (set, "random") == 0) {
     /* random sizes, disparity counts, flags and schedules (by hand:
      * test-sgm-emulation random <count> <seed>) */

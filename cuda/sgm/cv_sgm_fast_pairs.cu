@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SGM, CUDA, packed variant, 4 paths: the two vertical paths, the down
+ * and the up chain of a column stepped together by one warp.
+ *
+ * At row step t a warp's chains are at row t (down) and row H - 1 - t
+ * (up): the two chains of a column are independent instruction streams
+ * (the one's shuffles, minima and loads fill the other's waits), and they
+ * meet in the middle of the column.  Until then each reads cells no path
+ * kernel has touched (the horizontal kernel wrote them); after it, each
+ * reads the rows the other chain of the same warp wrote earlier, so the
+ * read-modify-writes are ordered by the warp's own program order: no
+ * counters, no fences, no waits for other warps, and an ordinary launch
+ * (cv_sgm_fast_paths.cu orders its groups through counters, which needs
+ * all blocks resident: a cooperative launch).  With an odd height both
+ * chains reach the middle row at the same step; the up chain then stores
+ * the row with both path costs added, the down chain nothing.
+ *
+ * A slice (column) is a segment of LPS lanes, KH words of the interleaved
+ * layout per lane and chain (D = 2 LPS KH), SGM_WARP / LPS columns per
+ * warp.  Per row step a chain reads its pixel's cells (and, with adaptive
+ * P2, the census kernel's P2 values) from a shared-memory ring filled
+ * SGM_FAST_RING rows ahead with asynchronous copies, takes C from the
+ * cells, steps eq. 2.3 and writes the cells with its path cost added.  A
+ * row of the second half is copied only after the other chain has
+ * written it (at the crossing the ring runs dry once).
+ */
+#ifndef SGM_EMULATION
+#include "cv_sgm_cuda_private.h"
+#else
+#include "cv_sgm_kernel_args.h"
+#endif
+#include "cv_sgm_packed.cuh"
+
+/* Ring slots per warp: up to SGM_FAST_RING + 1 rows fetched or being read,
+ * and one that other lanes may still be reading (as cv_sgm_fast_paths.cu).
+ * A slot holds the down chain's pixels, then the up chain's. */
+#define FAST_PAIRS_SLOTS (SGM_FAST_RING + 2)
+
+/* The most warps per block (the launcher spreads the columns over the
+ * SMs: a block per SM where they fit). */
+#define FAST_PAIRS_MAX_WARPS 16
+
+static __host__ __device__ inline size_t
+fast_pairs_jump_bytes (int lanes, int warps)
+{
+  return (size_t) warps * FAST_PAIRS_SLOTS * 2 * (SGM_WARP / lanes) *
+      SGM_JUMPS_PER_PIXEL * sizeof (uint16_t);
+}
+
+static __host__ __device__ inline size_t
+fast_pairs_smem_bytes (int n_disp, int lanes, int warps)
+{
+  return fast_pairs_jump_bytes (lanes, warps) + (size_t) warps *
+      FAST_PAIRS_SLOTS * 2 * (SGM_WARP / lanes) * (n_disp / 2) *
+      sizeof (uint32_t);
+}
+
+/* A compile-time flag as a type (a constant inside the lambdas). */
+template < bool B > struct SgmFlag
+{
+  static constexpr bool value = B;
+};
+
+template < int LPS, int KH > __global__ void
+__launch_bounds__ (FAST_PAIRS_MAX_WARPS * SGM_WARP)
+sgm_fast_pairs_kernel (const SgmPathsArgs a)
+{
+  constexpr int NSL = SGM_WARP / LPS;   /* columns per warp */
+  constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
+  constexpr int PIX = NSL * WORDS;      /* words of a chain's part of a slot */
+  constexpr int SLOTS = FAST_PAIRS_SLOTS;
+  constexpr bool STAGED_STORE = sgm_staged_store (KH);
+  constexpr int SWZ = sgm_ring_swizzle (LPS, KH);
+  constexpr int DN = 0, UP = 1;
+  unsigned char *smem = sgm_dynamic_shared ();
+
+  const int lane = threadIdx.x & (SGM_WARP - 1);
+  const int wib = threadIdx.x / SGM_WARP;
+  const int warps = (int) blockDim.x / SGM_WARP;
+  const int seg = lane / LPS, sl = lane % LPS;
+  const int W = a.width, H = a.height;
+  const int s = (blockIdx.x * warps + wib) * NSL + seg;
+  /* a column past the image's last reads that column and stores nothing */
+  const int s_read = min (s, W - 1);
+  const bool store_ok = s < W;
+
+  /* the rings: slot k, chain c at (2 k + c) parts */
+  uint2 *const jump_ring = (uint2 *) smem + (size_t) wib * SLOTS * 2 * NSL
+      + seg;
+  uint32_t *const ring = (uint32_t *) (smem + fast_pairs_jump_bytes (LPS,
+          warps)) + (size_t) wib * SLOTS * 2 * PIX + seg * WORDS;
+  const unsigned ring_s = sgm_shared_address (ring);
+  const unsigned jump_ring_s = sgm_shared_address (jump_ring);
+  constexpr unsigned PART_BYTES = PIX * sizeof (uint32_t);
+  constexpr unsigned JUMP_PART_BYTES = NSL * sizeof (uint2);
+
+  /* 32-bit words between a pixel and the one below it */
+  const ptrdiff_t row_words = (ptrdiff_t) W * WORDS;
+  uint32_t *const column = (uint32_t *) a.sum + (size_t) s_read * WORDS;
+  uint32_t *const column_last = column + (H - 1) * row_words;
+  const bool copy_jumps = a.adaptive && sl == 0;
+  /* (as integers: no pointer arithmetic on NULL without adaptive P2) */
+  const uintptr_t jumps_column = (uintptr_t) a.jumps + (size_t) s_read *
+      SGM_JUMPS_PER_PIXEL * sizeof (uint16_t);
+  const ptrdiff_t jumps_row_bytes = (ptrdiff_t) W * SGM_JUMPS_PER_PIXEL *
+      (ptrdiff_t) sizeof (uint16_t);
+
+  /* the next row step to fetch, its slot, and its pixels' cells and P2
+   * values (down: row q, up: row H - 1 - q) */
+  int q_next = 0, slot_next = 0;
+  const uint32_t *fetch_dn = column, *fetch_up = column_last;
+  uintptr_t jumps_dn = jumps_column;
+  uintptr_t jumps_up = jumps_column + (H - 1) * jumps_row_bytes;
+  auto fetch_row = [&]() {
+    const int part = 2 * slot_next;
+    sgm_pixel_copy_async_at < LPS, WORDS, SWZ > (ring + part * PIX,
+        ring_s + part * PART_BYTES, fetch_dn, sl);
+    sgm_pixel_copy_async_at < LPS, WORDS, SWZ > (ring + (part + 1) * PIX,
+        ring_s + (part + 1) * PART_BYTES, fetch_up, sl);
+    sgm_copy_async_if_at (copy_jumps, jump_ring + part * NSL,
+        jump_ring_s + part * JUMP_PART_BYTES, (const uint2 *) jumps_dn);
+    sgm_copy_async_if_at (copy_jumps, jump_ring + (part + 1) * NSL,
+        jump_ring_s + (part + 1) * JUMP_PART_BYTES, (const uint2 *) jumps_up);
+    sgm_copy_commit ();
+    q_next++;
+    fetch_dn += row_words;
+    fetch_up -= row_words;
+    jumps_dn += jumps_row_bytes;
+    jumps_up -= jumps_row_bytes;
+    slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
+  };
+
+  /* Row step q is in the first half when 2 q <= H - 1: neither chain has
+   * touched its rows.  A row of the second half was written by the other
+   * chain at step H - 1 - q: it may be copied at step f >= H - q after a
+   * __syncwarp (the copies of other lanes then see the stores), and
+   * unchecked from f >= H + 1 - q (a step's own __syncwarp lies between).
+   * The steps before t_plain_end fetch row step t + SGM_FAST_RING
+   * unchecked. */
+  const int last_first_half = (H - 1) / 2;
+  int t_plain_end = 0;
+  auto fetch_ahead_and_wait = [&](int t) {
+    if (t < t_plain_end) {
+      fetch_row ();
+      sgm_copy_wait < SGM_FAST_RING > ();
+      return;
+    }
+    __syncwarp ();              /* the stores of step t - 1 before the copies */
+    const int limit = min (H, t + SGM_FAST_RING + 1);
+    while (q_next < limit && (q_next <= last_first_half || q_next >= H - t))
+      fetch_row ();
+    sgm_copy_wait_pending < SGM_FAST_RING > (q_next - 1 - t);
+    if (q_next == t + SGM_FAST_RING + 1)
+      t_plain_end = q_next <= last_first_half
+          ? last_first_half + 1 - SGM_FAST_RING
+          : 2 * (t + 1) >= H + 1 - SGM_FAST_RING ? H - SGM_FAST_RING : 0;
+  };
+
+  /* adaptive P2: a down step takes the new pixel's entry
+   * SGM_JUMP_INDEX (0, 1), an up step the entry SGM_JUMP_INDEX (0, -1) of
+   * the pixel before it (kept from the step before; unused at the start) */
+  constexpr int JUMP_DN = SGM_JUMP_INDEX (0, 1), JUMP_UP =
+      SGM_JUMP_INDEX (0, -1);
+  uint32_t p2_up_before = 0;
+
+  uint32_t L[2][KH], m_pk[2] = { 0, 0 };
+#pragma unroll
+  for (int r = 0; r < KH; r++)
+    L[DN][r] = L[UP][r] = 0;    /* a path start: the first step gives C */
+  int slot_rd = 0;
+  uint32_t *row_dn = column, *row_up = column_last;
+
+  /* Row step t; MIDDLE: both chains at the same row (odd H). */
+  auto row_step = [&](int t, auto middle) {
+    constexpr bool MIDDLE = decltype (middle)::value;
+    fetch_ahead_and_wait (t);
+    __syncwarp ();              /* row t's copies complete for every lane */
+
+    uint32_t cell[2][KH], C[2][KH];
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      const int part = 2 * slot_rd + c;
+      sgm_lane_words_load_shared_at < KH, SWZ > (cell[c], ring + part * PIX,
+          ring_s + part * PART_BYTES, sl);
+#pragma unroll
+      for (int r = 0; r < KH; r++)
+        C[c][r] = cell[c][r] & a.cmask_pk;
+    }
+    uint32_t p2[2] = { (uint32_t) a.p2, (uint32_t) a.p2 };
+    if (a.adaptive) {
+      const int part = 2 * slot_rd;
+      p2[DN] = sgm_shared_load_u16_at ((const uint16_t *) (jump_ring +
+              part * NSL) + JUMP_DN, jump_ring_s + part * JUMP_PART_BYTES +
+          JUMP_DN * (unsigned) sizeof (uint16_t));
+      p2[UP] = p2_up_before;
+      p2_up_before = sgm_shared_load_u16_at ((const uint16_t *) (jump_ring +
+              (part + 1) * NSL) + JUMP_UP, jump_ring_s + (part + 1) *
+          JUMP_PART_BYTES + JUMP_UP * (unsigned) sizeof (uint16_t));
+    }
+    /* a path starts at the first row: m = 0 and m + P2 = 0 give L = C */
+    const bool start = t == 0;
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      const uint32_t m_used = start ? 0u : m_pk[c];
+      const uint32_t jump_pk = start ? 0u : m_pk[c] + SGM_PACK2 (p2[c]);
+      sgm_ipl_step < LPS, KH > (L[c], C[c], m_used, a.p1_pk, jump_pk, sl);
+    }
+#pragma unroll
+    for (int c = 0; c < 2; c++)
+      m_pk[c] = sgm_ipl_min < LPS, KH > (L[c]);
+
+    uint32_t out[2][KH];
+#pragma unroll
+    for (int r = 0; r < KH; r++) {
+      out[DN][r] = cell[DN][r] + L[DN][r] * a.cell_mul;
+      /* no carry: the exact regime holds for all four paths */
+      out[UP][r] = (MIDDLE ? out[DN][r] : cell[UP][r]) + L[UP][r] *
+          a.cell_mul;
+    }
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      if (MIDDLE && c == DN)
+        continue;
+      uint32_t *const dst = c == DN ? row_dn : row_up;
+      if constexpr (STAGED_STORE) {
+        /* into the row's part of the slot (each lane over the words it
+         * read), then out as whole sectors */
+        uint32_t *part = ring + (2 * slot_rd + c) * PIX;
+        sgm_lane_words_store_shared < KH, SWZ > (part, out[c], sl);
+        __syncwarp ();
+        sgm_pixel_store_cg_if < LPS, WORDS, SWZ > (store_ok, dst, part, sl);
+      } else {
+        sgm_words_store_cg_if < KH > (store_ok, dst + sl * KH, out[c]);
+      }
+    }
+
+    row_dn += row_words;
+    row_up -= row_words;
+    slot_rd = slot_rd + 1 == SLOTS ? 0 : slot_rd + 1;
+  };
+
+  /* the steps before the middle, the middle row (odd H), the rest; two
+   * row steps per loop iteration (as cv_sgm_fast_paths.cu) */
+  const int n_before = H / 2;
+  int t = 0;
+#pragma unroll 2
+  for (; t < n_before; t++)
+    row_step (t, SgmFlag < false > ());
+  if (H & 1)
+    row_step (t++, SgmFlag < true > ());
+#pragma unroll 2
+  for (; t < H; t++)
+    row_step (t, SgmFlag < false > ());
+  sgm_copy_wait < 0 > ();
+}
+
+/* ---- picking the instantiation ----------------------------------------------- */
+
+typedef void (*SgmFastPairsKernel) (const SgmPathsArgs);
+
+/* sgm_fast_pairs_kernel <LANES, @kh> for @kh among KH, KH + STEP, ..
+ * MAXKH; NULL for any other @kh. */
+template < int LANES, int KH, int STEP, int MAXKH > static SgmFastPairsKernel
+pick_fast_pairs_kh (int kh)
+{
+  if constexpr (KH > MAXKH) {
+    (void) kh;
+    return NULL;
+  } else {
+    if (kh == KH)
+      return sgm_fast_pairs_kernel < LANES, KH >;
+    return pick_fast_pairs_kh < LANES, KH + STEP, STEP, MAXKH > (kh);
+  }
+}
+
+/* The kernel for D disparities with @lanes (4, 8, 16 or 32) lanes per
+ * chain, as cv_sgm_fast_paths.cu pick_fast_paths; NULL for any other
+ * pair. */
+static SgmFastPairsKernel
+pick_fast_pairs (int n_disp, int lanes)
+{
+  const int kh = lanes > 0 && n_disp % (2 * lanes) == 0
+      && n_disp % CV_SGM_DISPARITY_STEP == 0 ? n_disp / (2 * lanes) : 0;
+  switch (lanes) {
+    case 4:                    /* D a multiple of 16: KH even */
+      return pick_fast_pairs_kh < 4, 2, 2, SGM_FAST_LANES4_MAX_D / 8 > (kh);
+    case 8:
+      return pick_fast_pairs_kh < 8, 1, 1, CV_SGM_MAX_DISPARITIES / 16 > (kh);
+    case 16:
+      return pick_fast_pairs_kh < 16, 1, 1, CV_SGM_MAX_DISPARITIES / 32 > (kh);
+    case 32:
+      return pick_fast_pairs_kh < 32, 1, 1, CV_SGM_MAX_DISPARITIES / 64 > (kh);
+    default:
+      return NULL;
+  }
+}
+
+/* Warps per block and blocks for @width columns with @lanes lanes per
+ * chain and D = @n_disp on @n_sms SMs: about one block per SM, the warps
+ * spread evenly, as many as @smem_limit bytes of shared memory hold (at
+ * least one). */
+static __host__ inline void
+fast_pairs_grid (int width, int n_disp, int lanes, int n_sms, int smem_limit,
+    int *warps, int *blocks)
+{
+  const int columns = SGM_WARP / lanes;
+  const int n_warps = (width + columns - 1) / columns;
+  const int sms = n_sms > 0 ? n_sms : 1;
+  const int fit = (int) ((size_t) smem_limit /
+      fast_pairs_smem_bytes (n_disp, lanes, 1));
+  const int most = fit < 1 ? 1 : fit < FAST_PAIRS_MAX_WARPS ? fit
+      : FAST_PAIRS_MAX_WARPS;
+  *warps = (n_warps + sms - 1) / sms;
+  if (*warps > most)
+    *warps = most;
+  *blocks = (n_warps + *warps - 1) / *warps;
+}
+
+#ifndef SGM_EMULATION
+/* ---- dispatch ---------------------------------------------------------------- */
+
+extern "C" size_t
+sgm_fast_pairs_smem_bytes (int n_disp, int lanes)
+{
+  return fast_pairs_smem_bytes (n_disp, lanes, 1);
+}
+
+extern "C" CvStatus
+sgm_fast_pairs_launch (const SgmPathsArgs * args, int lanes, int n_sms,
+    int smem_limit, int *smem_set, cudaStream_t stream, CvError * err)
+{
+  SgmFastPairsKernel kernel = pick_fast_pairs (args->n_disp, lanes);
+  int warps, blocks;
+  fast_pairs_grid (args->width, args->n_disp, lanes, n_sms, smem_limit,
+      &warps, &blocks);
+  const size_t smem = fast_pairs_smem_bytes (args->n_disp, lanes, warps);
+
+  if (sgm_check_layout (args->layout, "sgm_fast_pairs_launch", err) != CV_OK)
+    return CV_ERROR_UNSUPPORTED;
+  if (kernel == NULL)
+    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
+        "sgm: no packed vertical-pair kernel for %d disparities with %d "
+        "lanes", args->n_disp, lanes);
+  if (smem > (size_t) smem_limit)
+    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
+        "sgm: the packed vertical-pair kernel needs %zu bytes of shared "
+        "memory per block, the device offers %d", smem, smem_limit);
+  if ((int) smem > *smem_set) {
+    CV_CUDA_ALLOW_SMEM (err, kernel, "sgm_fast_pairs_kernel", smem);
+    *smem_set = (int) smem;
+  }
+  kernel <<< blocks, warps * SGM_WARP, smem, stream >>> (*args);
+  CV_CUDA_CHECK_LAUNCH (err, "sgm_fast_pairs_kernel");
+  return CV_OK;
+}
+#endif /* SGM_EMULATION */
