@@ -370,20 +370,37 @@ struct CvSgmCuda
   /* per packed variant of a lane count (cv_sgm_variant_of_lanes) and
    * kernel for vertical groups only (4 paths) or not; -1: not queried */
   int fast_paths_occupancy[N_D_VARIANTS][CV_SGM_N_VARIANTS][2];
-  int fast_horiz_smem_set[N_D_VARIANTS][2];
+  /* (per census kind and byte planes: each is another kernel) */
+  int fast_horiz_smem_set[N_D_VARIANTS][2][2];
   int fast_paths_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS][2];
   /* 4 paths: the vertical-pair kernel's shared memory set, per lane count;
    * pairs: 0 to run the group-per-direction kernel instead (environment
    * CUDAVISION_SGM_PAIRS=0, for measurements) */
-  int fast_pairs_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS];
+  int fast_pairs_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS][2];
   int pairs;
-  int fast_wta_smem_set[N_D_VARIANTS];
+  /* 4 paths: the byte planes where they are exact (sgm_planes_apply); 0:
+   * the 16-bit cells (environment CUDAVISION_SGM_PLANES=0, for
+   * measurements); planes_now: the frame being computed runs them */
+  int planes, planes_now, planes_serial;
+  /* the byte planes' vertical paths run on this stream beside the
+   * horizontal paths (fork: after the census, join: before the
+   * winner-takes-all); created at the first such frame */
+  cudaStream_t side;
+  cudaEvent_t fork, join;
+  int fast_wta_smem_set[N_D_VARIANTS][2];
   /* sweeps variant: blocks per SM (-1: not queried), shared memory set,
    * the strip warps of the frame being computed */
   int fast_sweeps_occupancy[N_D_VARIANTS];
   int sweep_strip_warps;
   int fast_sweeps_smem_set[N_D_VARIANTS];
 };
+
+/* The right view's census (after SGM_CENSUS_R_PAD_BYTES). */
+static void *
+census_right (const CvSgmCuda * plan)
+{
+  return (unsigned char *) plan->census_r.ptr + SGM_CENSUS_R_PAD_BYTES;
+}
 
 static CvStatus
 device_info (CvSgmCuda * plan, CvError * err)
@@ -448,6 +465,9 @@ cv_sgm_cuda_new (void)
     plan->last_variant = CV_SGM_VARIANT_BASELINE;
     env = getenv ("CUDAVISION_SGM_PAIRS");
     plan->pairs = env == NULL || strcmp (env, "0") != 0;
+    env = getenv ("CUDAVISION_SGM_PLANES");
+    plan->planes = env == NULL || strcmp (env, "0") != 0;
+    plan->planes_serial = env != NULL && strcmp (env, "serial") == 0;
     plan->wait_timeout_ns = SGM_WAIT_TIMEOUT_NS;
     if (cv_cuda_under_tool ())
       plan->wait_timeout_ns *= SGM_WAIT_TOOL_FACTOR;
@@ -482,6 +502,12 @@ cv_sgm_cuda_free (CvSgmCuda * plan)
   cv_device_buffer_free (&plan->sweep_states);
   cv_host_buffer_free (&plan->fault_host);
   destroy_events (plan);
+  if (plan->fork != NULL)
+    cudaEventDestroy (plan->fork);
+  if (plan->join != NULL)
+    cudaEventDestroy (plan->join);
+  if (plan->side != NULL)
+    cudaStreamDestroy (plan->side);
   free (plan);
 }
 
@@ -507,6 +533,18 @@ extern "C" CvSgmVariant
 cv_sgm_cuda_get_variant (const CvSgmCuda * plan)
 {
   return plan->last_variant;
+}
+
+extern "C" void
+cv_sgm_cuda_set_planes (CvSgmCuda * plan, int planes)
+{
+  plan->planes = planes != 0;
+}
+
+extern "C" int
+cv_sgm_cuda_get_planes (const CvSgmCuda * plan)
+{
+  return plan->planes_now;
 }
 
 extern "C" CvStatus
@@ -704,7 +742,7 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     sgm_plan_paths (p, left->width, left->height, k, full, request,
         plan->coop_ok, plan->n_sms, occupancy_cb, &query, &pa, &pp);
     pa.census_l = plan->census_l.ptr;
-    pa.census_r = plan->census_r.ptr;
+    pa.census_r = census_right (plan);
     pa.luma = left->data;
     pa.luma_stride = left->stride;
     pa.sum = (uint16_t *) plan->sum.ptr;
@@ -805,11 +843,14 @@ run_fast_pairs (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   pa.adaptive = p->adaptive_p2 != 0;
   pa.adaptive_scale = p->adaptive_p2_scale;
   pa.jumps = p->adaptive_p2 ? (const uint16_t *) plan->jumps.ptr : NULL;
+  pa.census_l = plan->census_l.ptr;
+  pa.census_r = census_right (plan);
+  pa.planes = plan->planes_now;
   sgm_fast_paths_constants (&pa, p->census);
   plan->last_schedule = CV_SGM_SCHEDULE_CONCURRENT;
   return sgm_fast_pairs_launch (&pa, lanes, plan->n_sms, plan->smem_optin,
       &plan->fast_pairs_smem_set[d_index (p->max_disparity)]
-      [cv_sgm_variant_of_lanes (lanes)], stream, err);
+      [cv_sgm_variant_of_lanes (lanes)][pa.planes], stream, err);
 }
 
 static CvStatus
@@ -928,47 +969,43 @@ run_fast_sweeps (CvSgmCuda * plan, const CvSgmParams * p,
       &plan->fast_sweeps_smem_set[di], stream, err);
 }
 
-/* Horizontal paths, vertical and diagonal paths (@lanes per chain, or the
- * sweeps variant), winner-takes-all. */
+/* The horizontal paths (cv_sgm_fast_horizontal.cu): the cells, or the
+ * horizontal byte plane where plan->planes_now. */
 static CvStatus
-run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
-    int lanes, cudaStream_t stream, CvError * err)
+run_fast_horizontal (CvSgmCuda * plan, const CvSgmParams * p,
+    const CvImageU8 * left, cudaStream_t stream, CvError * err)
 {
   const int full = p->census == CV_SGM_CENSUS_9X7;
-  const int di = d_index (p->max_disparity);
-  const int cbits = sgm_packed_cost_bits (p->census);
-  CvStatus st;
+  SgmFastHorizArgs ha;
+  memset (&ha, 0, sizeof (ha));
+  ha.layout = sgm_args_layout ();
+  ha.census_l = plan->census_l.ptr;
+  ha.census_r = census_right (plan);
+  ha.luma = left->data;
+  ha.luma_stride = left->stride;
+  ha.sum = (uint16_t *) plan->sum.ptr;
+  ha.width = left->width;
+  ha.height = left->height;
+  ha.n_disp = p->max_disparity;
+  ha.min_disp = p->min_disparity;
+  ha.p1 = p->p1;
+  ha.p2 = p->p2;
+  ha.adaptive = p->adaptive_p2 != 0;
+  ha.adaptive_scale = p->adaptive_p2_scale;
+  ha.planes = plan->planes_now;
+  sgm_fast_horiz_constants (&ha, p->census);
+  return sgm_fast_horizontal_launch (&ha, full, plan->smem_optin,
+      &plan->fast_horiz_smem_set[d_index (p->max_disparity)][full][ha.planes],
+      stream, err);
+}
 
-  if ((st = stage_mark (plan, "horizontal paths (packed)", stream, err))
-      != CV_OK)
-    return st;
-  {
-    SgmFastHorizArgs ha;
-    memset (&ha, 0, sizeof (ha));
-    ha.layout = sgm_args_layout ();
-    ha.census_l = plan->census_l.ptr;
-    ha.census_r = plan->census_r.ptr;
-    ha.luma = left->data;
-    ha.luma_stride = left->stride;
-    ha.sum = (uint16_t *) plan->sum.ptr;
-    ha.width = left->width;
-    ha.height = left->height;
-    ha.n_disp = p->max_disparity;
-    ha.min_disp = p->min_disparity;
-    ha.p1 = p->p1;
-    ha.p2 = p->p2;
-    ha.adaptive = p->adaptive_p2 != 0;
-    ha.adaptive_scale = p->adaptive_p2_scale;
-    sgm_fast_horiz_constants (&ha, p->census);
-    if ((st = sgm_fast_horizontal_launch (&ha, full, plan->smem_optin,
-                &plan->fast_horiz_smem_set[di][full], stream, err)) != CV_OK)
-      return st;
-  }
-
-  if ((st = stage_mark (plan, plan->last_variant == CV_SGM_VARIANT_SWEEPS
-              ? "paths (sweeps)" : "paths (packed)", stream, err)) != CV_OK)
-    return st;
-  st = CV_ERROR_UNSUPPORTED;
+/* The vertical and diagonal paths after the horizontal ones: @lanes per
+ * chain, or the sweeps variant. */
+static CvStatus
+run_vertical_diagonal (CvSgmCuda * plan, const CvSgmParams * p,
+    const CvImageU8 * left, int lanes, cudaStream_t stream, CvError * err)
+{
+  CvStatus st = CV_ERROR_UNSUPPORTED;
   if (plan->last_variant == CV_SGM_VARIANT_SWEEPS) {
     CvError launch_err = { CV_OK, 0, "" };
     st = run_fast_sweeps (plan, p, left, stream, &launch_err);
@@ -982,9 +1019,72 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
       plan->last_variant = cv_sgm_variant_of_lanes (lanes);
     }
   }
-  if (st != CV_OK
-      && (st = run_fast_paths (plan, p, left, lanes, stream, err)) != CV_OK)
+  if (st != CV_OK)
+    st = run_fast_paths (plan, p, left, lanes, stream, err);
+  return st;
+}
+
+/* The byte planes (4 paths): the vertical paths on the plan's side stream
+ * beside the horizontal ones on @stream (neither reads what the other
+ * writes, cv_sgm_kernel_args.h), both after the census and before
+ * whatever @stream runs next.  Both kernels are latency-bound (a chain of
+ * dependent steps per row or column, ~2 warps per scheduler), so each
+ * fills the other's waits. */
+static CvStatus
+run_planes (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
+    int lanes, cudaStream_t stream, CvError * err)
+{
+  CvStatus st;
+  if (plan->planes_serial)
+    return (st = run_fast_horizontal (plan, p, left, stream, err)) != CV_OK
+        ? st : run_fast_pairs (plan, p, left, lanes, stream, err);
+  if (plan->side == NULL) {
+    CV_CUDA_TRY (err, cudaStreamCreateWithFlags (&plan->side,
+            cudaStreamNonBlocking));
+    CV_CUDA_TRY (err, cudaEventCreateWithFlags (&plan->fork,
+            cudaEventDisableTiming));
+    CV_CUDA_TRY (err, cudaEventCreateWithFlags (&plan->join,
+            cudaEventDisableTiming));
+  }
+  CV_CUDA_TRY (err, cudaEventRecord (plan->fork, stream));
+  CV_CUDA_TRY (err, cudaStreamWaitEvent (plan->side, plan->fork, 0));
+  /* the longer one first */
+  if ((st = run_fast_pairs (plan, p, left, lanes, plan->side, err)) != CV_OK)
     return st;
+  CV_CUDA_TRY (err, cudaEventRecord (plan->join, plan->side));
+  if ((st = run_fast_horizontal (plan, p, left, stream, err)) != CV_OK)
+    return st;
+  CV_CUDA_TRY (err, cudaStreamWaitEvent (stream, plan->join, 0));
+  return CV_OK;
+}
+
+/* Horizontal paths, vertical and diagonal paths (@lanes per chain, or the
+ * sweeps variant; with the byte planes side by side), winner-takes-all. */
+static CvStatus
+run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
+    int lanes, cudaStream_t stream, CvError * err)
+{
+  CvStatus st;
+
+  plan->planes_now = p->paths == 4 && plan->pairs && plan->planes
+      && plan->last_variant != CV_SGM_VARIANT_SWEEPS
+      && sgm_planes_apply (p, lanes);
+  if (plan->planes_now) {
+    if ((st = stage_mark (plan, "vertical beside horizontal paths (byte "
+                "planes)", stream, err)) != CV_OK
+        || (st = run_planes (plan, p, left, lanes, stream, err)) != CV_OK)
+      return st;
+  } else {
+    if ((st = stage_mark (plan, "horizontal paths (packed)", stream, err))
+        != CV_OK
+        || (st = run_fast_horizontal (plan, p, left, stream, err)) != CV_OK
+        || (st = stage_mark (plan, plan->last_variant ==
+                CV_SGM_VARIANT_SWEEPS ? "paths (sweeps)" : "paths (packed)",
+                stream, err)) != CV_OK
+        || (st = run_vertical_diagonal (plan, p, left, lanes, stream, err))
+        != CV_OK)
+      return st;
+  }
 
   if ((st = stage_mark (plan, "winner-takes-all (packed)", stream, err))
       != CV_OK)
@@ -1004,12 +1104,12 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     wa.min_disp = p->min_disparity;
     wa.subpixel = p->subpixel != 0;
     wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
-    wa.cbits = cbits;
-    if ((st = sgm_fast_wta_launch (&wa, plan->smem_optin,
-                &plan->fast_wta_smem_set[di], stream, err)) != CV_OK)
-      return st;
+    wa.cbits = sgm_packed_cost_bits (p->census);
+    wa.planes = plan->planes_now;
+    return sgm_fast_wta_launch (&wa, plan->smem_optin,
+        &plan->fast_wta_smem_set[d_index (p->max_disparity)][wa.planes],
+        stream, err);
   }
-  return CV_OK;
 }
 
 extern "C" CvStatus
@@ -1046,7 +1146,8 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
 
   if ((st = cv_device_buffer_ensure (&plan->census_l, npix * census_bytes,
               err)) != CV_OK
-      || (st = cv_device_buffer_ensure (&plan->census_r, npix * census_bytes,
+      || (st = cv_device_buffer_ensure (&plan->census_r,
+              SGM_CENSUS_R_PAD_BYTES + npix * census_bytes,
               err)) != CV_OK
       || (st = cv_device_buffer_ensure (&plan->sum, ncells * sizeof (uint16_t),
               err)) != CV_OK
@@ -1069,6 +1170,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   if ((st = take_fault (plan, err)) != CV_OK)
     return st;
   lanes = cv_sgm_variant_lanes (plan->variant, params);
+  plan->planes_now = 0;         /* run_packed decides */
   plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? cv_sgm_variant_of_lanes (lanes) : CV_SGM_VARIANT_BASELINE;
   plan->sweep_strip_warps = plan->last_variant != CV_SGM_VARIANT_BASELINE
@@ -1094,12 +1196,12 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
       sgm_census_kernel < unsigned long long, false ><<<grid, block, 0,
           stream >>> (left->data, left->stride, right->data, right->stride, w,
           h, (unsigned long long *) plan->census_l.ptr,
-          (unsigned long long *) plan->census_r.ptr, jumps,
+          (unsigned long long *) census_right (plan), jumps,
           (int *) plan->counters.ptr, n_counter_words);
     else
       sgm_census_kernel < uint32_t, true ><<<grid, block, 0, stream >>> (
           left->data, left->stride, right->data, right->stride, w, h,
-          (uint32_t *) plan->census_l.ptr, (uint32_t *) plan->census_r.ptr,
+          (uint32_t *) plan->census_l.ptr, (uint32_t *) census_right (plan),
           jumps, (int *) plan->counters.ptr, n_counter_words);
     CV_CUDA_CHECK_LAUNCH (err, "sgm_census_kernel");
   }
@@ -1122,7 +1224,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
       memset (&ha, 0, sizeof (ha));
       ha.layout = sgm_args_layout ();
       ha.census_l = plan->census_l.ptr;
-      ha.census_r = plan->census_r.ptr;
+      ha.census_r = census_right (plan);
       ha.luma = left->data;
       ha.luma_stride = left->stride;
       ha.sum = (uint16_t *) plan->sum.ptr;

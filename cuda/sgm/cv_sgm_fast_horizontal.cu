@@ -16,6 +16,10 @@
  *          SGM_FAST_HRING_SLOTS - 1 pixels in flight), taking C from them
  *          and adding its own path costs.
  * Every cell is written in part 1 and read and written in part 2.
+ *
+ * PLANES (4 paths, cv_sgm_kernel_args.h): the kernel writes the horizontal
+ * byte plane instead, a byte per cell: part 1 its path cost, part 2 (C
+ * again from the census) the sum of both.
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
@@ -78,7 +82,7 @@ template < int S > struct SgmStep
   static constexpr int value = S;
 };
 
-template < int LPS, int KH, typename CT > __global__ void
+template < int LPS, int KH, typename CT, bool PLANES > __global__ void
 __launch_bounds__ (2 * SGM_WARP)
 sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
 {
@@ -182,6 +186,9 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
       + seg * WORDS;
   const int mid = W / 2;
   uint32_t *row_cells = (uint32_t *) (a.sum + (size_t) (row_ok ? y : 0) * W * D);
+  /* PLANES: the row's bytes, D per pixel, a lane's 2 KH at 2 KH sl */
+  unsigned char *row_plane = (unsigned char *) a.sum + (size_t) (row_ok ? y
+      : 0) * W * D;
 
   uint32_t L[KH];
   uint32_t m_pk = 0;
@@ -224,6 +231,7 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
     const int x0 = STEP > 0 ? 0 : W - 1;
     const int n = STEP > 0 ? mid : W - mid;
     uint32_t *cells = row_cells + (size_t) x0 * WORDS + sl * KH;
+    unsigned char *bytes = row_plane + (size_t) x0 * D + 2 * KH * sl;
     const uint32_t *jumps = jump + x0 + (STEP < 0);
     uint32_t C[KH];
     if (n > 0)
@@ -237,7 +245,10 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
       census_costs (C_next, i + 1 < n ? x + STEP : x);
       sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + *jumps, sl);
       m_pk = sgm_ipl_min < LPS, KH > (L);
-      if (row_ok) {
+      if constexpr (PLANES) {
+        if (row_ok)
+          sgm_lane_bytes_store_cg < KH > (bytes, L);
+      } else if (row_ok) {
         uint32_t out[KH];
 #pragma unroll
         for (int r = 0; r < KH; r++)
@@ -245,6 +256,7 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
         sgm_words_store_cg < KH > (cells, out);
       }
       cells += STEP * WORDS;
+      bytes += STEP * D;
       jumps += STEP;
 #pragma unroll
       for (int r = 0; r < KH; r++)
@@ -257,7 +269,8 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
     constexpr int STEP = decltype (direction)::value;
     const int x0 = STEP > 0 ? mid : mid - 1;
     const int n = STEP > 0 ? W - mid : mid;
-    uint32_t *cells = row_cells + (size_t) x0 * WORDS;
+    [[maybe_unused]] uint32_t *cells = row_cells + (size_t) x0 * WORDS;
+    [[maybe_unused]] unsigned char *bytes = row_plane + (size_t) x0 * D;
     const uint32_t *jumps = jump + x0 + (STEP < 0);
     /* pixel i's cells are in ring slot i mod SLOTS; pixel i + AHEAD is
      * fetched into the slot of pixel i - 1, read at the step before (the
@@ -269,8 +282,12 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
     /* cells of a row past the image (rows of a block beyond the last) are
      * those of row 0: read, never written */
     auto fetch = [&](int i) {
-      sgm_pixel_copy_async < LPS, WORDS > (slot_words (i), cells +
-          (ptrdiff_t) i * STEP * WORDS, sl);
+      if constexpr (PLANES)
+        sgm_pixel_copy_async < LPS, WORDS / 2 > (slot_words (i),
+            (const uint32_t *) (bytes + (ptrdiff_t) i * STEP * D), sl);
+      else
+        sgm_pixel_copy_async < LPS, WORDS > (slot_words (i), cells +
+            (ptrdiff_t) i * STEP * WORDS, sl);
     };
     /* a copy group per pixel */
     for (int i = 0; i < AHEAD; i++) {
@@ -287,14 +304,30 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
         sgm_copy_commit ();
       }
       uint32_t cell[KH], C[KH];
-      sgm_words_load_shared < KH > (cell, slot_words (i) + sl * KH);
+      if constexpr (PLANES) {
+        static_assert (KH % 2 == 0, "SGM_PLANES_D_STEP: whole words");
+        /* the other direction's path costs; C again from the census */
+        sgm_lane_bytes_load < KH, false > (cell, (const unsigned char *)
+            slot_words (i) + 2 * KH * sl);
+        census_costs (C, x0 + i * STEP);
+      } else {
+        sgm_words_load_shared < KH > (cell, slot_words (i) + sl * KH);
 #pragma unroll
-      for (int r = 0; r < KH; r++)
-        C[r] = cell[r] & cmask_pk;
+        for (int r = 0; r < KH; r++)
+          C[r] = cell[r] & cmask_pk;
+      }
       sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + jumps[i * STEP],
           sl);
       m_pk = sgm_ipl_min < LPS, KH > (L);
-      if (row_ok) {
+      if constexpr (PLANES) {
+        uint32_t out[KH];
+#pragma unroll
+        for (int r = 0; r < KH; r++)
+          out[r] = cell[r] + L[r];      /* each half below 256: no carry */
+        if (row_ok)
+          sgm_lane_bytes_store_cg < KH > (bytes + (ptrdiff_t) i * STEP * D +
+              2 * KH * sl, out);
+      } else if (row_ok) {
         uint32_t out[KH];
 #pragma unroll
         for (int r = 0; r < KH; r++)
@@ -330,7 +363,7 @@ typedef void (*SgmFastHorizKernel) (const SgmFastHorizArgs);
 /* sgm_fast_horizontal_kernel for @n_disp among D, D + 16 ..
  * CV_SGM_MAX_DISPARITIES (its lanes SGM_FAST_HORIZ_LANES (D), D = 2 lanes
  * KH); NULL for any other D. */
-template < typename CT, int D > static SgmFastHorizKernel
+template < typename CT, bool PLANES, int D, int STEP > static SgmFastHorizKernel
 pick_fast_horiz_d (int n_disp)
 {
   if constexpr (D > CV_SGM_MAX_DISPARITIES) {
@@ -338,15 +371,23 @@ pick_fast_horiz_d (int n_disp)
     return NULL;
   } else {
     constexpr int LPS = SGM_FAST_HORIZ_LANES (D);
-    return n_disp == D ? sgm_fast_horizontal_kernel < LPS, D / (2 * LPS), CT >
-        : pick_fast_horiz_d < CT, D + CV_SGM_DISPARITY_STEP > (n_disp);
+    return n_disp == D ? sgm_fast_horizontal_kernel < LPS, D / (2 * LPS), CT,
+        PLANES > : pick_fast_horiz_d < CT, PLANES, D + STEP, STEP > (n_disp);
   }
 }
 
+/* The kernel for @n_disp; the byte planes only with the 4-byte census and
+ * D a multiple of SGM_PLANES_D_STEP (sgm_planes_apply), NULL otherwise. */
 template < typename CT > static SgmFastHorizKernel
-pick_fast_horiz (int n_disp)
+pick_fast_horiz (int n_disp, int planes)
 {
-  return pick_fast_horiz_d < CT, CV_SGM_DISPARITY_STEP > (n_disp);
+  if constexpr (sizeof (CT) == 4) {
+    if (planes)
+      return pick_fast_horiz_d < CT, true, SGM_PLANES_D_STEP,
+          SGM_PLANES_D_STEP > (n_disp);
+  }
+  return planes ? NULL : pick_fast_horiz_d < CT, false,
+      CV_SGM_DISPARITY_STEP, CV_SGM_DISPARITY_STEP > (n_disp);
 }
 
 #ifndef SGM_EMULATION
@@ -365,8 +406,8 @@ sgm_fast_horizontal_launch (const SgmFastHorizArgs * args, int full_census,
   size_t smem = sgm_fast_horizontal_smem_bytes (args->width, args->n_disp,
       full_census);
   SgmFastHorizKernel kernel = full_census
-      ? pick_fast_horiz < unsigned long long >(args->n_disp)
-      : pick_fast_horiz < uint32_t > (args->n_disp);
+      ? pick_fast_horiz < unsigned long long >(args->n_disp, args->planes)
+      : pick_fast_horiz < uint32_t > (args->n_disp, args->planes);
   dim3 grid ((args->height + rows - 1) / rows), block (2 * SGM_WARP);
 
   if (sgm_check_layout (args->layout, "sgm_fast_horizontal_launch",
@@ -374,13 +415,18 @@ sgm_fast_horizontal_launch (const SgmFastHorizArgs * args, int full_census,
     return CV_ERROR_UNSUPPORTED;
   if (kernel == NULL)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,
-        "sgm: no packed horizontal kernel for %d disparities", args->n_disp);
+        "sgm: no packed horizontal kernel for %d disparities%s",
+        args->n_disp, args->planes ? " (byte planes, 4-byte census)" : "");
 
   if (smem > (size_t) smem_limit)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,
         "sgm: rows of %d pixels need %zu bytes of shared memory per block "
         "(packed variant), the device offers %d", args->width, smem,
         smem_limit);
+  if (args->planes && *smem_set == 0) {
+    CV_CUDA_TRY (err, sgm_planes_carveout ((const void *) kernel));
+    *smem_set = 1;
+  }
   if ((int) smem > *smem_set) {
     CV_CUDA_ALLOW_SMEM (err, kernel, "sgm_fast_horizontal_kernel", smem);
     *smem_set = (int) smem;

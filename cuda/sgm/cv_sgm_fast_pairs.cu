@@ -23,6 +23,11 @@
  * cells, steps eq. 2.3 and writes the cells with its path cost added.  A
  * row of the second half is copied only after the other chain has
  * written it (at the crossing the ring runs dry once).
+ *
+ * PLANES (cv_sgm_kernel_args.h): the chains take C from the census (the
+ * words of row t + 1 loaded during step t) and write the vertical byte
+ * plane: the first chain to visit a row its path cost, the second the sum
+ * of both; the rows of the first half are not read at all.
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
@@ -61,16 +66,18 @@ template < bool B > struct SgmFlag
   static constexpr bool value = B;
 };
 
-template < int LPS, int KH > __global__ void
+template < int LPS, int KH, bool PLANES > __global__ void
 __launch_bounds__ (FAST_PAIRS_MAX_WARPS * SGM_WARP)
 sgm_fast_pairs_kernel (const SgmPathsArgs a)
 {
   constexpr int NSL = SGM_WARP / LPS;   /* columns per warp */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
   constexpr int PIX = NSL * WORDS;      /* words of a chain's part of a slot */
+  /* words per pixel in global memory: the cells or the plane's bytes */
+  constexpr int PW = PLANES ? WORDS / 2 : WORDS;
   constexpr int SLOTS = FAST_PAIRS_SLOTS;
-  constexpr bool STAGED_STORE = sgm_staged_store (KH);
-  constexpr int SWZ = sgm_ring_swizzle (LPS, KH);
+  constexpr bool STAGED_STORE = !PLANES && sgm_staged_store (KH);
+  constexpr int SWZ = PLANES ? 0 : sgm_ring_swizzle (LPS, KH);
   constexpr int DN = 0, UP = 1;
   unsigned char *smem = sgm_dynamic_shared ();
 
@@ -95,8 +102,9 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   constexpr unsigned JUMP_PART_BYTES = NSL * sizeof (uint2);
 
   /* 32-bit words between a pixel and the one below it */
-  const ptrdiff_t row_words = (ptrdiff_t) W * WORDS;
-  uint32_t *const column = (uint32_t *) a.sum + (size_t) s_read * WORDS;
+  const ptrdiff_t row_words = (ptrdiff_t) W * PW;
+  uint32_t *const column = (PLANES ? (uint32_t *) SGM_VERTICAL_PLANE (a.sum,
+          W, H, 2 * WORDS) : (uint32_t *) a.sum) + (size_t) s_read * PW;
   uint32_t *const column_last = column + (H - 1) * row_words;
   const bool copy_jumps = a.adaptive && sl == 0;
   /* (as integers: no pointer arithmetic on NULL without adaptive P2) */
@@ -111,12 +119,16 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   const uint32_t *fetch_dn = column, *fetch_up = column_last;
   uintptr_t jumps_dn = jumps_column;
   uintptr_t jumps_up = jumps_column + (H - 1) * jumps_row_bytes;
+  const int last_first_half = (H - 1) / 2;
   auto fetch_row = [&]() {
     const int part = 2 * slot_next;
-    sgm_pixel_copy_async_at < LPS, WORDS, SWZ > (ring + part * PIX,
-        ring_s + part * PART_BYTES, fetch_dn, sl);
-    sgm_pixel_copy_async_at < LPS, WORDS, SWZ > (ring + (part + 1) * PIX,
-        ring_s + (part + 1) * PART_BYTES, fetch_up, sl);
+    /* PLANES: a row of the first half holds nothing yet */
+    if (!PLANES || q_next > last_first_half) {
+      sgm_pixel_copy_async_at < LPS, PW, SWZ > (ring + part * PIX,
+          ring_s + part * PART_BYTES, fetch_dn, sl);
+      sgm_pixel_copy_async_at < LPS, PW, SWZ > (ring + (part + 1) * PIX,
+          ring_s + (part + 1) * PART_BYTES, fetch_up, sl);
+    }
     sgm_copy_async_if_at (copy_jumps, jump_ring + part * NSL,
         jump_ring_s + part * JUMP_PART_BYTES, (const uint2 *) jumps_dn);
     sgm_copy_async_if_at (copy_jumps, jump_ring + (part + 1) * NSL,
@@ -137,7 +149,6 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
    * unchecked from f >= H + 1 - q (a step's own __syncwarp lies between).
    * The steps before t_plain_end fetch row step t + SGM_FAST_RING
    * unchecked. */
-  const int last_first_half = (H - 1) / 2;
   int t_plain_end = 0;
   auto fetch_ahead_and_wait = [&](int t) {
     if (t < t_plain_end) {
@@ -170,21 +181,75 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   int slot_rd = 0;
   uint32_t *row_dn = column, *row_up = column_last;
 
-  /* Row step t; MIDDLE: both chains at the same row (odd H). */
-  auto row_step = [&](int t, auto middle) {
+  /* PLANES: the census words of the chains' next rows (down: row t, up:
+   * row H - 1 - t), loaded a step ahead (H100: two or three steps ahead,
+   * in a queue of registers, ran slower): the left pixel's, and the right
+   * pixels' of the lane's indices k (element r) and k + D / 2 (element KH
+   * + r), at constant offsets from one pointer per chain (the right
+   * census' words left of a row are there, SGM_CENSUS_R_PAD_BYTES, and
+   * masked out: zero left of the image, as in the horizontal kernel) */
+  const int lane_col = s_read - a.min_disp - sl * KH;   /* index sl KH */
+  const uint32_t *cl_at[2] = { (const uint32_t *) a.census_l + s_read,
+    (const uint32_t *) a.census_l + (size_t) (H - 1) * W + s_read
+  };
+  const uint32_t *cr_at[2] = { (const uint32_t *) a.census_r + lane_col,
+    (const uint32_t *) a.census_r + (size_t) (H - 1) * W + lane_col
+  };
+  uint32_t cen_l[2] = { 0, 0 }, cen_r[2][2 * KH], cen_mask[2 * KH];
+#pragma unroll
+  for (int j = 0; j < 2 * KH; j++)
+    cen_mask[j] = lane_col - j % KH - j / KH * WORDS >= 0 ? ~0u : 0u;
+  auto load_census = [&]() {
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      cen_l[c] = __ldg (cl_at[c]);
+#pragma unroll
+      for (int j = 0; j < 2 * KH; j++)
+        cen_r[c][j] = __ldg (cr_at[c] - j % KH - j / KH * WORDS);
+      cl_at[c] += c == DN ? W : -W;
+      cr_at[c] += c == DN ? W : -W;
+    }
+  };
+  if constexpr (PLANES)
+    load_census ();
+
+  /* Row step t; MIDDLE: both chains at the same row (odd H); SECOND: a row
+   * of the second half, which the other chain has visited. */
+  auto row_step = [&](int t, auto middle, auto second) {
     constexpr bool MIDDLE = decltype (middle)::value;
+    [[maybe_unused]] constexpr bool SECOND = decltype (second)::value;
     fetch_ahead_and_wait (t);
     __syncwarp ();              /* row t's copies complete for every lane */
 
     uint32_t cell[2][KH], C[2][KH];
+    if constexpr (PLANES) {
 #pragma unroll
-    for (int c = 0; c < 2; c++) {
-      const int part = 2 * slot_rd + c;
-      sgm_lane_words_load_shared_at < KH, SWZ > (cell[c], ring + part * PIX,
-          ring_s + part * PART_BYTES, sl);
+      for (int c = 0; c < 2; c++) {
 #pragma unroll
-      for (int r = 0; r < KH; r++)
-        C[c][r] = cell[c][r] & a.cmask_pk;
+        for (int r = 0; r < KH; r++)
+          C[c][r] = (uint32_t) __popc (cen_l[c] ^ (cen_r[c][r] &
+                  cen_mask[r])) | (uint32_t) __popc (cen_l[c] ^
+              (cen_r[c][KH + r] & cen_mask[KH + r])) << 16;
+        if constexpr (SECOND)
+          sgm_lane_bytes_load < KH, false > (cell[c], (const unsigned char *)
+              (ring + (2 * slot_rd + c) * PIX) + 2 * KH * sl);
+        else
+#pragma unroll
+          for (int r = 0; r < KH; r++)
+            cell[c][r] = 0;
+      }
+      if (t + 1 < H)
+        load_census ();
+    } else {
+#pragma unroll
+      for (int c = 0; c < 2; c++) {
+        const int part = 2 * slot_rd + c;
+        sgm_lane_words_load_shared_at < KH, SWZ > (cell[c], ring + part * PIX,
+            ring_s + part * PART_BYTES, sl);
+#pragma unroll
+        for (int r = 0; r < KH; r++)
+          C[c][r] = cell[c][r] & a.cmask_pk;
+      }
     }
     uint32_t p2[2] = { (uint32_t) a.p2, (uint32_t) a.p2 };
     if (a.adaptive) {
@@ -209,20 +274,25 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     for (int c = 0; c < 2; c++)
       m_pk[c] = sgm_ipl_min < LPS, KH > (L[c]);
 
+    /* no carry: the exact regime holds for all four paths (PLANES: for
+     * both vertical ones, a byte per half) */
+    const uint32_t mul = PLANES ? 1u : a.cell_mul;
     uint32_t out[2][KH];
 #pragma unroll
     for (int r = 0; r < KH; r++) {
-      out[DN][r] = cell[DN][r] + L[DN][r] * a.cell_mul;
-      /* no carry: the exact regime holds for all four paths */
-      out[UP][r] = (MIDDLE ? out[DN][r] : cell[UP][r]) + L[UP][r] *
-          a.cell_mul;
+      out[DN][r] = cell[DN][r] + L[DN][r] * mul;
+      out[UP][r] = (MIDDLE ? out[DN][r] : cell[UP][r]) + L[UP][r] * mul;
     }
 #pragma unroll
     for (int c = 0; c < 2; c++) {
       if (MIDDLE && c == DN)
         continue;
       uint32_t *const dst = c == DN ? row_dn : row_up;
-      if constexpr (STAGED_STORE) {
+      if constexpr (PLANES) {
+        if (store_ok)
+          sgm_lane_bytes_store_cg < KH > ((unsigned char *) dst + 2 * KH *
+              sl, out[c]);
+      } else if constexpr (STAGED_STORE) {
         /* into the row's part of the slot (each lane over the words it
          * read), then out as whole sectors */
         uint32_t *part = ring + (2 * slot_rd + c) * PIX;
@@ -245,12 +315,12 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   int t = 0;
 #pragma unroll 2
   for (; t < n_before; t++)
-    row_step (t, SgmFlag < false > ());
+    row_step (t, SgmFlag < false > (), SgmFlag < false > ());
   if (H & 1)
-    row_step (t++, SgmFlag < true > ());
+    row_step (t++, SgmFlag < true > (), SgmFlag < false > ());
 #pragma unroll 2
   for (; t < H; t++)
-    row_step (t, SgmFlag < false > ());
+    row_step (t, SgmFlag < false > (), SgmFlag < true > ());
   sgm_copy_wait < 0 > ();
 }
 
@@ -258,9 +328,10 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
 
 typedef void (*SgmFastPairsKernel) (const SgmPathsArgs);
 
-/* sgm_fast_pairs_kernel <LANES, @kh> for @kh among KH, KH + STEP, ..
- * MAXKH; NULL for any other @kh. */
-template < int LANES, int KH, int STEP, int MAXKH > static SgmFastPairsKernel
+/* sgm_fast_pairs_kernel <LANES, @kh, PLANES> for @kh among KH, KH + STEP,
+ * .. MAXKH; NULL for any other @kh. */
+template < int LANES, int KH, int STEP, int MAXKH, bool PLANES = false >
+static SgmFastPairsKernel
 pick_fast_pairs_kh (int kh)
 {
   if constexpr (KH > MAXKH) {
@@ -268,19 +339,28 @@ pick_fast_pairs_kh (int kh)
     return NULL;
   } else {
     if (kh == KH)
-      return sgm_fast_pairs_kernel < LANES, KH >;
-    return pick_fast_pairs_kh < LANES, KH + STEP, STEP, MAXKH > (kh);
+      return sgm_fast_pairs_kernel < LANES, KH, PLANES >;
+    return pick_fast_pairs_kh < LANES, KH + STEP, STEP, MAXKH, PLANES > (kh);
   }
 }
 
 /* The kernel for D disparities with @lanes (4, 8, 16 or 32) lanes per
  * chain, as cv_sgm_fast_paths.cu pick_fast_paths; NULL for any other
- * pair. */
+ * pair.  @planes: the byte planes' kernel, for 16 or 32 lanes and D a
+ * multiple of SGM_PLANES_D_STEP only (sgm_planes_apply). */
 static SgmFastPairsKernel
-pick_fast_pairs (int n_disp, int lanes)
+pick_fast_pairs (int n_disp, int lanes, int planes)
 {
   const int kh = lanes > 0 && n_disp % (2 * lanes) == 0
       && n_disp % CV_SGM_DISPARITY_STEP == 0 ? n_disp / (2 * lanes) : 0;
+  if (planes)
+    return n_disp % SGM_PLANES_D_STEP != 0 ? NULL : lanes == 16
+        ? pick_fast_pairs_kh < 16, SGM_PLANES_D_STEP / 32,
+        SGM_PLANES_D_STEP / 32, CV_SGM_MAX_DISPARITIES / 32, true > (kh)
+        : lanes == 32
+        ? pick_fast_pairs_kh < 32, SGM_PLANES_D_STEP / 64,
+        SGM_PLANES_D_STEP / 64, CV_SGM_MAX_DISPARITIES / 64, true > (kh)
+        : NULL;
   switch (lanes) {
     case 4:                    /* D a multiple of 16: KH even */
       return pick_fast_pairs_kh < 4, 2, 2, SGM_FAST_LANES4_MAX_D / 8 > (kh);
@@ -329,7 +409,8 @@ extern "C" CvStatus
 sgm_fast_pairs_launch (const SgmPathsArgs * args, int lanes, int n_sms,
     int smem_limit, int *smem_set, cudaStream_t stream, CvError * err)
 {
-  SgmFastPairsKernel kernel = pick_fast_pairs (args->n_disp, lanes);
+  SgmFastPairsKernel kernel = pick_fast_pairs (args->n_disp, lanes,
+      args->planes);
   int warps, blocks;
   fast_pairs_grid (args->width, args->n_disp, lanes, n_sms, smem_limit,
       &warps, &blocks);
@@ -340,11 +421,15 @@ sgm_fast_pairs_launch (const SgmPathsArgs * args, int lanes, int n_sms,
   if (kernel == NULL)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,
         "sgm: no packed vertical-pair kernel for %d disparities with %d "
-        "lanes", args->n_disp, lanes);
+        "lanes%s", args->n_disp, lanes, args->planes ? " (byte planes)" : "");
   if (smem > (size_t) smem_limit)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,
         "sgm: the packed vertical-pair kernel needs %zu bytes of shared "
         "memory per block, the device offers %d", smem, smem_limit);
+  if (args->planes && *smem_set == 0) {
+    CV_CUDA_TRY (err, sgm_planes_carveout ((const void *) kernel));
+    *smem_set = 1;
+  }
   if ((int) smem > *smem_set) {
     CV_CUDA_ALLOW_SMEM (err, kernel, "sgm_fast_pairs_kernel", smem);
     *smem_set = (int) smem;

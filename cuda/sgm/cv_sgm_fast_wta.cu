@@ -15,6 +15,10 @@
  * + min_disp slots that take the pairs left of the right image, so that
  * every lane adds every value without a branch.  The costs beside the best
  * index (sub-pixel) are read back from the cells (L1).
+ *
+ * PLANES (cv_sgm_kernel_args.h): a lane adds its bytes of the two planes
+ * into the words of a cell whose matching cost is zero, sum << cbits, and
+ * goes on as with the cells.
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
@@ -78,7 +82,7 @@ fast_wta_block_threads (int n_disp)
   return fast_wta_warps (n_disp / (2 * SGM_FAST_LANES)) * SGM_WARP;
 }
 
-template < int KH > __global__ void
+template < int KH, bool PLANES > __global__ void
 __launch_bounds__ (fast_wta_warps (KH) * SGM_WARP)
 sgm_fast_wta_kernel (const SgmWtaArgs a)
 {
@@ -97,6 +101,10 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   const int wib = threadIdx.x / SGM_WARP;
   const int seg = lane / LPS, sl = lane % LPS;
   const uint32_t *row_cells = (const uint32_t *) (a.sum + (size_t) y * W * D);
+  /* PLANES: the row's bytes in the horizontal and the vertical plane */
+  const unsigned char *row_h = (const unsigned char *) a.sum + (size_t) y *
+      W * D;
+  const unsigned char *row_v = row_h + (size_t) W * a.height * D;
 
   /* Per word, both halves at once (u16x2): the key of the lane's best is
    * the cell with its matching cost replaced by r, sum << cbits | r (one
@@ -145,9 +153,20 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
    * the current ones are evaluated */
   uint32_t cells_ahead[AHEAD][KH];
   auto load_cells = [&](uint32_t (&c)[KH], int xg) {
-    if (xg + seg < W)
-      sgm_words_load_ro < KH > (c, row_cells + (size_t) (xg + seg) * WORDS +
-          sl * KH);
+    if (xg + seg < W) {
+      if constexpr (PLANES) {
+        const size_t at = (size_t) (xg + seg) * D + 2 * KH * sl;
+        uint32_t v[KH];
+        sgm_lane_bytes_load < KH, true > (c, row_h + at);
+        sgm_lane_bytes_load < KH, true > (v, row_v + at);
+#pragma unroll
+        for (int r = 0; r < KH; r++)
+          c[r] = (c[r] + v[r]) << a.cbits;    /* halves below 2^9 */
+      } else {
+        sgm_words_load_ro < KH > (c, row_cells + (size_t) (xg + seg) * WORDS +
+            sl * KH);
+      }
+    }
   };
 #pragma unroll
   for (int i = 0; i < AHEAD; i++) {
@@ -230,6 +249,11 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
       /* the costs at b - 1 and b + 1, from the pixel's cells */
       const uint32_t *pc = row_cells + (size_t) x * WORDS;
       auto cost_at = [&](int k) -> int {
+        if constexpr (PLANES) {
+          /* index k's byte: half k / WORDS of word k mod WORDS */
+          const size_t at = (size_t) x * D + 2 * (k % WORDS) + k / WORDS;
+          return (int) __ldg (row_h + at) + (int) __ldg (row_v + at);
+        }
         const uint32_t cell = __ldg (pc + (k < WORDS ? k : k - WORDS));
         return (int) ((k < WORDS ? cell & 0xffffu : cell >> 16) >> a.cbits);
       };
@@ -272,27 +296,30 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
 
 typedef void (*SgmFastWtaKernel) (const SgmWtaArgs);
 
-/* sgm_fast_wta_kernel <@kh> for @kh in KH .. CV_SGM_MAX_DISPARITIES / (2
- * SGM_FAST_LANES); NULL for any other @kh. */
-template < int KH > static SgmFastWtaKernel
+/* sgm_fast_wta_kernel <@kh, PLANES> for @kh in KH, KH + STEP, ..
+ * CV_SGM_MAX_DISPARITIES / (2 SGM_FAST_LANES); NULL for any other @kh. */
+template < int KH, int STEP, bool PLANES > static SgmFastWtaKernel
 pick_fast_wta_kh (int kh)
 {
   if constexpr (KH > CV_SGM_MAX_DISPARITIES / (2 * SGM_FAST_LANES)) {
     (void) kh;
     return NULL;
   } else {
-    return kh == KH ? sgm_fast_wta_kernel < KH > : pick_fast_wta_kh < KH + 1 >
-        (kh);
+    return kh == KH ? sgm_fast_wta_kernel < KH, PLANES >
+        : pick_fast_wta_kh < KH + STEP, STEP, PLANES > (kh);
   }
 }
 
-/* The kernel for D disparities (D = 2 SGM_FAST_LANES KH), NULL for a D it
- * does not take. */
+/* The kernel for D disparities (D = 2 SGM_FAST_LANES KH) and the cells or
+ * the byte planes, NULL for a D it does not take. */
 static SgmFastWtaKernel
-pick_fast_wta (int n_disp)
+pick_fast_wta (int n_disp, int planes)
 {
-  return n_disp % (2 * SGM_FAST_LANES) == 0
-      ? pick_fast_wta_kh < 1 > (n_disp / (2 * SGM_FAST_LANES)) : NULL;
+  const int kh = n_disp % (2 * SGM_FAST_LANES) == 0
+      ? n_disp / (2 * SGM_FAST_LANES) : 0;
+  constexpr int PLANES_KH = SGM_PLANES_D_STEP / (2 * SGM_FAST_LANES);
+  return planes ? pick_fast_wta_kh < PLANES_KH, PLANES_KH, true > (kh)
+      : pick_fast_wta_kh < 1, 1, false > (kh);
 }
 
 #ifndef SGM_EMULATION
@@ -306,7 +333,7 @@ extern "C" CvStatus
 sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit, int *smem_set,
     cudaStream_t stream, CvError * err)
 {
-  SgmFastWtaKernel kernel = pick_fast_wta (args->n_disp);
+  SgmFastWtaKernel kernel = pick_fast_wta (args->n_disp, args->planes);
   size_t smem = fast_wta_smem_bytes (args->width, args->n_disp,
       args->min_disp);
   dim3 grid (args->height), block (fast_wta_block_threads (args->n_disp));

@@ -142,6 +142,8 @@ typedef struct
   const uint16_t *jumps;
   uint32_t p1_pk, cmask_pk, cell_mul;
   unsigned long long wait_timeout_ns;   /* a wait gives up after this */
+  int planes;                   /* 1: the vertical-pair kernel writes the
+                                 * vertical byte plane (C from the census) */
   SgmGroup groups[SGM_MAX_GROUPS];
 } SgmPathsArgs;
 
@@ -173,7 +175,20 @@ typedef struct
  * Pipeline: census; horizontal paths (computing C once per cell from the
  * census, writing the cells); vertical and diagonal paths (C read from the
  * cells, every group adding its costs); winner-takes-all and the right
- * view from the cells; left-right check and median. */
+ * view from the cells; left-right check and median.
+ *
+ * Byte planes (4 paths, the centre-symmetric census, sgm_planes_exact):
+ * the same 2 bytes per cell as two planes of one byte per cell, the
+ * horizontal plane (the sum of the two horizontal path costs) at `sum`,
+ * the vertical plane (the two vertical ones) right after it
+ * (SGM_VERTICAL_PLANE), each cell's byte where the packed layout has its
+ * 16-bit cell (halves of word w at bytes 2 w and 2 w + 1 of the pixel).
+ * Every path cost is at most C + P2, so a plane's sums fit a byte when 2
+ * (31 + p2) < 256.  The horizontal and the vertical kernels each take C
+ * from the census and write only their own plane: neither reads what the
+ * other writes, and each cell moves 3 bytes in each kernel (written, read,
+ * written: the second chain adds its costs) and 2 in the winner-takes-all
+ * (both planes), instead of 6, 8 and 2. */
 
 /* Lanes per chain of the vertical-path and winner-takes-all kernels: with
  * 8, D = 16 KH for every D that is a multiple of 16. */
@@ -198,6 +213,7 @@ typedef struct
   int cbits;
   uint32_t cell_mul;            /* 1 << cbits (a multiply: one instruction
                                  * per word with the add, a shift two) */
+  int planes;                   /* 1: write the horizontal byte plane */
 } SgmFastHorizArgs;
 
 typedef struct
@@ -207,6 +223,7 @@ typedef struct
   int16_t *disp, *best, *best_right;    /* as SgmHorizArgs */
   uint8_t *conf;
   int width, height, n_disp, min_disp, subpixel, uniqueness_fixed, cbits;
+  int planes;                   /* 1: the cells are the two byte planes */
 } SgmWtaArgs;
 
 /* The "sweeps" variant (8 paths, cv_sgm_fast_sweeps.cu): the six vertical
@@ -289,6 +306,7 @@ sgm_args_layout (void)
     offsetof (SgmPathsArgs, batch_shift), offsetof (SgmPathsArgs, cbits),
     offsetof (SgmPathsArgs, jumps), offsetof (SgmPathsArgs, p1_pk),
     offsetof (SgmPathsArgs, cmask_pk), offsetof (SgmPathsArgs, cell_mul),
+    offsetof (SgmPathsArgs, planes),
     offsetof (SgmPathsArgs, groups),
     sizeof (SgmHorizArgs), offsetof (SgmHorizArgs, census_l),
     offsetof (SgmHorizArgs, census_r), offsetof (SgmHorizArgs, luma),
@@ -310,12 +328,14 @@ sgm_args_layout (void)
     offsetof (SgmFastHorizArgs, adaptive),
     offsetof (SgmFastHorizArgs, adaptive_scale),
     offsetof (SgmFastHorizArgs, cbits), offsetof (SgmFastHorizArgs, cell_mul),
+    offsetof (SgmFastHorizArgs, planes),
     sizeof (SgmWtaArgs), offsetof (SgmWtaArgs, sum), offsetof (SgmWtaArgs, disp),
     offsetof (SgmWtaArgs, best), offsetof (SgmWtaArgs, best_right),
     offsetof (SgmWtaArgs, conf), offsetof (SgmWtaArgs, width),
     offsetof (SgmWtaArgs, height), offsetof (SgmWtaArgs, n_disp),
     offsetof (SgmWtaArgs, min_disp), offsetof (SgmWtaArgs, subpixel),
     offsetof (SgmWtaArgs, uniqueness_fixed), offsetof (SgmWtaArgs, cbits),
+    offsetof (SgmWtaArgs, planes),
     sizeof (SgmSweepsArgs), offsetof (SgmSweepsArgs, sum),
     offsetof (SgmSweepsArgs, jumps), offsetof (SgmSweepsArgs, counters),
     offsetof (SgmSweepsArgs, states), offsetof (SgmSweepsArgs, fault),
@@ -375,6 +395,34 @@ void sgm_fast_horiz_constants (SgmFastHorizArgs * args, CvSgmCensus census);
 
 /* TRUE when the packed variant computes @params exactly. */
 int sgm_packed_exact (const CvSgmParams * params);
+
+/* TRUE when the byte planes (above) compute @params exactly: 4 paths, the
+ * centre-symmetric census (the vertical kernel's census costs take its
+ * 4-byte words), 2 (31 + p2) < 256. */
+int sgm_planes_exact (const CvSgmParams * params);
+
+/* The byte planes' D: multiples of this, so that a lane of every kernel
+ * (the horizontal one: 32 lanes, the vertical pairs: 16, the
+ * winner-takes-all: 8) holds an even number of words, whole 32-bit words
+ * of bytes. */
+#define SGM_PLANES_D_STEP 128
+
+/* TRUE when the packed variant with @lanes per vertical chain runs the byte
+ * planes for @params: sgm_planes_exact, D a multiple of
+ * SGM_PLANES_D_STEP, and 16 or 32 lanes (the vertical-pair kernel has
+ * byte-plane instances of those only). */
+int sgm_planes_apply (const CvSgmParams * params, int lanes);
+
+/* The right view's census buffer starts this many bytes into its
+ * allocation: the byte planes' vertical kernel reads the words left of a
+ * row's first pixel (up to min_disparity + D - 1 of them, masked out)
+ * without bounds checks; left of row 0 they are these. */
+#define SGM_CENSUS_R_PAD_BYTES (CV_SGM_MAX_DISPARITY_END * 8 + 8)
+
+/* The vertical byte plane of the cells @sum of a W x H x D volume (a
+ * macro: kernels use it too). */
+#define SGM_VERTICAL_PLANE(sum, width, height, n_disp) \
+  ((uint8_t *) (sum) + (size_t) (width) * (height) * (n_disp))
 
 /* Lanes per chain of the packed horizontal kernel for D disparities: the
  * widest of 32, 16, 8 that divides D / 2 (one chain per warp is fastest

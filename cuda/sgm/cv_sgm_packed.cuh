@@ -256,6 +256,57 @@ sgm_words_load_ro (uint32_t (&v)[KH], const uint32_t * src)
   }
 }
 
+/* ---- byte planes (4 paths, cv_sgm_kernel_args.h): a lane's KH words ------
+ *
+ * A lane's KH words of two halves hold 2 KH path-cost sums below 256; in a
+ * plane they are 2 KH consecutive bytes, the halves of word r at bytes
+ * 2 r and 2 r + 1 (the cells' order, a byte each). */
+
+/* Words 2 j and 2 j + 1 as the 4 bytes of one word (their halves' low
+ * bytes), and back. */
+static __device__ __forceinline__ uint32_t
+sgm_bytes_of_words (uint32_t w0, uint32_t w1)
+{
+  return __byte_perm (w0, w1, 0x6420);
+}
+
+static __device__ __forceinline__ uint32_t
+sgm_word_of_bytes (uint32_t b, int j)
+{
+  return __byte_perm (b, 0u, j == 0 ? 0x4140 : 0x4342);
+}
+
+/* Lane's 2 KH bytes at @dst (2 KH-aligned, KH even: whole words) from its
+ * words @v, bypassing L1 (another kernel or SM reads them). */
+template < int KH > static __device__ __forceinline__ void
+sgm_lane_bytes_store_cg (unsigned char *dst, const uint32_t (&v)[KH])
+{
+  static_assert (KH % 2 == 0, "a lane's bytes are whole words");
+  uint32_t b[KH / 2];
+#pragma unroll
+  for (int j = 0; j < KH / 2; j++)
+    b[j] = sgm_bytes_of_words (v[2 * j], v[2 * j + 1]);
+  sgm_words_store_cg < KH / 2 > ((uint32_t *) dst, b);
+}
+
+/* Lane's words @v from its 2 KH bytes at @src: shared memory (RO false) or
+ * global memory written by an earlier kernel (RO true, read-only path). */
+template < int KH, bool RO > static __device__ __forceinline__ void
+sgm_lane_bytes_load (uint32_t (&v)[KH], const unsigned char *src)
+{
+  static_assert (KH % 2 == 0, "a lane's bytes are whole words");
+  uint32_t b[KH / 2];
+  if constexpr (RO)
+    sgm_words_load_ro < KH / 2 > (b, (const uint32_t *) src);
+  else
+    sgm_words_load_shared < KH / 2 > (b, (const uint32_t *) src);
+#pragma unroll
+  for (int j = 0; j < KH / 2; j++) {
+    v[2 * j] = sgm_word_of_bytes (b[j], 0);
+    v[2 * j + 1] = sgm_word_of_bytes (b[j], 1);
+  }
+}
+
 /* How a chain kernel stores a row's cells (the vertical/diagonal paths and
  * the sweeps).  Where a lane's KH words are not 1, 2 or 4 (4, 8 or 16
  * bytes), they take several store instructions from its registers, each

@@ -26,6 +26,20 @@ sgm_packed_exact (const CvSgmParams * p)
   return (long) p->paths * largest_path_cost < (1L << (16 - cbits));
 }
 
+int
+sgm_planes_exact (const CvSgmParams * p)
+{
+  return p->paths == 4 && p->census == CV_SGM_CENSUS_CS_9X7
+      && 2L * ((long) cv_sgm_census_bits (p->census) + p->p2) < 256;
+}
+
+int
+sgm_planes_apply (const CvSgmParams * p, int lanes)
+{
+  return sgm_planes_exact (p) && (lanes == 16 || lanes == 32)
+      && p->max_disparity % SGM_PLANES_D_STEP == 0;
+}
+
 /* The packed cells' constants for @census and @p1: P1 in both halves of a
  * word, the mask of C in both halves, the factor that shifts a path cost
  * above C; the cost bits returned. */
@@ -350,7 +364,13 @@ cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params)
        * less evenly over the SMs); with 8 paths and D 256, 8 lanes since
        * their cells go out in whole sectors through a swizzled ring
        * (1226x370 1.13 against 1.22 ms, 1920x1080 5.05 against 5.19;
-       * other D > 128 not measured) */
+       * other D > 128 not measured); with the byte planes (4 paths,
+       * sgm_planes_apply) 32, one column per warp (H100, the vertical
+       * kernel beside the horizontal one: 1024x440 D 128 0.358 against
+       * 0.365 ms with 16, 1226x370 D 256 0.543 against 0.568) */
+      if (params->paths == 4 && d % SGM_PLANES_D_STEP == 0
+          && sgm_planes_exact (params))
+        return 32;
       return d % 32 == 0 && (params->paths == 4 || (d > 128 && d != 256))
           ? 16 : SGM_FAST_LANES;
   }

@@ -97,6 +97,12 @@ void cv_sgm_cuda_set_variant (CvSgmCuda * plan, CvSgmVariant variant);
 /* The variant the last cv_sgm_cuda_compute used (never AUTO). */
 CvSgmVariant cv_sgm_cuda_get_variant (const CvSgmCuda * plan);
 
+/* 4 paths: run the byte planes where they apply (@planes TRUE, the
+ * default; cv_sgm_kernel_args.h) or the 16-bit cells; and whether the last
+ * cv_sgm_cuda_compute ran them. */
+void cv_sgm_cuda_set_planes (CvSgmCuda * plan, int planes);
+int cv_sgm_cuda_get_planes (const CvSgmCuda * plan);
+
 /* After the caller synchronised the stream of cv_sgm_cuda_compute: CV_OK,
  * or CV_ERROR_CUDA (cuda_code cudaErrorLaunchTimeout) with what happened
  * when a path kernel of a frame computed since the last call gave up

@@ -79,6 +79,10 @@ static const Case cases[] = {
   {1920, 1080, 256, 8, 0, 0},
   {1920, 1080, 128, 8, 0, 0},
   {1226, 370, 192, 8, 0, 0},
+  /* 4 paths beyond the issue's row: the byte planes at D 256, and a
+   * large frame */
+  {1226, 370, 256, 4, 0, 0},
+  {1920, 1080, 128, 4, 0, 0},
   /* where the default takes the sweeps at D 128: the strips' width (6, 7
    * and 8 strip warps at 1440, 1760 and 1920 columns on 132 SMs, 5 at
    * 1226) and the height apart */
@@ -131,15 +135,23 @@ params_for (const Job * j, CvSgmParams * p)
 }
 
 /* Bytes moved to and from device memory per frame (census rows and luma
- * are small enough to stay in L2 once read). */
+ * are small enough to stay in L2 once read); @planes: the packed variant
+ * ran the byte planes. */
 static double
 bytes_moved (const Case * c, int census_bytes, CvSgmVariant variant,
-    CvSgmSchedule sched)
+    CvSgmSchedule sched, int planes)
 {
   double npix = (double) c->w * c->h, cells = npix * c->d;
   int groups = c->paths == 8 ? 6 : 2;
   double paths_b, other_b;
-  if (variant != CV_SGM_VARIANT_BASELINE) {
+  if (planes) {
+    /* a byte per cell: vertical written, read, written; horizontal
+     * written twice (read back from L2, as below); winner-takes-all both
+     * planes */
+    paths_b = cells * 3.0;
+    other_b = cells * (2.0 + 2.0) + npix * (2 * census_bytes + 1)
+        + npix * 7.0;
+  } else if (variant != CV_SGM_VARIANT_BASELINE) {
     /* horizontal: each cell written in part 1, read and written in part 2
      * (part 1's writes mostly read back from L2: counted once); vertical:
      * the first group of each half reads, the last writes (SEQUENTIAL:
@@ -161,12 +173,14 @@ bytes_moved (const Case * c, int census_bytes, CvSgmVariant variant,
 }
 
 static double
-int_ops (const Case * c, CvSgmVariant variant)
+int_ops (const Case * c, CvSgmVariant variant, int planes)
 {
   double cells = (double) c->w * c->h * c->d;
+  /* the byte planes take C from the census at every path's visit */
   if (variant != CV_SGM_VARIANT_BASELINE)
     return cells * (c->paths * BENCH_PACKED_OPS_PER_CELL_PATH
-        + BENCH_PACKED_OPS_PER_CELL_COST + BENCH_PACKED_OPS_PER_CELL_WTA);
+        + (planes ? c->paths : 1) * BENCH_PACKED_OPS_PER_CELL_COST
+        + BENCH_PACKED_OPS_PER_CELL_WTA);
   return cells * (c->paths * BENCH_BASE_OPS_PER_CELL_PATH
       + BENCH_BASE_OPS_PER_CELL_WTA);
 }
@@ -388,8 +402,9 @@ run_job (Bench * b, Job * j)
     CUDA_OK (cudaMemcpy (gc, dc, npix, cudaMemcpyDeviceToHost));
     sgm_watchdog_disarm ();
 
-    bytes = bytes_moved (c, j->census ? 8 : 4, used, sched);
-    ops = int_ops (c, used);
+    bytes = bytes_moved (c, j->census ? 8 : 4, used, sched,
+        cv_sgm_cuda_get_planes (plan));
+    ops = int_ops (c, used, cv_sgm_cuda_get_planes (plan));
     mem_floor = bytes / BENCH_BANDWIDTH * 1e3;
     int_floor = ops / ((double) b->n_sms * BENCH_INT32_LANES_PER_SM *
         b->clock_khz * 1e3) * 1e3;
@@ -411,9 +426,10 @@ run_job (Bench * b, Job * j)
       printf ("      stage %-34s %7.3fms\n", names[s],
           stage_ms[s][BENCH_STAGE_RUNS / 2]);
     }
-    printf ("      moved %.1f MB (%.1f bytes per cell), %.2f G int ops, "
+    printf ("      moved %.1f MB (%.1f bytes per cell%s), %.2f G int ops, "
         "device memory %.1f MB = %.3f bytes per cell\n", bytes / 1e6,
-        bytes / ((double) npix * c->d), ops / 1e9, mem_plan / 1e6,
+        bytes / ((double) npix * c->d), cv_sgm_cuda_get_planes (plan)
+        ? ", byte planes" : "", ops / 1e9, mem_plan / 1e6,
         mem_plan / ((double) npix * c->d));
     j->identical[vi] = verify (j, gd, gc);
     j->ms[vi] = used == variants[vi] ? med : 0.0;

@@ -11,7 +11,8 @@
  * fails with the recorded fault.
  *
  *   test-sgm-emulation <set>     set: 4paths | 8paths | schedules | sizes |
- *                                     packed | pairs | sweeps | faults |
+ *                                     packed | pairs | planes | sweeps |
+ *                                     faults |
  *                                     heights [from to] | heights-long |
  *                                     random [count seed]
  *
@@ -21,7 +22,8 @@
  * image height in [from, to], every cooperative schedule and variant, in
  * batches of SGM_BATCH_ROWS rows; heights-long: 4 paths in their own
  * batches on heights of one to six of them; pairs: the packed 4 paths'
- * vertical-pair kernel on every short height.  schedules, faults and the
+ * vertical-pair kernel on every short height; planes: the 4 paths' byte
+ * planes on every short height.  schedules, faults and the
  * heights sets run the packed 4 paths with the group-per-direction kernel
  * (CUDAVISION_SGM_PAIRS=0), whose counters they test; the other sets with
  * the vertical-pair kernel, as cv_sgm_cuda_compute.
@@ -147,7 +149,7 @@ template < typename CT > static void
 fast_horiz_dispatch (const SgmFastHorizArgs & a)
 {
   const int rows = SGM_WARP / sgm_fast_horiz_lanes (a.n_disp);
-  SgmFastHorizKernel kernel = pick_fast_horiz < CT > (a.n_disp);
+  SgmFastHorizKernel kernel = pick_fast_horiz < CT > (a.n_disp, a.planes);
   FastHorizLayout lay = fast_horiz_layout (a.width, a.n_disp,
       (int) sizeof (CT), rows);
   if (kernel == NULL)
@@ -177,7 +179,7 @@ fast_paths_dispatch (const SgmPathsArgs & a, int lanes, int blocks)
 static void
 fast_pairs_dispatch (const SgmPathsArgs & a, int lanes, int n_sms)
 {
-  SgmFastPairsKernel kernel = pick_fast_pairs (a.n_disp, lanes);
+  SgmFastPairsKernel kernel = pick_fast_pairs (a.n_disp, lanes, a.planes);
   int warps, blocks;
   if (kernel == NULL)
     abort ();
@@ -207,7 +209,7 @@ fast_sweeps_dispatch (const SgmSweepsArgs & a)
 static void
 fast_wta_dispatch (const SgmWtaArgs & a)
 {
-  SgmFastWtaKernel kernel = pick_fast_wta (a.n_disp);
+  SgmFastWtaKernel kernel = pick_fast_wta (a.n_disp, a.planes);
   if (kernel == NULL)
     abort ();
   launch (dim3 (a.height), dim3 (fast_wta_block_threads (a.n_disp)),
@@ -221,6 +223,11 @@ static int occupancy_blocks = 64;       /* pretend blocks per SM */
  * false: the group-per-direction kernel and its schedules (what
  * CUDAVISION_SGM_PAIRS=0 runs), for the sets that test its counters */
 static bool emulate_pairs = true;
+/* 4 paths, packed, the vertical-pair kernel: the byte planes where they
+ * apply (as cv_sgm_cuda_compute); false: the 16-bit cells (what
+ * CUDAVISION_SGM_PLANES=0 runs) */
+static bool emulate_planes = true;
+static int n_planes = 0;        /* emulated runs with the byte planes */
 /* strip warps of the sweeps variant */
 static int sweep_strip_warps = SGM_SWEEP_MIN_STRIP_WARPS;
 
@@ -289,8 +296,13 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   const int full = p->census == CV_SGM_CENSUS_9X7;
   const int k = sgm_lane_disparities (D);
   const size_t npix = (size_t) w * h;
-  std::vector < unsigned long long >cl64 (npix), cr64 (npix);
-  std::vector < uint32_t > cl32 (npix), cr32 (npix);
+  /* the right census after SGM_CENSUS_R_PAD_BYTES (cv_sgm_cuda_compute) */
+  constexpr size_t PAD64 = SGM_CENSUS_R_PAD_BYTES / 8;
+  constexpr size_t PAD32 = SGM_CENSUS_R_PAD_BYTES / 4;
+  std::vector < unsigned long long >cl64 (npix), cr64_buf (PAD64 + npix);
+  std::vector < uint32_t > cl32 (npix), cr32_buf (PAD32 + npix, 0x5a5a5a5au);
+  unsigned long long *const cr64 = cr64_buf.data () + PAD64;
+  uint32_t *const cr32 = cr32_buf.data () + PAD32;
   std::vector < uint16_t > sum (npix * D, 0xbeef);
   /* outputs a kernel leaves unwritten show (the left-right check reads
    * every right best index a pixel points at) */
@@ -321,19 +333,19 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       launch (grid, block, 4096, [&]() {
             sgm_census_kernel < unsigned long long, false > (l->data,
                 l->stride, r->data, r->stride, w, h, cl64.data (),
-                cr64.data (), jump_args, counters.data (),
+                cr64, jump_args, counters.data (),
                 (int) counters.size ());});
     else
       launch (grid, block, 4096, [&]() {
             sgm_census_kernel < uint32_t, true > (l->data, l->stride,
-                r->data, r->stride, w, h, cl32.data (), cr32.data (),
+                r->data, r->stride, w, h, cl32.data (), cr32,
                 jump_args, counters.data (), (int) counters.size ());});
   }
 
   const void *census_l = full ? (const void *) cl64.data ()
       : (const void *) cl32.data ();
-  const void *census_r = full ? (const void *) cr64.data ()
-      : (const void *) cr32.data ();
+  const void *census_r = full ? (const void *) cr64
+      : (const void *) cr32;
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   memset (&pa, 0, sizeof (pa));
@@ -345,6 +357,10 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
 
   if (*used_variant != CV_SGM_VARIANT_BASELINE) {
     const int cbits = sgm_packed_cost_bits (p->census);
+    const int planes = p->paths == 4 && emulate_pairs && emulate_planes
+        && *used_variant != CV_SGM_VARIANT_SWEEPS
+        && sgm_planes_apply (p, lanes);
+    n_planes += planes;
     /* horizontal paths: the cells written */
     SgmFastHorizArgs fh;
     memset (&fh, 0, sizeof (fh));
@@ -362,6 +378,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     fh.p2 = p->p2;
     fh.adaptive = p->adaptive_p2 != 0;
     fh.adaptive_scale = p->adaptive_p2_scale;
+    fh.planes = planes;
     sgm_fast_horiz_constants (&fh, p->census);
     if (full)
       fast_horiz_dispatch < unsigned long long >(fh);
@@ -394,6 +411,9 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       pa.fault = dev_fault;
       pa.fault_host = fault_host;
       pa.jumps = jump_args.out;
+      pa.census_l = census_l;
+      pa.census_r = census_r;
+      pa.planes = planes;
       sgm_fast_paths_constants (&pa, p->census);
       pa.layout = sgm_args_layout ();
       if (plan_hook != NULL)
@@ -425,6 +445,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     wa.subpixel = p->subpixel != 0;
     wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
     wa.cbits = cbits;
+    wa.planes = planes;
     fast_wta_dispatch (wa);
   } else {
     /* paths */
@@ -1044,6 +1065,47 @@ main (int argc, char **argv)
             (unsigned) (h * 17 + vi), (h + vi) & 1, CV_SGM_SCHEDULE_AUTO,
             v[vi], 132, CV_SGM_SCHEDULE_CONCURRENT);
       }
+  } else if (strcmp (set, "planes") == 0) {
+    /* The byte planes (4 paths, cv_sgm_kernel_args.h): their bound (P2 96
+     * exact, 97 not), then every height from 1 to 2 (SGM_FAST_RING + 2) +
+     * 3 (the vertical chains meet between two rows or on one, the ring
+     * runs dry at the crossing, the first half reads nothing), D 128 and
+     * 256, 16 and 32 lanes per vertical chain, widths that are not a multiple of a warp's two columns, the
+     * largest exact P2 on noise (path costs near a byte's limit), a
+     * disparity offset, adaptive P2 on and off. */
+    CvSgmParams p;
+    params_for (&p, 0, 128, 4);
+    p.census = CV_SGM_CENSUS_CS_9X7;
+    p.p2 = 96;
+    if (!sgm_planes_exact (&p) || !sgm_planes_apply (&p, 16)
+        || sgm_planes_apply (&p, 8)) {
+      fprintf (stderr, "P2 96, 16 lanes: the planes should apply\n");
+      return 1;
+    }
+    p.p2 = 97;
+    if (sgm_planes_exact (&p)) {
+      fprintf (stderr, "P2 97: the planes should not be exact\n");
+      return 1;
+    }
+    for (int h = 1; h <= 2 * (SGM_FAST_RING + 2) + 3 && ok; h++)
+      for (int di = 0; di < 2 && ok; di++) {
+        const int combo = (h * 3 + di) & ~1;    /* the CS census */
+        params_for (&p, combo, di ? 256 : 128, 4);
+        p.p2 = h % 3 == 0 ? 96 : 20 + (h * 11) % 70;
+        if (p.p1 >= p.p2)
+          p.p1 = p.p2 - 1;
+        const int before = n_planes;
+        /* the default's 32 lanes per vertical chain, or 16 */
+        ok = check_variant (&p, (di ? 260 : 131) + (h * 13) % 9, h,
+            (unsigned) (h * 19 + di), h % 3 != 0, CV_SGM_SCHEDULE_AUTO,
+            (h + di) % 2 ? CV_SGM_VARIANT_PACKED16 : CV_SGM_VARIANT_AUTO, 132,
+            CV_SGM_SCHEDULE_CONCURRENT);
+        if (ok && n_planes != before + 1) {
+          fprintf (stderr, "%d rows, D %d: the planes did not run\n", h,
+              p.max_disparity);
+          ok = false;
+        }
+      }
   } else if (strcmp (set, "random") == 0) {
     /* random sizes, disparity counts, flags and schedules (by hand:
      * test-sgm-emulation random <count> <seed>) */
@@ -1074,7 +1136,8 @@ main (int argc, char **argv)
     fprintf (stderr, "unknown set %s\n", set);
     return 2;
   }
-  printf ("%s: %d emulated runs (%d packed) %s\n", set, n_cases, n_packed,
+  printf ("%s: %d emulated runs (%d packed, %d with byte planes) %s\n", set,
+      n_cases, n_packed, n_planes,
       !ok ? "FAILED" : strcmp (set, "faults") == 0 ? "ended as expected"
       : "identical to the CPU reference");
   return ok ? 0 : 1;

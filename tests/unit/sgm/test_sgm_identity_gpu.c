@@ -106,7 +106,7 @@ typedef struct
   uint8_t *d_left, *d_right, *d_conf;
   int16_t *d_disp;
   size_t cap_img, cap_disp;
-  long n_runs, n_packed;
+  long n_runs, n_packed, n_planes;
   /* compare one case in @sample (1: all); @n_seen: cases offered */
   long sample, n_seen;
   /* the last CPU result, reused while parameters and images are the same
@@ -292,6 +292,7 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   {
     CvSgmVariant used = cv_sgm_cuda_get_variant (g->plan);
     g->n_packed += used != CV_SGM_VARIANT_BASELINE;
+    g->n_planes += cv_sgm_cuda_get_planes (g->plan);
     if (variant != CV_SGM_VARIANT_BASELINE && sgm_packed_exact (p)
         && used == CV_SGM_VARIANT_BASELINE) {
       fprintf (stderr, "%s %dx%d: variant %s requested, %s used although "
@@ -572,11 +573,12 @@ run_special (void)
       }
   {
     /* 2 bytes per cell plus at most 31 bytes per pixel (full census,
-     * packed variant with adaptive P2), plus the sweeps' published
+     * packed variant with adaptive P2), the right census' lead
+     * (SGM_CENSUS_R_PAD_BYTES), plus the sweeps' published
      * states (at most one strip per SGM_SWEEP_MIN_STRIP_WARPS warps'
      * columns: cuda/sgm/README.md) */
     size_t used = cv_device_bytes_in_use () - before;
-    size_t limit = (size_t) w * h * (2 * 256 + 31) +
+    size_t limit = (size_t) w * h * (2 * 256 + 31) + SGM_CENSUS_R_PAD_BYTES +
         SGM_SWEEP_STATES_BYTES (SGM_SWEEP_STRIPS (w,
             SGM_SWEEP_MIN_STRIP_WARPS), 256) + 4096;
     printf ("special: plan holds %zu device bytes for %dx%d D=256 "
@@ -678,6 +680,64 @@ run_packed (void)
     gpu_free (g);
     return all_packed ? 0 : 1;
   }
+}
+
+/* The 4 paths' byte planes (cv_sgm_kernel_args.h): D 128 and 256, the
+ * largest exact P2 (96) and smaller ones, with and without adaptive P2 and
+ * a disparity offset, the default's 32 lanes per vertical chain and 16, on
+ * odd sizes (the vertical chains meet between two rows or on one) and
+ * every image kind; each case also with the 16-bit cells (the planes
+ * off). */
+static int
+run_planes (void)
+{
+  static const int sizes[][2] = { {1024, 440}, {333, 45}, {1, 1}, {5, 3},
+  {2, 17}, {131, 7}, {1001, 12}
+  };
+  Gpu *g = gpu_new ();
+  int combo = 0;
+
+  for (int si = 0; si < (int) G_N_ELEMENTS (sizes); si++) {
+    const int w = sizes[si][0], h = sizes[si][1];
+    CvImageU8 *l = cv_test_image_new (w, h, 1, 5);
+    CvImageU8 *r = cv_test_image_new (w, h, 1, 3);
+    for (int D = 128; D <= CV_SGM_MAX_DISPARITIES; D += 128)
+      for (int k = 0; k < 3; k++, combo++) {
+        CvSgmParams p;
+        char what[64];
+        const ImageKind kind = (ImageKind) (combo % 5);
+        const long before = g->n_planes;
+        set_flags (&p, combo * 53 % 256, D);
+        p.paths = 4;
+        p.census = CV_SGM_CENSUS_CS_9X7;
+        p.p2 = k == 0 ? 96 : 30 + (combo * 7) % 60;
+        if (p.p1 >= p.p2)
+          p.p1 = p.p2 - 1;
+        make_pair (kind, w, h, combo, l, r);
+        g_snprintf (what, sizeof (what), "planes %s combo %d",
+            kind_names[kind], combo);
+        if (!compare_variant (g, &p, l, r, CV_SGM_SCHEDULE_AUTO,
+                k == 1 ? CV_SGM_VARIANT_PACKED16 : k == 2
+                ? CV_SGM_VARIANT_PACKED32 : CV_SGM_VARIANT_AUTO, what))
+          return 1;
+        if (g->n_planes != before + 1) {
+          fprintf (stderr, "%s %dx%d D %d: the byte planes did not run\n",
+              what, w, h, D);
+          return 1;
+        }
+        cv_sgm_cuda_set_planes (g->plan, FALSE);
+        if (!compare_variant (g, &p, l, r, CV_SGM_SCHEDULE_AUTO,
+                CV_SGM_VARIANT_AUTO, what))
+          return 1;
+        cv_sgm_cuda_set_planes (g->plan, TRUE);
+      }
+    cv_test_image_free (l);
+    cv_test_image_free (r);
+  }
+  printf ("planes: %ld GPU runs (%ld packed, %ld with byte planes) identical "
+      "to the CPU\n", g->n_runs, g->n_packed, g->n_planes);
+  gpu_free (g);
+  return 0;
 }
 
 /* A few cases of every variant and schedule on small images: for
@@ -787,11 +847,14 @@ main (int argc, char **argv)
     return run_special ();
   if (strcmp (what, "packed") == 0)
     return run_packed ();
+  if (strcmp (what, "planes") == 0)
+    return run_planes ();
   if (strcmp (what, "quick") == 0)
     return run_quick ();
   if (strcmp (what, "color") == 0)
     return run_color ();
-  fprintf (stderr, "usage: %s factorial|sizes|special|packed|quick|color\n",
+  fprintf (stderr, "usage: %s factorial|sizes|special|packed|planes|quick|"
+      "color\n",
       argv[0]);
   return 2;
 }
