@@ -380,7 +380,8 @@ struct CvSgmCuda
   int pairs;
   /* 4 paths: the byte planes where they are exact (sgm_planes_apply); 0:
    * the 16-bit cells (environment CUDAVISION_SGM_PLANES=0, for
-   * measurements); planes_now: the frame being computed runs them */
+   * measurements; =serial: planes_serial, the vertical kernel after the
+   * horizontal one); planes_now: the frame being computed runs them */
   int planes, planes_now, planes_serial;
   /* the byte planes' vertical paths run on this stream beside the
    * horizontal paths (fork: after the census, join: before the
@@ -1038,14 +1039,15 @@ run_planes (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   if (plan->planes_serial)
     return (st = run_fast_horizontal (plan, p, left, stream, err)) != CV_OK
         ? st : run_fast_pairs (plan, p, left, lanes, stream, err);
-  if (plan->side == NULL) {
+  if (plan->side == NULL)
     CV_CUDA_TRY (err, cudaStreamCreateWithFlags (&plan->side,
             cudaStreamNonBlocking));
+  if (plan->fork == NULL)
     CV_CUDA_TRY (err, cudaEventCreateWithFlags (&plan->fork,
             cudaEventDisableTiming));
+  if (plan->join == NULL)
     CV_CUDA_TRY (err, cudaEventCreateWithFlags (&plan->join,
             cudaEventDisableTiming));
-  }
   CV_CUDA_TRY (err, cudaEventRecord (plan->fork, stream));
   CV_CUDA_TRY (err, cudaStreamWaitEvent (plan->side, plan->fork, 0));
   /* the longer one first */
