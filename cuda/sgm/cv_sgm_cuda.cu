@@ -1149,7 +1149,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   if ((st = cv_device_buffer_ensure (&plan->census_l, npix * census_bytes,
               err)) != CV_OK
       || (st = cv_device_buffer_ensure (&plan->census_r,
-              SGM_CENSUS_R_PAD_BYTES + npix * census_bytes,
+              SGM_CENSUS_R_EXTRA_BYTES + npix * census_bytes,
               err)) != CV_OK
       || (st = cv_device_buffer_ensure (&plan->sum, ncells * sizeof (uint16_t),
               err)) != CV_OK

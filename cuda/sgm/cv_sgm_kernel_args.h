@@ -413,11 +413,14 @@ int sgm_planes_exact (const CvSgmParams * params);
  * byte-plane instances of those only). */
 int sgm_planes_apply (const CvSgmParams * params, int lanes);
 
-/* The right view's census buffer starts this many bytes into its
- * allocation: the byte planes' vertical kernel reads the words left of a
- * row's first pixel (up to min_disparity + D - 1 of them, masked out)
- * without bounds checks; left of row 0 they are these. */
+/* The right view's census starts this many bytes into its buffer, which
+ * holds SGM_CENSUS_R_EXTRA_BYTES more than the census: the byte planes'
+ * vertical kernel copies a row's words in whole 16-byte units, from up to
+ * min_disparity + D + 2 words left of a pixel (masked out where left of
+ * the row's first pixel; left of row 0 they are these) to up to 3 words
+ * past the last pixel, without bounds checks. */
 #define SGM_CENSUS_R_PAD_BYTES (CV_SGM_MAX_DISPARITY_END * 8 + 8)
+#define SGM_CENSUS_R_EXTRA_BYTES (SGM_CENSUS_R_PAD_BYTES + 16)
 
 /* The vertical byte plane of the cells @sum of a W x H x D volume (a
  * macro: kernels use it too). */

@@ -364,13 +364,9 @@ cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params)
        * less evenly over the SMs); with 8 paths and D 256, 8 lanes since
        * their cells go out in whole sectors through a swizzled ring
        * (1226x370 1.13 against 1.22 ms, 1920x1080 5.05 against 5.19;
-       * other D > 128 not measured); with the byte planes (4 paths,
-       * sgm_planes_apply) 32, one column per warp (H100, the vertical
-       * kernel beside the horizontal one: 1024x440 D 128 0.358 against
-       * 0.365 ms with 16, 1226x370 D 256 0.543 against 0.568) */
-      if (params->paths == 4 && d % SGM_PLANES_D_STEP == 0
-          && sgm_planes_exact (params))
-        return 32;
+       * other D > 128 not measured); 16 with the byte planes too (4
+       * paths, sgm_planes_apply; H100, session 48: 1024x440 D 128 0.283
+       * against 0.320 ms with 32, their census rows staged per warp) */
       return d % 32 == 0 && (params->paths == 4 || (d > 128 && d != 256))
           ? 16 : SGM_FAST_LANES;
   }

@@ -183,10 +183,10 @@ fast_pairs_dispatch (const SgmPathsArgs & a, int lanes, int n_sms)
   int warps, blocks;
   if (kernel == NULL)
     abort ();
-  fast_pairs_grid (a.width, a.n_disp, lanes, n_sms, 1 << 30, &warps,
+  fast_pairs_grid (a.width, a.n_disp, lanes, a.planes, n_sms, 1 << 30, &warps,
       &blocks);
   launch (dim3 (blocks), dim3 (warps * SGM_WARP),
-      fast_pairs_smem_bytes (a.n_disp, lanes, warps), [&]() {
+      fast_pairs_smem_bytes (a.n_disp, lanes, warps, a.planes), [&]() {
         kernel (a);
       });
 }
@@ -296,11 +296,13 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   const int full = p->census == CV_SGM_CENSUS_9X7;
   const int k = sgm_lane_disparities (D);
   const size_t npix = (size_t) w * h;
-  /* the right census after SGM_CENSUS_R_PAD_BYTES (cv_sgm_cuda_compute) */
+  /* the right census after SGM_CENSUS_R_PAD_BYTES and 16 bytes more
+   * after it (cv_sgm_cuda_compute) */
   constexpr size_t PAD64 = SGM_CENSUS_R_PAD_BYTES / 8;
   constexpr size_t PAD32 = SGM_CENSUS_R_PAD_BYTES / 4;
-  std::vector < unsigned long long >cl64 (npix), cr64_buf (PAD64 + npix);
-  std::vector < uint32_t > cl32 (npix), cr32_buf (PAD32 + npix, 0x5a5a5a5au);
+  std::vector < unsigned long long >cl64 (npix), cr64_buf (PAD64 + npix + 2);
+  std::vector < uint32_t > cl32 (npix), cr32_buf (PAD32 + npix + 4,
+      0x5a5a5a5au);
   unsigned long long *const cr64 = cr64_buf.data () + PAD64;
   uint32_t *const cr32 = cr32_buf.data () + PAD32;
   std::vector < uint16_t > sum (npix * D, 0xbeef);
@@ -1095,10 +1097,10 @@ main (int argc, char **argv)
         if (p.p1 >= p.p2)
           p.p1 = p.p2 - 1;
         const int before = n_planes;
-        /* the default's 32 lanes per vertical chain, or 16 */
+        /* the default's 16 lanes per vertical chain, or 32 */
         ok = check_variant (&p, (di ? 260 : 131) + (h * 13) % 9, h,
             (unsigned) (h * 19 + di), h % 3 != 0, CV_SGM_SCHEDULE_AUTO,
-            (h + di) % 2 ? CV_SGM_VARIANT_PACKED16 : CV_SGM_VARIANT_AUTO, 132,
+            (h + di) % 2 ? CV_SGM_VARIANT_PACKED32 : CV_SGM_VARIANT_AUTO, 132,
             CV_SGM_SCHEDULE_CONCURRENT);
         if (ok && n_planes != before + 1) {
           fprintf (stderr, "%d rows, D %d: the planes did not run\n", h,

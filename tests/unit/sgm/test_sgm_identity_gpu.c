@@ -573,12 +573,12 @@ run_special (void)
       }
   {
     /* 2 bytes per cell plus at most 31 bytes per pixel (full census,
-     * packed variant with adaptive P2), the right census' lead
-     * (SGM_CENSUS_R_PAD_BYTES), plus the sweeps' published
+     * packed variant with adaptive P2), the right census' lead and tail
+     * (SGM_CENSUS_R_EXTRA_BYTES), plus the sweeps' published
      * states (at most one strip per SGM_SWEEP_MIN_STRIP_WARPS warps'
      * columns: cuda/sgm/README.md) */
     size_t used = cv_device_bytes_in_use () - before;
-    size_t limit = (size_t) w * h * (2 * 256 + 31) + SGM_CENSUS_R_PAD_BYTES +
+    size_t limit = (size_t) w * h * (2 * 256 + 31) + SGM_CENSUS_R_EXTRA_BYTES +
         SGM_SWEEP_STATES_BYTES (SGM_SWEEP_STRIPS (w,
             SGM_SWEEP_MIN_STRIP_WARPS), 256) + 4096;
     printf ("special: plan holds %zu device bytes for %dx%d D=256 "
@@ -684,7 +684,7 @@ run_packed (void)
 
 /* The 4 paths' byte planes (cv_sgm_kernel_args.h): D 128 and 256, the
  * largest exact P2 (96) and smaller ones, with and without adaptive P2 and
- * a disparity offset, the default's 32 lanes per vertical chain and 16, on
+ * a disparity offset, the default's 16 lanes per vertical chain and 32, on
  * odd sizes (the vertical chains meet between two rows or on one) and
  * every image kind; each case also with the 16-bit cells (the planes
  * off). */
@@ -706,7 +706,7 @@ run_planes (void)
         CvSgmParams p;
         char what[64];
         const ImageKind kind = (ImageKind) (combo % 5);
-        const long before = g->n_planes;
+        const long runs_before = g->n_runs, before = g->n_planes;
         set_flags (&p, combo * 53 % 256, D);
         p.paths = 4;
         p.census = CV_SGM_CENSUS_CS_9X7;
@@ -720,7 +720,8 @@ run_planes (void)
                 k == 1 ? CV_SGM_VARIANT_PACKED16 : k == 2
                 ? CV_SGM_VARIANT_PACKED32 : CV_SGM_VARIANT_AUTO, what))
           return 1;
-        if (g->n_planes != before + 1) {
+        /* (under a sanitizer only one case in SANITIZER_SAMPLE runs) */
+        if (g->n_runs > runs_before && g->n_planes != before + 1) {
           fprintf (stderr, "%s %dx%d D %d: the byte planes did not run\n",
               what, w, h, D);
           return 1;
