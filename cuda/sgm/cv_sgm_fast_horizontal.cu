@@ -216,8 +216,8 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
         lo = right[e];
         hi = right[e - WORDS];
       }
-      C[r] = (uint32_t) sgm_hamming (cl, lo) |
-          ((uint32_t) sgm_hamming (cl, hi) << 16);
+      C[r] = sgm_pack_halves ((uint32_t) sgm_hamming (cl, lo),
+          (uint32_t) sgm_hamming (cl, hi));
     }
   };
 
@@ -303,12 +303,16 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
         fetch (i + AHEAD);
         sgm_copy_commit ();
       }
-      uint32_t cell[KH], C[KH];
+      /* the pixel's cells; PLANES: the other direction's path costs, a
+       * byte per cell (2 KH bytes a lane, as words) */
+      [[maybe_unused]] uint32_t cell[PLANES ? 1 : KH];
+      [[maybe_unused]] uint32_t bytes_in[PLANES ? KH / 2 : 1];
+      uint32_t C[KH];
       if constexpr (PLANES) {
         static_assert (KH % 2 == 0, "SGM_PLANES_D_STEP: whole words");
-        /* the other direction's path costs; C again from the census */
-        sgm_lane_bytes_load < KH, false > (cell, (const unsigned char *)
-            slot_words (i) + 2 * KH * sl);
+        sgm_words_load_shared < KH / 2 > (bytes_in, slot_words (i) + KH / 2 *
+            sl);
+        /* C again from the census */
         census_costs (C, x0 + i * STEP);
       } else {
         sgm_words_load_shared < KH > (cell, slot_words (i) + sl * KH);
@@ -320,13 +324,15 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
           sl);
       m_pk = sgm_ipl_min < LPS, KH > (L);
       if constexpr (PLANES) {
-        uint32_t out[KH];
+        /* both path costs of a cell below 256: the path costs as bytes
+         * add to the other direction's bytes word by word, no carry */
+        uint32_t out[KH / 2];
 #pragma unroll
-        for (int r = 0; r < KH; r++)
-          out[r] = cell[r] + L[r];      /* each half below 256: no carry */
+        for (int j = 0; j < KH / 2; j++)
+          out[j] = bytes_in[j] + sgm_bytes_of_words (L[2 * j], L[2 * j + 1]);
         if (row_ok)
-          sgm_lane_bytes_store_cg < KH > (bytes + (ptrdiff_t) i * STEP * D +
-              2 * KH * sl, out);
+          sgm_words_store_cg < KH / 2 > ((uint32_t *) (bytes + (ptrdiff_t) i *
+                  STEP * D) + KH / 2 * sl, out);
       } else if (row_ok) {
         uint32_t out[KH];
 #pragma unroll

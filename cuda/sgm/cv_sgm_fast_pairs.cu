@@ -149,29 +149,42 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   uintptr_t jumps_dn = jumps_column;
   uintptr_t jumps_up = jumps_column + (H - 1) * jumps_row_bytes;
   const int last_first_half = (H - 1) / 2;
-  /* PLANES: the warp's first column; the right census word of its index D
-   * - 1 in the next row step to fetch, per chain (words from a.census_r,
-   * negative left of row 0: SGM_CENSUS_R_PAD_BYTES) */
+  /* PLANES: the warp's first column; per chain, for the next row step to
+   * fetch, the 16-byte unit of the right census that holds the word of
+   * index D - 1 of that column (a.census_r, negative left of row 0:
+   * SGM_CENSUS_R_PAD_BYTES) and that word's place in it, and the left
+   * census word of the lane's column (lanes below NSL): running pointers,
+   * a row step apart (no row products in the step) */
   const int x_w = min ((int) blockIdx.x * warps * NSL + wib * NSL, W - 1);
   const int g_first = x_w - a.min_disp - (2 * WORDS - 1);
-  ptrdiff_t cen_next[2] = { g_first, (ptrdiff_t) (H - 1) * W + g_first };
+  const ptrdiff_t g_last = (ptrdiff_t) (H - 1) * W + g_first;
+  const uint4 *cen_unit[2] = {
+    (const uint4 *) a.census_r + (g_first - (g_first & 3)) / 4,
+    (const uint4 *) a.census_r + (g_last - (g_last & 3)) / 4
+  };
+  int cen_mod[2] = { g_first & 3, (int) (g_last & 3) };
+  const uint32_t *cen_left[2] = {
+    (const uint32_t *) a.census_l + min (x_w + lane, W - 1),
+    (const uint32_t *) a.census_l + (ptrdiff_t) (H - 1) * W +
+        min (x_w + lane, W - 1)
+  };
   auto fetch_census = [&](int part, int c) {
-    const ptrdiff_t g = cen_next[c];
-    const uint4 *src = (const uint4 *) ((const uint32_t *) a.census_r +
-        (g - (g & 3)));
     uint32_t *dst = cen_ring + (part + c) * CEN;
     const unsigned dst_s = cen_ring_s + 4u * (unsigned) ((part + c) * CEN);
 #pragma unroll
     for (int u0 = 0; u0 < CEN_UNITS; u0 += SGM_WARP)
       sgm_copy_async_if_at (lane + u0 < CEN_UNITS,
           (uint4 *) dst + u0 + lane, dst_s + 16u * (unsigned) (u0 + lane),
-          src + u0 + lane);
+          cen_unit[c] + u0 + lane);
     /* the left view's words of the warp's columns */
-    const ptrdiff_t row = (c == DN ? q_next : H - 1 - q_next) * (ptrdiff_t) W;
     sgm_copy_async_if_at (lane < NSL, dst + 4 * CEN_UNITS + lane, dst_s + 4u *
-        (unsigned) (4 * CEN_UNITS + lane), (const uint32_t *) a.census_l +
-        row + min (x_w + lane, W - 1));
-    cen_next[c] += c == DN ? W : -W;
+        (unsigned) (4 * CEN_UNITS + lane), cen_left[c]);
+    /* a row down (up): the word W further (back), in the unit (place +-
+     * W) / 4 on (a floor: the shift of a negative sum rounds down) */
+    const int moved = cen_mod[c] + (c == DN ? W : -W);
+    cen_unit[c] += moved >> 2;
+    cen_mod[c] = moved & 3;
+    cen_left[c] += c == DN ? W : -W;
   };
   auto fetch_row = [&]() {
     const int part = 2 * slot_next;
@@ -251,18 +264,23 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   for (int j = 0; j < 2 * KH; j++)
     cen_mask[j] = lane_col - j % KH - j / KH * WORDS >= 0 ? ~0u : 0u;
   const int w_mod = W & 3;
-  int cen_off[2] = { g_first & 3, (int) (((ptrdiff_t) (H - 1) * W +
-          g_first) & 3) };
+  int cen_off[2] = { cen_mod[DN], cen_mod[UP] };
 
   /* Row step t; MIDDLE: both chains at the same row (odd H); SECOND: a row
-   * of the second half, which the other chain has visited. */
-  auto row_step = [&](int t, auto middle, auto second) {
+   * of the second half, which the other chain has visited; FIRST: t is 0
+   * (the paths start), known at compile time except in the middle row. */
+  auto row_step = [&](int t, auto middle, auto second, auto first) {
     constexpr bool MIDDLE = decltype (middle)::value;
     [[maybe_unused]] constexpr bool SECOND = decltype (second)::value;
+    constexpr bool FIRST = decltype (first)::value;
     fetch_ahead_and_wait (t);
     __syncwarp ();              /* row t's copies complete for every lane */
 
-    uint32_t cell[2][KH], C[2][KH];
+    /* the row's cells; PLANES: its bytes that the other chain wrote (2 KH
+     * bytes a lane, as words), none in the first half */
+    [[maybe_unused]] uint32_t cell[2][PLANES ? 1 : KH];
+    [[maybe_unused]] uint32_t bytes[2][PLANES ? KH / 2 : 1];
+    uint32_t C[2][KH];
     if constexpr (PLANES) {
 #pragma unroll
       for (int c = 0; c < 2; c++) {
@@ -271,16 +289,16 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
         const uint32_t left = cen[4 * CEN_UNITS + (s_read - x_w)];
 #pragma unroll
         for (int r = 0; r < KH; r++)
-          C[c][r] = (uint32_t) __popc (left ^ (right[-r] & cen_mask[r])) |
-              (uint32_t) __popc (left ^ (right[-r - WORDS] &
-                  cen_mask[KH + r])) << 16;
+          C[c][r] = sgm_pack_halves ((uint32_t) __popc (left ^ (right[-r] &
+                      cen_mask[r])), (uint32_t) __popc (left ^
+                  (right[-r - WORDS] & cen_mask[KH + r])));
         if constexpr (SECOND)
-          sgm_lane_bytes_load < KH, false > (cell[c], (const unsigned char *)
-              (ring + (2 * slot_rd + c) * PIX) + 2 * KH * sl);
+          sgm_words_load_shared < KH / 2 > (bytes[c], ring + (2 * slot_rd +
+                  c) * PIX + KH / 2 * sl);
         else
 #pragma unroll
-          for (int r = 0; r < KH; r++)
-            cell[c][r] = 0;
+          for (int j = 0; j < KH / 2; j++)
+            bytes[c][j] = 0;
       }
       cen_off[DN] = (cen_off[DN] + w_mod) & 3;
       cen_off[UP] = (cen_off[UP] - w_mod) & 3;
@@ -307,7 +325,7 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
           JUMP_PART_BYTES + JUMP_UP * (unsigned) sizeof (uint16_t));
     }
     /* a path starts at the first row: m = 0 and m + P2 = 0 give L = C */
-    const bool start = t == 0;
+    const bool start = FIRST || (MIDDLE && t == 0);
 #pragma unroll
     for (int c = 0; c < 2; c++) {
       const uint32_t m_used = start ? 0u : m_pk[c];
@@ -318,14 +336,25 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     for (int c = 0; c < 2; c++)
       m_pk[c] = sgm_ipl_min < LPS, KH > (L[c]);
 
-    /* no carry: the exact regime holds for all four paths (PLANES: for
-     * both vertical ones, a byte per half) */
-    const uint32_t mul = PLANES ? 1u : a.cell_mul;
+    /* no carry: the exact regime holds for all four paths (PLANES: both
+     * vertical path costs of a cell below 256, so the path costs as bytes
+     * add to the plane's bytes word by word) */
     uint32_t out[2][KH];
+    if constexpr (PLANES) {
 #pragma unroll
-    for (int r = 0; r < KH; r++) {
-      out[DN][r] = cell[DN][r] + L[DN][r] * mul;
-      out[UP][r] = (MIDDLE ? out[DN][r] : cell[UP][r]) + L[UP][r] * mul;
+      for (int j = 0; j < KH / 2; j++) {
+        out[DN][j] = bytes[DN][j] + sgm_bytes_of_words (L[DN][2 * j],
+            L[DN][2 * j + 1]);
+        out[UP][j] = (MIDDLE ? out[DN][j] : bytes[UP][j]) +
+            sgm_bytes_of_words (L[UP][2 * j], L[UP][2 * j + 1]);
+      }
+    } else {
+#pragma unroll
+      for (int r = 0; r < KH; r++) {
+        out[DN][r] = cell[DN][r] + L[DN][r] * a.cell_mul;
+        out[UP][r] = (MIDDLE ? out[DN][r] : cell[UP][r]) + L[UP][r] *
+            a.cell_mul;
+      }
     }
 #pragma unroll
     for (int c = 0; c < 2; c++) {
@@ -333,9 +362,8 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
         continue;
       uint32_t *const dst = c == DN ? row_dn : row_up;
       if constexpr (PLANES) {
-        if (store_ok)
-          sgm_lane_bytes_store_cg < KH > ((unsigned char *) dst + 2 * KH *
-              sl, out[c]);
+        sgm_bytes_store_cg_if < KH / 2 > (store_ok, dst + KH / 2 * sl,
+            (const uint32_t (&)[KH / 2]) out[c]);
       } else if constexpr (STAGED_STORE) {
         /* into the row's part of the slot (each lane over the words it
          * read), then out as whole sectors */
@@ -353,18 +381,23 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     slot_rd = slot_rd + 1 == SLOTS ? 0 : slot_rd + 1;
   };
 
-  /* the steps before the middle, the middle row (odd H), the rest; two
-   * row steps per loop iteration (as cv_sgm_fast_paths.cu) */
+  /* the first step (the paths' start), the other steps before the
+   * middle, the middle row (odd H), the rest; two row steps per loop
+   * iteration (as cv_sgm_fast_paths.cu) */
   const int n_before = H / 2;
+  constexpr SgmFlag < false > NO;
+  constexpr SgmFlag < true > YES;
   int t = 0;
+  if (n_before > 0)
+    row_step (t++, NO, NO, YES);
 #pragma unroll 2
   for (; t < n_before; t++)
-    row_step (t, SgmFlag < false > (), SgmFlag < false > ());
+    row_step (t, NO, NO, NO);
   if (H & 1)
-    row_step (t++, SgmFlag < true > (), SgmFlag < false > ());
+    row_step (t++, YES, NO, NO);
 #pragma unroll 2
   for (; t < H; t++)
-    row_step (t, SgmFlag < false > (), SgmFlag < true > ());
+    row_step (t, NO, YES, NO);
   sgm_copy_wait < 0 > ();
 }
 

@@ -150,21 +150,37 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   };
 
   /* the cells of the warp's next AHEAD pixel groups are in flight while
-   * the current ones are evaluated */
+   * the current ones are evaluated (PLANES: the lane's 2 KH bytes of the
+   * horizontal plane in words 0 .. KH / 2 - 1, of the vertical plane in
+   * the others, added where they are evaluated: added here, the lane
+   * waited for its loads at once; H100, 1024x440 D 128: the kernel 0.068
+   * -> 0.061 ms) */
   uint32_t cells_ahead[AHEAD][KH];
   auto load_cells = [&](uint32_t (&c)[KH], int xg) {
     if (xg + seg < W) {
       if constexpr (PLANES) {
         const size_t at = (size_t) (xg + seg) * D + 2 * KH * sl;
-        uint32_t v[KH];
-        sgm_lane_bytes_load < KH, true > (c, row_h + at);
-        sgm_lane_bytes_load < KH, true > (v, row_v + at);
-#pragma unroll
-        for (int r = 0; r < KH; r++)
-          c[r] = (c[r] + v[r]) << a.cbits;    /* halves below 2^9 */
+        uint32_t (&h)[KH / 2] = *(uint32_t (*)[KH / 2]) & c[0];
+        uint32_t (&v)[KH / 2] = *(uint32_t (*)[KH / 2]) & c[KH / 2];
+        sgm_words_load_ro < KH / 2 > (h, (const uint32_t *) (row_h + at));
+        sgm_words_load_ro < KH / 2 > (v, (const uint32_t *) (row_v + at));
       } else {
         sgm_words_load_ro < KH > (c, row_cells + (size_t) (xg + seg) * WORDS +
             sl * KH);
+      }
+    }
+  };
+  /* a group's loaded words as the cells' words: PLANES, the sum of both
+   * planes' bytes in each half, << cbits (below 2^9: no carry) */
+  auto cells_of = [&](uint32_t (&cell)[KH], const uint32_t (&got)[KH]) {
+#pragma unroll
+    for (int j = 0; j < KH; j++) {
+      if constexpr (PLANES) {
+        const uint32_t h = got[j / 2], v = got[KH / 2 + j / 2];
+        cell[j] = (sgm_word_of_bytes (h, j % 2) + sgm_word_of_bytes (v,
+                j % 2)) << a.cbits;
+      } else {
+        cell[j] = got[j];
       }
     }
   };
@@ -275,9 +291,7 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
       const int q = qb + i, xg = group_x (q);     /* warp-uniform */
       if (xg < W) {
         uint32_t cell[KH];
-#pragma unroll
-        for (int r = 0; r < KH; r++)
-          cell[r] = cells_ahead[i][r];
+        cells_of (cell, cells_ahead[i]);
         load_cells (cells_ahead[i], group_x (q + AHEAD));
         evaluate (cell, xg, sl == q % LPS);
         if (q % LPS == LPS - 1 || group_x (q + 1) >= W)

@@ -171,6 +171,20 @@ sgm_store_cg_v4_if (bool pred, uint32_t * dst, uint4 q)
 #endif
 }
 
+/* The same with 8 bytes. */
+static __device__ __forceinline__ void
+sgm_store_cg_v2_if (bool pred, uint32_t * dst, uint2 q)
+{
+#if defined(__CUDA_ARCH__) && !defined(SGM_EMULATION)
+  asm volatile ("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t"
+      "@p st.global.cg.v2.u32 [%1], {%2, %3};\n\t}"
+      ::"r" ((unsigned) pred), "l" (dst), "r" (q.x), "r" (q.y):"memory");
+#else
+  if (pred)
+    __stcg ((uint2 *) dst, q);
+#endif
+}
+
 /* sgm_words_store_cg where @pred, as predicated stores where KH allows
  * (sgm_store_cg_v4_if). */
 template < int KH > static __device__ __forceinline__ void
@@ -262,6 +276,14 @@ sgm_words_load_ro (uint32_t (&v)[KH], const uint32_t * src)
  * plane they are 2 KH consecutive bytes, the halves of word r at bytes
  * 2 r and 2 r + 1 (the cells' order, a byte each). */
 
+/* Two matching costs (below 2^16) as the halves of one word, low and
+ * high: one PRMT (a shift and an OR took two instructions). */
+static __device__ __forceinline__ uint32_t
+sgm_pack_halves (uint32_t lo, uint32_t hi)
+{
+  return __byte_perm (lo, hi, 0x5410);
+}
+
 /* Words 2 j and 2 j + 1 as the 4 bytes of one word (their halves' low
  * bytes), and back. */
 static __device__ __forceinline__ uint32_t
@@ -289,22 +311,16 @@ sgm_lane_bytes_store_cg (unsigned char *dst, const uint32_t (&v)[KH])
   sgm_words_store_cg < KH / 2 > ((uint32_t *) dst, b);
 }
 
-/* Lane's words @v from its 2 KH bytes at @src: shared memory (RO false) or
- * global memory written by an earlier kernel (RO true, read-only path). */
-template < int KH, bool RO > static __device__ __forceinline__ void
-sgm_lane_bytes_load (uint32_t (&v)[KH], const unsigned char *src)
+/* A lane's NW words of packed bytes to @dst (4 NW-aligned) where @pred,
+ * bypassing L1: predicated stores (no branch around them) for 8 bytes or
+ * a multiple of 16. */
+template < int NW > static __device__ __forceinline__ void
+sgm_bytes_store_cg_if (bool pred, uint32_t * dst, const uint32_t (&b)[NW])
 {
-  static_assert (KH % 2 == 0, "a lane's bytes are whole words");
-  uint32_t b[KH / 2];
-  if constexpr (RO)
-    sgm_words_load_ro < KH / 2 > (b, (const uint32_t *) src);
+  if constexpr (NW == 2)
+    sgm_store_cg_v2_if (pred, dst, make_uint2 (b[0], b[1]));
   else
-    sgm_words_load_shared < KH / 2 > (b, (const uint32_t *) src);
-#pragma unroll
-  for (int j = 0; j < KH / 2; j++) {
-    v[2 * j] = sgm_word_of_bytes (b[j], 0);
-    v[2 * j + 1] = sgm_word_of_bytes (b[j], 1);
-  }
+    sgm_words_store_cg_if < NW > (pred, dst, b);
 }
 
 /* How a chain kernel stores a row's cells (the vertical/diagonal paths and

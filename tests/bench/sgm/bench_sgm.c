@@ -312,6 +312,62 @@ time_frames (Bench * b, CvSgmCuda * plan, const CvSgmParams * p,
   return med;
 }
 
+/* What a frame costs outside its kernels: the median host time of one
+ * compute() call (its checks and launches, the GPU idle), and the median
+ * GPU time per frame of the same work captured once as a CUDA graph and
+ * launched as one (no host between its kernels).  *@graph_ms is negative
+ * where the capture failed (@why says why). */
+static void
+time_host_and_graph (Bench * b, CvSgmCuda * plan, const CvSgmParams * p,
+    const CvImageU8 * vl, const CvImageU8 * vr, CvImageS16 * vd,
+    CvImageU8 * vc, float *host_us, float *graph_ms, const char **why)
+{
+  float *t = g_new (float, b->runs);
+  CvError err = { 0 };
+  cudaGraph_t graph = NULL;
+  cudaGraphExec_t exec = NULL;
+  cudaError_t ce;
+
+  for (int i = 0; i < b->runs; i++) {
+    gint64 t0 = g_get_monotonic_time ();
+    cv_sgm_cuda_compute (plan, p, vl, vr, vd, vc, b->stream, &err);
+    t[i] = (float) (g_get_monotonic_time () - t0);
+    CUDA_OK (cudaStreamSynchronize (b->stream));
+  }
+  qsort (t, b->runs, sizeof (float), cmp_float);
+  *host_us = t[b->runs / 2];
+
+  *graph_ms = -1.0f;
+  *why = NULL;
+  CUDA_OK (cudaStreamBeginCapture (b->stream, cudaStreamCaptureModeRelaxed));
+  cv_sgm_cuda_compute (plan, p, vl, vr, vd, vc, b->stream, &err);
+  ce = cudaStreamEndCapture (b->stream, &graph);
+  if (ce == cudaSuccess && err.status == CV_OK)
+    ce = cudaGraphInstantiate (&exec, graph, 0);
+  if (ce != cudaSuccess || err.status != CV_OK) {
+    *why = ce != cudaSuccess ? cudaGetErrorString (ce) : "compute() failed";
+    (void) cudaGetLastError ();
+  } else {
+    for (int i = 0; i < BENCH_WARMUP; i++)
+      CUDA_OK (cudaGraphLaunch (exec, b->stream));
+    CUDA_OK (cudaStreamSynchronize (b->stream));
+    for (int i = 0; i < b->runs; i++) {
+      CUDA_OK (cudaEventRecord (b->ev0, b->stream));
+      CUDA_OK (cudaGraphLaunch (exec, b->stream));
+      CUDA_OK (cudaEventRecord (b->ev1, b->stream));
+      CUDA_OK (cudaEventSynchronize (b->ev1));
+      CUDA_OK (cudaEventElapsedTime (&t[i], b->ev0, b->ev1));
+    }
+    qsort (t, b->runs, sizeof (float), cmp_float);
+    *graph_ms = t[b->runs / 2];
+  }
+  if (exec != NULL)
+    CUDA_OK (cudaGraphExecDestroy (exec));
+  if (graph != NULL)
+    CUDA_OK (cudaGraphDestroy (graph));
+  g_free (t);
+}
+
 static void
 run_job (Bench * b, Job * j)
 {
@@ -350,7 +406,8 @@ run_job (Bench * b, Job * j)
   for (int vi = 0; vi < N_VARIANTS; vi++) {
     size_t mem_before = cv_device_bytes_in_use (), mem_plan;
     CvSgmCuda *plan = cv_sgm_cuda_new ();   /* fresh: its memory is this case's */
-    float med, p10, p90, b2b;
+    float med, p10, p90, b2b, host_us, graph_ms;
+    const char *graph_why;
     float stage_ms[CV_SGM_MAX_STAGES][BENCH_STAGE_RUNS];
     const char *names[CV_SGM_MAX_STAGES];
     int n_stages = 0;
@@ -375,6 +432,8 @@ run_job (Bench * b, Job * j)
         "not finish", size, c->d, c->paths, j->census ? "full" : "cs",
         cv_sgm_variant_name (variants[vi]));
     med = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, &p10, &p90, &b2b);
+    time_host_and_graph (b, plan, &p, &vl, &vr, &vd, &vc, &host_us,
+        &graph_ms, &graph_why);
     mem_plan = cv_device_bytes_in_use () - mem_before;
     sched = cv_sgm_cuda_get_schedule (plan);
     used = cv_sgm_cuda_get_variant (plan);
@@ -421,6 +480,12 @@ run_job (Bench * b, Job * j)
     if (used != variants[vi])
       printf ("      (variant %s requested; it does not apply)\n",
           cv_sgm_variant_name (variants[vi]));
+    if (graph_ms >= 0.0f)
+      printf ("      host time of compute() %.1f us; the frame as one CUDA "
+          "graph: median %.3fms\n", host_us, graph_ms);
+    else
+      printf ("      host time of compute() %.1f us; the frame as one CUDA "
+          "graph: not captured (%s)\n", host_us, graph_why);
     for (int s = 0; s < n_stages; s++) {
       qsort (stage_ms[s], BENCH_STAGE_RUNS, sizeof (float), cmp_float);
       printf ("      stage %-34s %7.3fms\n", names[s],
