@@ -334,6 +334,31 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
 /* Packed-variant kernels: one per D (16 .. 256 in steps of 16). */
 #define N_D_VARIANTS (CV_SGM_MAX_DISPARITIES / CV_SGM_DISPARITY_STEP)
 
+/* What a frame graph holds besides the frame's views: the parameters, the
+ * size, what was chosen for them, and the plan's buffers. */
+typedef struct
+{
+  CvSgmParams params;
+  int width, height, lanes, with_conf;
+  CvSgmVariant variant;
+  const void *buffers[9];
+} SgmGraphKey;
+
+/* The frame as a CUDA graph ("Frame graph" in cuda/sgm/README.md): the
+ * key's second frame captures it; later frames with the same key set
+ * their views in the three nodes that take them and launch it. */
+typedef struct
+{
+  SgmGraphKey key;
+  int key_seen;                 /* the key of a frame without a graph yet */
+  cudaGraph_t graph;
+  cudaGraphNode_t census, horiz, post;
+  cudaKernelNodeParams census_kp, horiz_kp, post_kp;    /* as captured */
+  cudaGraphExec_t exec;
+  CvImageU8 left, right, confidence;    /* the views the nodes hold */
+  CvImageS16 disparity;
+} SgmFrameGraph;
+
 struct CvSgmCuda
 {
   CvDeviceBuffer census_l, census_r, sum, disp, best, best_right, conf;
@@ -388,6 +413,13 @@ struct CvSgmCuda
    * winner-takes-all); created at the first such frame */
   cudaStream_t side;
   cudaEvent_t fork, join;
+  /* the byte planes' frames as a CUDA graph; graphs 0: every frame's
+   * kernels launched one by one (CUDAVISION_SGM_GRAPH=0, or a graph call
+   * failed); graph_frames: frames launched as the graph */
+  SgmFrameGraph graph;
+  int graphs;
+  long graph_frames;
+  cudaEvent_t frame_done;       /* recorded after each frame run_graph ran */
   int fast_wta_smem_set[N_D_VARIANTS][2];
   /* sweeps variant: blocks per SM (-1: not queried), shared memory set,
    * the strip warps of the frame being computed */
@@ -395,6 +427,18 @@ struct CvSgmCuda
   int sweep_strip_warps;
   int fast_sweeps_smem_set[N_D_VARIANTS];
 };
+
+/* Destroys a frame graph (one still executing is freed when it is done)
+ * and forgets its key. */
+static void
+graph_clear (SgmFrameGraph * g)
+{
+  if (g->exec != NULL)
+    cudaGraphExecDestroy (g->exec);
+  if (g->graph != NULL)
+    cudaGraphDestroy (g->graph);
+  *g = SgmFrameGraph ();
+}
 
 /* The right view's census (after SGM_CENSUS_R_PAD_BYTES). */
 static void *
@@ -466,6 +510,8 @@ cv_sgm_cuda_new (void)
     plan->last_variant = CV_SGM_VARIANT_BASELINE;
     env = getenv ("CUDAVISION_SGM_PAIRS");
     plan->pairs = env == NULL || strcmp (env, "0") != 0;
+    env = getenv ("CUDAVISION_SGM_GRAPH");
+    plan->graphs = env == NULL || strcmp (env, "0") != 0;
     env = getenv ("CUDAVISION_SGM_PLANES");
     plan->planes = env == NULL || strcmp (env, "0") != 0;
     plan->planes_serial = env != NULL && strcmp (env, "serial") == 0;
@@ -502,6 +548,9 @@ cv_sgm_cuda_free (CvSgmCuda * plan)
   cv_device_buffer_free (&plan->counters);
   cv_device_buffer_free (&plan->sweep_states);
   cv_host_buffer_free (&plan->fault_host);
+  graph_clear (&plan->graph);
+  if (plan->frame_done != NULL)
+    cudaEventDestroy (plan->frame_done);
   destroy_events (plan);
   if (plan->fork != NULL)
     cudaEventDestroy (plan->fork);
@@ -546,6 +595,20 @@ extern "C" int
 cv_sgm_cuda_get_planes (const CvSgmCuda * plan)
 {
   return plan->planes_now;
+}
+
+extern "C" void
+cv_sgm_cuda_set_graphs (CvSgmCuda * plan, int graphs)
+{
+  plan->graphs = graphs != 0;
+  if (!plan->graphs)
+    graph_clear (&plan->graph);
+}
+
+extern "C" long
+cv_sgm_cuda_get_graph_frames (const CvSgmCuda * plan)
+{
+  return plan->graph_frames;
 }
 
 extern "C" CvStatus
@@ -970,6 +1033,30 @@ run_fast_sweeps (CvSgmCuda * plan, const CvSgmParams * p,
       &plan->fast_sweeps_smem_set[di], stream, err);
 }
 
+/* The horizontal kernel's arguments for the frame of @left. */
+static void
+fast_horiz_args (const CvSgmCuda * plan, const CvSgmParams * p,
+    const CvImageU8 * left, SgmFastHorizArgs * ha)
+{
+  memset (ha, 0, sizeof (*ha));
+  ha->layout = sgm_args_layout ();
+  ha->census_l = plan->census_l.ptr;
+  ha->census_r = census_right (plan);
+  ha->luma = left->data;
+  ha->luma_stride = left->stride;
+  ha->sum = (uint16_t *) plan->sum.ptr;
+  ha->width = left->width;
+  ha->height = left->height;
+  ha->n_disp = p->max_disparity;
+  ha->min_disp = p->min_disparity;
+  ha->p1 = p->p1;
+  ha->p2 = p->p2;
+  ha->adaptive = p->adaptive_p2 != 0;
+  ha->adaptive_scale = p->adaptive_p2_scale;
+  ha->planes = plan->planes_now;
+  sgm_fast_horiz_constants (ha, p->census);
+}
+
 /* The horizontal paths (cv_sgm_fast_horizontal.cu): the cells, or the
  * horizontal byte plane where plan->planes_now. */
 static CvStatus
@@ -978,23 +1065,7 @@ run_fast_horizontal (CvSgmCuda * plan, const CvSgmParams * p,
 {
   const int full = p->census == CV_SGM_CENSUS_9X7;
   SgmFastHorizArgs ha;
-  memset (&ha, 0, sizeof (ha));
-  ha.layout = sgm_args_layout ();
-  ha.census_l = plan->census_l.ptr;
-  ha.census_r = census_right (plan);
-  ha.luma = left->data;
-  ha.luma_stride = left->stride;
-  ha.sum = (uint16_t *) plan->sum.ptr;
-  ha.width = left->width;
-  ha.height = left->height;
-  ha.n_disp = p->max_disparity;
-  ha.min_disp = p->min_disparity;
-  ha.p1 = p->p1;
-  ha.p2 = p->p2;
-  ha.adaptive = p->adaptive_p2 != 0;
-  ha.adaptive_scale = p->adaptive_p2_scale;
-  ha.planes = plan->planes_now;
-  sgm_fast_horiz_constants (&ha, p->census);
+  fast_horiz_args (plan, p, left, &ha);
   return sgm_fast_horizontal_launch (&ha, full, plan->smem_optin,
       &plan->fast_horiz_smem_set[d_index (p->max_disparity)][full][ha.planes],
       stream, err);
@@ -1068,9 +1139,6 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
 {
   CvStatus st;
 
-  plan->planes_now = p->paths == 4 && plan->pairs && plan->planes
-      && plan->last_variant != CV_SGM_VARIANT_SWEEPS
-      && sgm_planes_apply (p, lanes);
   if (plan->planes_now) {
     if ((st = stage_mark (plan, "vertical beside horizontal paths (byte "
                 "planes)", stream, err)) != CV_OK
@@ -1114,80 +1182,54 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   }
 }
 
-extern "C" CvStatus
-cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
-    const CvImageU8 * left, const CvImageU8 * right, CvImageS16 * disparity,
-    CvImageU8 * confidence, CvStream stream_, CvError * err)
+/* A frame's views and what cv_sgm_cuda_compute chose for it. */
+typedef struct
 {
-  cudaStream_t stream = (cudaStream_t) stream_;
+  const CvSgmParams *params;
+  const CvImageU8 *left, *right;
+  CvImageS16 *disparity;
+  CvImageU8 *confidence;
+  int lanes;
+  SgmJumpArgs jumps;
+  int n_counter_words, full, k;
+} SgmFrame;
+
+/* The post kernel's arguments for frame @f. */
+static void
+post_args (CvSgmCuda * plan, const SgmFrame * f, SgmPostArgs * pa)
+{
+  const CvSgmParams *params = f->params;
+  memset (pa, 0, sizeof (*pa));
+  pa->disp = (const int16_t *) plan->disp.ptr;
+  pa->best = (const int16_t *) plan->best.ptr;
+  pa->best_right = (const int16_t *) plan->best_right.ptr;
+  pa->conf = (const uint8_t *) plan->conf.ptr;
+  pa->width = f->left->width;
+  pa->height = f->left->height;
+  pa->min_disp = params->min_disparity;
+  pa->lr_check = params->lr_check != 0;
+  pa->lr_max_diff = params->lr_max_diff;
+  pa->median = params->median != 0;
+  pa->out = f->disparity->data;
+  pa->out_stride = f->disparity->stride;
+  pa->out_conf = f->confidence != NULL ? f->confidence->data : NULL;
+  pa->out_conf_stride = f->confidence != NULL ? f->confidence->stride : 0;
+  pa->fault = device_fault (plan, f->left->height);
+}
+
+/* Every kernel of frame @f, one launch after the other on @stream (the
+ * byte planes' vertical kernel on the plan's side stream). */
+static CvStatus
+launch_frame (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
+    CvError * err)
+{
+  const CvSgmParams *params = f->params;
+  const CvImageU8 *left = f->left, *right = f->right;
+  const int w = left->width, h = left->height, k = f->k, full = f->full;
+  const int lanes = f->lanes, n_counter_words = f->n_counter_words;
+  const SgmJumpArgs jumps = f->jumps;
   CvStatus st;
-  const int full = params != NULL && params->census == CV_SGM_CENSUS_9X7;
-  const size_t census_bytes = full ? 8 : 4;
-  int w, h, k, n_batches, n_counter_words, lanes;
-  SgmJumpArgs jumps = { NULL, 0, 0, 0 };     /* none unless packed, adaptive */
-  size_t npix, ncells;
 
-  if (plan == NULL)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT, "sgm: plan is NULL");
-  if ((st = cv_sgm_params_validate (params, err)) != CV_OK)
-    return st;
-  if ((st = check_device_views (left, right, disparity, confidence, err))
-      != CV_OK)
-    return st;
-
-  w = left->width;
-  h = left->height;
-  k = sgm_lane_disparities (params->max_disparity);
-  npix = (size_t) w * h;
-  ncells = npix * params->max_disparity;
-  /* the shortest batch: the most batches any path plan has */
-  n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
-  /* the path kernels' counters, the fault record, the sweeps' counters */
-  n_counter_words = SGM_MAX_GROUPS * n_batches + SGM_FAULT_WORDS +
-      2 * SGM_SWEEP_STRIPS (w, SGM_SWEEP_MIN_STRIP_WARPS);
-
-  if ((st = cv_device_buffer_ensure (&plan->census_l, npix * census_bytes,
-              err)) != CV_OK
-      || (st = cv_device_buffer_ensure (&plan->census_r,
-              SGM_CENSUS_R_EXTRA_BYTES + npix * census_bytes,
-              err)) != CV_OK
-      || (st = cv_device_buffer_ensure (&plan->sum, ncells * sizeof (uint16_t),
-              err)) != CV_OK
-      || (st = cv_device_buffer_ensure (&plan->disp, npix * sizeof (int16_t),
-              err)) != CV_OK
-      || (st = cv_device_buffer_ensure (&plan->best, npix * sizeof (int16_t),
-              err)) != CV_OK
-      || (st = cv_device_buffer_ensure (&plan->best_right,
-              npix * sizeof (int16_t), err)) != CV_OK
-      || (st = cv_device_buffer_ensure (&plan->conf, npix, err)) != CV_OK
-      || (st = cv_device_buffer_ensure (&plan->counters,
-              (size_t) n_counter_words * sizeof (int), err)) != CV_OK)
-    return st;
-
-  if ((st = device_info (plan, err)) != CV_OK
-      || (st = fault_host_ensure (plan, err)) != CV_OK)
-    return st;
-  /* a frame since the last call lost (it is complete when the caller has
-   * synchronised the stream since) */
-  if ((st = take_fault (plan, err)) != CV_OK)
-    return st;
-  lanes = cv_sgm_variant_lanes (plan->variant, params);
-  plan->planes_now = 0;         /* run_packed decides */
-  plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)
-      ? cv_sgm_variant_of_lanes (lanes) : CV_SGM_VARIANT_BASELINE;
-  plan->sweep_strip_warps = plan->last_variant != CV_SGM_VARIANT_BASELINE
-      ? sweep_strip_warps (plan, params, w) : 0;
-  if (plan->sweep_strip_warps > 0)
-    plan->last_variant = CV_SGM_VARIANT_SWEEPS;
-  if (plan->last_variant != CV_SGM_VARIANT_BASELINE && params->adaptive_p2) {
-    if ((st = cv_device_buffer_ensure (&plan->jumps, npix *
-                SGM_JUMPS_PER_PIXEL * sizeof (uint16_t), err)) != CV_OK)
-      return st;
-    jumps.out = (uint16_t *) plan->jumps.ptr;
-    jumps.p1 = params->p1;
-    jumps.p2 = params->p2;
-    jumps.scale = params->adaptive_p2_scale;
-  }
   plan->n_stages = 0;
   if ((st = stage_mark (plan, "census", stream, err)) != CV_OK)
     return st;
@@ -1257,21 +1299,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   {
     SgmPostArgs pa;
     dim3 block (POST_TILE_W, POST_TILE_H);
-    pa.disp = (const int16_t *) plan->disp.ptr;
-    pa.best = (const int16_t *) plan->best.ptr;
-    pa.best_right = (const int16_t *) plan->best_right.ptr;
-    pa.conf = (const uint8_t *) plan->conf.ptr;
-    pa.width = w;
-    pa.height = h;
-    pa.min_disp = params->min_disparity;
-    pa.lr_check = params->lr_check != 0;
-    pa.lr_max_diff = params->lr_max_diff;
-    pa.median = params->median != 0;
-    pa.out = disparity->data;
-    pa.out_stride = disparity->stride;
-    pa.out_conf = confidence != NULL ? confidence->data : NULL;
-    pa.out_conf_stride = confidence != NULL ? confidence->stride : 0;
-    pa.fault = device_fault (plan, h);
+    post_args (plan, f, &pa);
     sgm_post_kernel <<< cv_grid_2d (w, h, block), block, 0, stream >>> (pa);
     CV_CUDA_CHECK_LAUNCH (err, "sgm_post_kernel");
   }
@@ -1280,5 +1308,326 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
             device_fault (plan, h), sizeof (SgmFault), cudaMemcpyDeviceToHost,
             stream));
   return stage_mark (plan, NULL, stream, err);
+}
+
+/* ---- the frame as a CUDA graph ("Frame graph" in cuda/sgm/README.md) ---- */
+
+/* The byte planes' frames (the default with 4 paths) run as a graph, on a
+ * stream that can be captured (not the legacy default stream, nor one the
+ * caller is capturing), without stage events. */
+static int
+graph_applies (const CvSgmCuda * plan, cudaStream_t stream)
+{
+  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+  if (!plan->graphs || !plan->planes_now || plan->planes_serial
+      || plan->profiling || stream == NULL)
+    return 0;
+  if (cudaStreamIsCapturing (stream, &capturing) != cudaSuccess) {
+    cudaGetLastError ();
+    return 0;
+  }
+  return capturing == cudaStreamCaptureStatusNone;
+}
+
+static void
+graph_key (const CvSgmCuda * plan, const SgmFrame * f, SgmGraphKey * key)
+{
+  memset (key, 0, sizeof (*key));
+  key->params = *f->params;
+  key->width = f->left->width;
+  key->height = f->left->height;
+  key->lanes = f->lanes;
+  key->with_conf = f->confidence != NULL;
+  key->variant = plan->variant;
+  key->buffers[0] = plan->census_l.ptr;
+  key->buffers[1] = plan->census_r.ptr;
+  key->buffers[2] = plan->sum.ptr;
+  key->buffers[3] = plan->disp.ptr;
+  key->buffers[4] = plan->best.ptr;
+  key->buffers[5] = plan->best_right.ptr;
+  key->buffers[6] = plan->conf.ptr;
+  key->buffers[7] = plan->jumps.ptr;
+  key->buffers[8] = plan->counters.ptr;
+}
+
+/* Captures frame @f's launches on @stream into plan->graph and finds the
+ * nodes whose arguments hold the frame's views.  0 where anything failed
+ * (nothing ran: a capture only records). */
+static int
+graph_capture (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream)
+{
+  SgmFrameGraph *g = &plan->graph;
+  const void *census = (const void *) sgm_census_kernel < uint32_t, true >;
+  const void *post = (const void *) sgm_post_kernel;
+  SgmFastHorizArgs ha;
+  CvError unused = { CV_OK, 0, "" };
+  cudaGraphNode_t nodes[16];
+  size_t n_nodes = 0;
+  CvStatus st;
+  cudaError_t ce;
+
+  fast_horiz_args (plan, f->params, f->left, &ha);
+  const void *horiz = sgm_fast_horizontal_kernel_of (&ha, f->full);
+  if (f->full || horiz == NULL
+      || cudaStreamBeginCapture (stream, cudaStreamCaptureModeThreadLocal)
+      != cudaSuccess)
+    return 0;
+  st = launch_frame (plan, f, stream, &unused);
+  ce = cudaStreamEndCapture (stream, &g->graph);
+  if (st != CV_OK || ce != cudaSuccess || g->graph == NULL
+      || cudaGraphGetNodes (g->graph, NULL, &n_nodes) != cudaSuccess
+      || n_nodes > sizeof (nodes) / sizeof (nodes[0])
+      || cudaGraphGetNodes (g->graph, nodes, &n_nodes) != cudaSuccess)
+    return 0;
+  for (size_t i = 0; i < n_nodes; i++) {
+    cudaGraphNodeType type;
+    cudaKernelNodeParams kp;
+    if (cudaGraphNodeGetType (nodes[i], &type) != cudaSuccess)
+      return 0;
+    if (type != cudaGraphNodeTypeKernel)
+      continue;
+    if (cudaGraphKernelNodeGetParams (nodes[i], &kp) != cudaSuccess)
+      return 0;
+    if (kp.func == census) {
+      g->census = nodes[i];
+      g->census_kp = kp;
+    } else if (kp.func == horiz) {
+      g->horiz = nodes[i];
+      g->horiz_kp = kp;
+    } else if (kp.func == post) {
+      g->post = nodes[i];
+      g->post_kp = kp;
+    }
+  }
+  return g->census != NULL && g->horiz != NULL && g->post != NULL
+      && cudaGraphInstantiate (&g->exec, g->graph, 0) == cudaSuccess;
+}
+
+/* The views of frame @f as the graph's nodes take them. */
+static void
+graph_views (const SgmFrame * f, CvImageU8 * left, CvImageU8 * right,
+    CvImageS16 * disparity, CvImageU8 * confidence)
+{
+  const CvImageU8 none = { NULL, 0, 0, 0 };
+  *left = *f->left;
+  *right = *f->right;
+  *disparity = *f->disparity;
+  *confidence = f->confidence != NULL ? *f->confidence : none;
+}
+
+static int
+same_u8 (const CvImageU8 * a, const CvImageU8 * b)
+{
+  return a->data == b->data && a->width == b->width
+      && a->height == b->height && a->stride == b->stride;
+}
+
+/* Sets frame @f's views in the graph's census, horizontal and post nodes
+ * (their other arguments are the key's) where they are not those the
+ * nodes hold. */
+static cudaError_t
+graph_set_frame (CvSgmCuda * plan, const SgmFrame * f)
+{
+  SgmFrameGraph *g = &plan->graph;
+  CvImageU8 vl, vr, vc;
+  CvImageS16 vd;
+  graph_views (f, &vl, &vr, &vd, &vc);
+  if (same_u8 (&vl, &g->left) && same_u8 (&vr, &g->right)
+      && same_u8 (&vc, &g->confidence) && vd.data == g->disparity.data
+      && vd.width == g->disparity.width && vd.height == g->disparity.height
+      && vd.stride == g->disparity.stride)
+    return cudaSuccess;
+  /* sgm_census_kernel <uint32_t, true>'s arguments, in order */
+  const uint8_t *left = f->left->data, *right = f->right->data;
+  size_t left_stride = f->left->stride, right_stride = f->right->stride;
+  int width = f->left->width, height = f->left->height;
+  uint32_t *out_l = (uint32_t *) plan->census_l.ptr;
+  uint32_t *out_r = (uint32_t *) census_right (plan);
+  SgmJumpArgs jumps = f->jumps;
+  int *counters = (int *) plan->counters.ptr;
+  int n_counters = f->n_counter_words;
+  void *census_args[] = { &left, &left_stride, &right, &right_stride, &width,
+    &height, &out_l, &out_r, &jumps, &counters, &n_counters
+  };
+  SgmFastHorizArgs ha;
+  SgmPostArgs pa;
+  void *horiz_args[] = { &ha }, *post_args_[] = { &pa };
+  cudaKernelNodeParams kp;
+  cudaError_t e;
+
+  fast_horiz_args (plan, f->params, f->left, &ha);
+  post_args (plan, f, &pa);
+  kp = g->census_kp;
+  kp.kernelParams = census_args;
+  kp.extra = NULL;
+  if ((e = cudaGraphExecKernelNodeSetParams (g->exec, g->census, &kp))
+      != cudaSuccess)
+    return e;
+  kp = g->horiz_kp;
+  kp.kernelParams = horiz_args;
+  kp.extra = NULL;
+  if ((e = cudaGraphExecKernelNodeSetParams (g->exec, g->horiz, &kp))
+      != cudaSuccess)
+    return e;
+  kp = g->post_kp;
+  kp.kernelParams = post_args_;
+  kp.extra = NULL;
+  if ((e = cudaGraphExecKernelNodeSetParams (g->exec, g->post, &kp))
+      != cudaSuccess)
+    return e;
+  g->left = vl;
+  g->right = vr;
+  g->disparity = vd;
+  g->confidence = vc;
+  return cudaSuccess;
+}
+
+/* Frame @f as the plan's graph: a key's first frame is launched kernel by
+ * kernel, its second captured, the later ones launched as the graph with
+ * their views set.  Where a graph call fails the plan stops using graphs
+ * and the frame is launched kernel by kernel. */
+static CvStatus
+graph_frame (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
+    CvError * err)
+{
+  SgmFrameGraph *g = &plan->graph;
+  SgmGraphKey key;
+
+  graph_key (plan, f, &key);
+  if (g->exec == NULL || memcmp (&key, &g->key, sizeof (key)) != 0) {
+    const int seen = g->exec == NULL && g->key_seen
+        && memcmp (&key, &g->key, sizeof (key)) == 0;
+    graph_clear (g);
+    g->key = key;
+    g->key_seen = 1;
+    if (!seen)
+      return launch_frame (plan, f, stream, err);
+    if (!graph_capture (plan, f, stream)) {
+      cudaGetLastError ();
+      graph_clear (g);
+      plan->graphs = 0;
+      return launch_frame (plan, f, stream, err);
+    }
+  }
+  if (graph_set_frame (plan, f) != cudaSuccess
+      || cudaGraphLaunch (g->exec, stream) != cudaSuccess) {
+    cudaGetLastError ();
+    graph_clear (g);
+    plan->graphs = 0;
+    return launch_frame (plan, f, stream, err);
+  }
+  plan->graph_frames++;
+  return CV_OK;
+}
+
+/* Frame @f as the plan's graph where the plan's frame before it is done
+ * (plan->frame_done); behind a frame still in flight its kernels are
+ * launched one by one: the GPU then starts each as soon as the one before
+ * it ends, where consecutive graphs leave a gap (H100, 1024x440 D 128:
+ * frames back to back 0.259 ms kernel by kernel, 0.268 as graphs; a frame
+ * on an idle GPU 0.277 and 0.269). */
+static CvStatus
+run_graph (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
+    CvError * err)
+{
+  CvStatus st;
+  int idle = 1;
+  if (plan->frame_done == NULL)
+    CV_CUDA_TRY (err, cudaEventCreateWithFlags (&plan->frame_done,
+            cudaEventDisableTiming));
+  else if (cudaEventQuery (plan->frame_done) != cudaSuccess) {
+    cudaGetLastError ();        /* cudaErrorNotReady */
+    idle = 0;
+  }
+  st = idle ? graph_frame (plan, f, stream, err)
+      : launch_frame (plan, f, stream, err);
+  if (st == CV_OK)
+    CV_CUDA_TRY (err, cudaEventRecord (plan->frame_done, stream));
+  return st;
+}
+extern "C" CvStatus
+cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
+    const CvImageU8 * left, const CvImageU8 * right, CvImageS16 * disparity,
+    CvImageU8 * confidence, CvStream stream_, CvError * err)
+{
+  cudaStream_t stream = (cudaStream_t) stream_;
+  CvStatus st;
+  const int full = params != NULL && params->census == CV_SGM_CENSUS_9X7;
+  const size_t census_bytes = full ? 8 : 4;
+  int w, h, k, n_batches, n_counter_words, lanes;
+  SgmJumpArgs jumps = { NULL, 0, 0, 0 };     /* none unless packed, adaptive */
+  size_t npix, ncells;
+
+  if (plan == NULL)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT, "sgm: plan is NULL");
+  if ((st = cv_sgm_params_validate (params, err)) != CV_OK)
+    return st;
+  if ((st = check_device_views (left, right, disparity, confidence, err))
+      != CV_OK)
+    return st;
+
+  w = left->width;
+  h = left->height;
+  k = sgm_lane_disparities (params->max_disparity);
+  npix = (size_t) w * h;
+  ncells = npix * params->max_disparity;
+  /* the shortest batch: the most batches any path plan has */
+  n_batches = (h + SGM_BATCH_ROWS - 1) / SGM_BATCH_ROWS;
+  /* the path kernels' counters, the fault record, the sweeps' counters */
+  n_counter_words = SGM_MAX_GROUPS * n_batches + SGM_FAULT_WORDS +
+      2 * SGM_SWEEP_STRIPS (w, SGM_SWEEP_MIN_STRIP_WARPS);
+
+  if ((st = cv_device_buffer_ensure (&plan->census_l, npix * census_bytes,
+              err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->census_r,
+              SGM_CENSUS_R_EXTRA_BYTES + npix * census_bytes,
+              err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->sum, ncells * sizeof (uint16_t),
+              err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->disp, npix * sizeof (int16_t),
+              err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->best, npix * sizeof (int16_t),
+              err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->best_right,
+              npix * sizeof (int16_t), err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->conf, npix, err)) != CV_OK
+      || (st = cv_device_buffer_ensure (&plan->counters,
+              (size_t) n_counter_words * sizeof (int), err)) != CV_OK)
+    return st;
+
+  if ((st = device_info (plan, err)) != CV_OK
+      || (st = fault_host_ensure (plan, err)) != CV_OK)
+    return st;
+  /* a frame since the last call lost (it is complete when the caller has
+   * synchronised the stream since) */
+  if ((st = take_fault (plan, err)) != CV_OK)
+    return st;
+  lanes = cv_sgm_variant_lanes (plan->variant, params);
+  plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)
+      ? cv_sgm_variant_of_lanes (lanes) : CV_SGM_VARIANT_BASELINE;
+  plan->sweep_strip_warps = plan->last_variant != CV_SGM_VARIANT_BASELINE
+      ? sweep_strip_warps (plan, params, w) : 0;
+  if (plan->sweep_strip_warps > 0)
+    plan->last_variant = CV_SGM_VARIANT_SWEEPS;
+  plan->planes_now = params->paths == 4 && plan->pairs && plan->planes
+      && plan->last_variant != CV_SGM_VARIANT_BASELINE
+      && plan->last_variant != CV_SGM_VARIANT_SWEEPS
+      && sgm_planes_apply (params, lanes);
+  if (plan->last_variant != CV_SGM_VARIANT_BASELINE && params->adaptive_p2) {
+    if ((st = cv_device_buffer_ensure (&plan->jumps, npix *
+                SGM_JUMPS_PER_PIXEL * sizeof (uint16_t), err)) != CV_OK)
+      return st;
+    jumps.out = (uint16_t *) plan->jumps.ptr;
+    jumps.p1 = params->p1;
+    jumps.p2 = params->p2;
+    jumps.scale = params->adaptive_p2_scale;
+  }
+  {
+    const SgmFrame f = { params, left, right, disparity, confidence, lanes,
+      jumps, n_counter_words, full, k
+    };
+    return graph_applies (plan, stream) ? run_graph (plan, &f, stream, err)
+        : launch_frame (plan, &f, stream, err);
+  }
 }
 #endif /* SGM_EMULATION */

@@ -115,6 +115,11 @@ CvStatus sgm_fast_horizontal_launch (const SgmFastHorizArgs * args,
     int full_census, int smem_limit, int *smem_set, cudaStream_t stream,
     CvError * err);
 
+/* The kernel sgm_fast_horizontal_launch runs for @args (a frame graph's
+ * node is found by it), NULL where there is none. */
+const void *sgm_fast_horizontal_kernel_of (const SgmFastHorizArgs * args,
+    int full_census);
+
 /* Dynamic shared memory of a block of the packed path kernel with @lanes
  * (4, 8, 16 or 32: cv_sgm_variant_lanes) lanes per chain. */
 size_t sgm_fast_paths_smem_bytes (int n_disp, int lanes);

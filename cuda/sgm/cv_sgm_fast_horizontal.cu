@@ -404,6 +404,16 @@ sgm_fast_horizontal_smem_bytes (int width, int n_disp, int full_census)
   return fast_horiz_layout (width, n_disp, full_census ? 8 : 4, rows).total;
 }
 
+extern "C" const void *
+sgm_fast_horizontal_kernel_of (const SgmFastHorizArgs * args, int full_census)
+{
+  return full_census
+      ? (const void *) pick_fast_horiz < unsigned long long >(args->n_disp,
+      args->planes)
+      : (const void *) pick_fast_horiz < uint32_t > (args->n_disp,
+      args->planes);
+}
+
 extern "C" CvStatus
 sgm_fast_horizontal_launch (const SgmFastHorizArgs * args, int full_census,
     int smem_limit, int *smem_set, cudaStream_t stream, CvError * err)

@@ -103,6 +103,12 @@ CvSgmVariant cv_sgm_cuda_get_variant (const CvSgmCuda * plan);
 void cv_sgm_cuda_set_planes (CvSgmCuda * plan, int planes);
 int cv_sgm_cuda_get_planes (const CvSgmCuda * plan);
 
+/* The byte planes' frames run as one CUDA graph on a capturable stream
+ * (@graphs TRUE, the default; environment CUDAVISION_SGM_GRAPH=0 turns it
+ * off) or kernel by kernel; and how many frames ran as the graph. */
+void cv_sgm_cuda_set_graphs (CvSgmCuda * plan, int graphs);
+long cv_sgm_cuda_get_graph_frames (const CvSgmCuda * plan);
+
 /* After the caller synchronised the stream of cv_sgm_cuda_compute: CV_OK,
  * or CV_ERROR_CUDA (cuda_code cudaErrorLaunchTimeout) with what happened
  * when a path kernel of a frame computed since the last call gave up

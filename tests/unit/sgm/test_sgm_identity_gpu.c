@@ -7,7 +7,8 @@
  * one where it is exact, and again under the baseline kernels when the
  * default was packed).  Exits 77 (skip) without a GPU.
  *
- *   test-sgm-identity-gpu factorial|sizes|special|packed|quick|color
+ *   test-sgm-identity-gpu factorial|sizes|special|packed|planes|graph|quick|
+ *                         color
  *
  * quick: a few cases of every variant and schedule.  Under compute-sanitizer
  * (cv_test_under_cuda_tool) every mode runs one case in SANITIZER_SAMPLE
@@ -741,6 +742,166 @@ run_planes (void)
   return 0;
 }
 
+/* The byte planes' frames as a CUDA graph (cv_sgm_cuda_compute on a
+ * stream of its own): a sequence of frames from two pairs in buffers of
+ * their own, into two pairs of output buffers, under two parameter sets
+ * and with and without the confidence output, each frame's output
+ * compared with the CPU reference.  A key's first frame runs kernel by
+ * kernel, its second is captured, the later ones launch the graph with
+ * their own views (when the frame before is done: here each frame waits
+ * for it): the frames launched as the graph are counted.  Then two frames
+ * queued back to back. */
+static int
+run_graph (void)
+{
+  /* pair, output buffers, parameter set, with confidence */
+  static const int frames[][4] = { {0, 0, 0, 1}, {1, 1, 0, 1}, {0, 1, 0, 1},
+  {1, 0, 0, 1}, {1, 0, 1, 1}, {0, 0, 1, 1}, {1, 1, 1, 1}, {0, 1, 0, 0},
+  {1, 0, 0, 0}, {0, 0, 0, 0}, {1, 1, 0, 1}
+  };
+  const long graph_frames = 7;  /* frames 1-3, 5, 6, 8 and 9 (0-based) */
+  const int w = 517, h = 83;
+  const size_t img_pitch = (size_t) w + 11, disp_pitch = (size_t) w * 2 + 4;
+  const size_t conf_pitch = (size_t) w + 3;
+  Gpu *g = gpu_new ();
+  CvImageU8 *hl[2], *hr[2], dl[2], dr[2], dc[2];
+  CvImageS16 dd[2];
+  CvSgmParams p[2];
+  cudaStream_t stream;
+  int16_t *gd = g_new (int16_t, (size_t) w * h);
+  uint8_t *gc = g_new (uint8_t, (size_t) w * h);
+
+  CUDA_OK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
+  for (int i = 0; i < 2; i++) {
+    uint8_t *img, *conf;
+    int16_t *disp;
+    hl[i] = cv_test_image_new (w, h, 1, 7 + i);
+    hr[i] = cv_test_image_new (w, h, 1, 9 + i);
+    make_pair (i == 0 ? IMG_TEXTURED : IMG_STEPS, w, h, 31 + i, hl[i], hr[i]);
+    CUDA_OK (cudaMalloc ((void **) &img, 2 * img_pitch * h));
+    CUDA_OK (cudaMalloc ((void **) &disp, disp_pitch * h));
+    CUDA_OK (cudaMalloc ((void **) &conf, conf_pitch * h));
+    CUDA_OK (cudaMemcpy2D (img, img_pitch, hl[i]->data, hl[i]->stride, w, h,
+            cudaMemcpyHostToDevice));
+    CUDA_OK (cudaMemcpy2D (img + img_pitch * h, img_pitch, hr[i]->data,
+            hr[i]->stride, w, h, cudaMemcpyHostToDevice));
+    dl[i] = (CvImageU8) {
+    img, w, h, img_pitch};
+    dr[i] = (CvImageU8) {
+    img + img_pitch * h, w, h, img_pitch};
+    dd[i] = (CvImageS16) {
+    disp, w, h, disp_pitch};
+    dc[i] = (CvImageU8) {
+    conf, w, h, conf_pitch};
+    set_flags (&p[i], 0xf3 - 40 * i, 128 * (i + 1));
+    p[i].paths = 4;
+    p[i].census = CV_SGM_CENSUS_CS_9X7;
+    p[i].p2 = 64 - 20 * i;
+    p[i].p1 = MIN (p[i].p1, p[i].p2 - 1);
+    p[i].subpixel = i;
+  }
+
+  for (int f = 0; f < (int) G_N_ELEMENTS (frames); f++) {
+    const int pi = frames[f][0], oi = frames[f][1], si = frames[f][2];
+    const gboolean with_conf = frames[f][3];
+    CvImageS16 cpu_d;
+    CvImageU8 cpu_c;
+    CvError err = { 0 };
+    long n_diff = 0;
+
+    cpu_result (g, &p[si], hl[pi], hr[pi], &cpu_d, &cpu_c);
+    sgm_watchdog_arm ("graph frame %d did not finish on the GPU", f);
+    CUDA_OK (cudaMemsetAsync (dd[oi].data, 0x5a, disp_pitch * h, stream));
+    CUDA_OK (cudaMemsetAsync (dc[oi].data, 0xa5, conf_pitch * h, stream));
+    if (cv_sgm_cuda_compute (g->plan, &p[si], &dl[pi], &dr[pi], &dd[oi],
+            with_conf ? &dc[oi] : NULL, stream, &err) != CV_OK) {
+      fprintf (stderr, "graph frame %d: %s\n", f, err.message);
+      return 1;
+    }
+    CUDA_OK (cudaStreamSynchronize (stream));
+    sgm_watchdog_disarm ();
+    if (!cv_sgm_cuda_get_planes (g->plan)) {
+      fprintf (stderr, "graph frame %d: the byte planes did not run\n", f);
+      return 1;
+    }
+    CUDA_OK (cudaMemcpy2D (gd, (size_t) w * 2, dd[oi].data, disp_pitch,
+            (size_t) w * 2, h, cudaMemcpyDeviceToHost));
+    CUDA_OK (cudaMemcpy2D (gc, w, dc[oi].data, conf_pitch, w, h,
+            cudaMemcpyDeviceToHost));
+    for (int i = 0; i < w * h; i++)
+      n_diff += gd[i] != cpu_d.data[i]
+          || (with_conf ? gc[i] != cpu_c.data[i] : gc[i] != 0xa5);
+    if (n_diff > 0 || cv_sgm_cuda_take_fault (g->plan, &err) != CV_OK) {
+      fprintf (stderr, "MISMATCH graph frame %d (pair %d, outputs %d, "
+          "parameters %d%s): %ld pixels differ%s%s\n", f, pi, oi, si,
+          with_conf ? "" : ", no confidence", n_diff,
+          err.status != CV_OK ? "; " : "", err.status != CV_OK
+          ? err.message : "");
+      print_params (&p[si]);
+      return 1;
+    }
+  }
+  if (cv_sgm_cuda_get_graph_frames (g->plan) != graph_frames) {
+    fprintf (stderr, "%ld frames ran as the graph, %ld expected\n",
+        cv_sgm_cuda_get_graph_frames (g->plan), graph_frames);
+    return 1;
+  }
+  /* two frames queued back to back: the first as the graph (its key's
+   * second frame, captured), the second behind it, most likely kernel by
+   * kernel (the first still in flight); both outputs checked */
+  {
+    CvError err = { 0 };
+    for (int oi = 0; oi < 2; oi++) {
+      CUDA_OK (cudaMemset (dd[oi].data, 0x5a, disp_pitch * h));
+      CUDA_OK (cudaMemset (dc[oi].data, 0xa5, conf_pitch * h));
+    }
+    CUDA_OK (cudaDeviceSynchronize ());
+    for (int oi = 0; oi < 2; oi++)
+      if (cv_sgm_cuda_compute (g->plan, &p[0], &dl[oi], &dr[oi], &dd[oi],
+              &dc[oi], stream, &err) != CV_OK) {
+        fprintf (stderr, "queued frame %d: %s\n", oi, err.message);
+        return 1;
+      }
+    CUDA_OK (cudaStreamSynchronize (stream));
+    for (int oi = 0; oi < 2; oi++) {
+      CvImageS16 cpu_d;
+      CvImageU8 cpu_c;
+      long n_diff = 0;
+      cpu_result (g, &p[0], hl[oi], hr[oi], &cpu_d, &cpu_c);
+      CUDA_OK (cudaMemcpy2D (gd, (size_t) w * 2, dd[oi].data, disp_pitch,
+              (size_t) w * 2, h, cudaMemcpyDeviceToHost));
+      CUDA_OK (cudaMemcpy2D (gc, w, dc[oi].data, conf_pitch, w, h,
+              cudaMemcpyDeviceToHost));
+      for (int i = 0; i < w * h; i++)
+        n_diff += gd[i] != cpu_d.data[i] || gc[i] != cpu_c.data[i];
+      if (n_diff > 0) {
+        fprintf (stderr, "MISMATCH queued frame %d: %ld pixels differ\n", oi,
+            n_diff);
+        return 1;
+      }
+    }
+    if (cv_sgm_cuda_get_graph_frames (g->plan) < graph_frames + 1) {
+      fprintf (stderr, "the first queued frame did not run as the graph\n");
+      return 1;
+    }
+  }
+  printf ("graph: %d frames (%ld as the graph) identical to the CPU\n",
+      (int) G_N_ELEMENTS (frames) + 2,
+      cv_sgm_cuda_get_graph_frames (g->plan));
+  for (int i = 0; i < 2; i++) {
+    cudaFree (dl[i].data);
+    cudaFree (dd[i].data);
+    cudaFree (dc[i].data);
+    cv_test_image_free (hl[i]);
+    cv_test_image_free (hr[i]);
+  }
+  CUDA_OK (cudaStreamDestroy (stream));
+  g_free (gd);
+  g_free (gc);
+  gpu_free (g);
+  return 0;
+}
+
 /* A few cases of every variant and schedule on small images: for
  * compute-sanitizer (memcheck, racecheck, synccheck), which runs the
  * kernels much slower. */
@@ -850,12 +1011,14 @@ main (int argc, char **argv)
     return run_packed ();
   if (strcmp (what, "planes") == 0)
     return run_planes ();
+  if (strcmp (what, "graph") == 0)
+    return run_graph ();
   if (strcmp (what, "quick") == 0)
     return run_quick ();
   if (strcmp (what, "color") == 0)
     return run_color ();
-  fprintf (stderr, "usage: %s factorial|sizes|special|packed|planes|quick|"
-      "color\n",
+  fprintf (stderr, "usage: %s factorial|sizes|special|packed|planes|graph|"
+      "quick|color\n",
       argv[0]);
   return 2;
 }
