@@ -1525,7 +1525,7 @@ graph_frame (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
  * launched one by one: the GPU then starts each as soon as the one before
  * it ends, where consecutive graphs leave a gap (H100, 1024x440 D 128:
  * frames back to back 0.259 ms kernel by kernel, 0.268 as graphs; a frame
- * on an idle GPU 0.277 and 0.269). */
+ * on an idle GPU 0.276-0.280 kernel by kernel, 0.272-0.275 here). */
 static CvStatus
 run_graph (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
     CvError * err)
