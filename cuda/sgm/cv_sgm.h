@@ -118,7 +118,7 @@ typedef struct
 } CvSgmParams;
 
 /* Fills @params with the documented defaults: D 128, min 0,
- * centre-symmetric 9x7 census, P1 10, P2 64, adaptive P2 on (scale 32),
+ * centre-symmetric 9x7 census, P1 10, P2 63, adaptive P2 on (scale 32),
  * 8 paths, sub-pixel on, uniqueness 0.95, left-right check on (max
  * difference 1), median on.
  *
@@ -128,8 +128,11 @@ typedef struct
  * (18.4 % cones, 18.5 % teddy, 7.0 % tsukuba).  Grid: adaptive P2 on/off x
  * P1 4..40 x P2 48..256 x scale 16/32/64.  Centre-symmetric: adaptive (32),
  * P1 10, P2 64: bad-2 cones 16.72 %, teddy 16.89 %, tsukuba 5.98 % (mean
- * 13.20).  Full census: adaptive (32), P1 24, P2 128: 14.78, 15.04, 6.54 %
- * (mean 12.12), chosen against because it doubles the matching-cost work
+ * 13.20); the default is P2 63 (16.73, 16.88, 6.00 %, mean 13.21), the
+ * largest with which the 8 paths fit the GPU's byte planes
+ * (cv_sgm_kernel_args.h).  Full census: adaptive (32), P1 24, P2 128:
+ * 14.78, 15.04, 6.54 % (mean 12.12), chosen against because it doubles
+ * the matching-cost work
  * of the GPU kernels (two 32-bit XOR and POPC per cell and path).
  * Adaptive P2 gains about 0.5 points (off: 17.05, 18.00, 6.19 %).
  * Uniqueness and the left-right check are kept on although bad-2 is lower

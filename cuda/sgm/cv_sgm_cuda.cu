@@ -333,6 +333,8 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
 #define N_NS_VARIANTS 1
 /* Packed-variant kernels: one per D (16 .. 256 in steps of 16). */
 #define N_D_VARIANTS (CV_SGM_MAX_DISPARITIES / CV_SGM_DISPARITY_STEP)
+/* the cells, SGM_PLANES_4, SGM_PLANES_8 */
+#define N_PLANES_KINDS 3
 
 /* What a frame graph holds besides the frame's views: the parameters, the
  * size, what was chosen for them, and the plan's buffers. */
@@ -396,21 +398,24 @@ struct CvSgmCuda
    * kernel for vertical groups only (4 paths) or not; -1: not queried */
   int fast_paths_occupancy[N_D_VARIANTS][CV_SGM_N_VARIANTS][2];
   /* (per census kind and byte planes: each is another kernel) */
-  int fast_horiz_smem_set[N_D_VARIANTS][2][2];
+  int fast_horiz_smem_set[N_D_VARIANTS][2][N_PLANES_KINDS];
   int fast_paths_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS][2];
-  /* 4 paths: the vertical-pair kernel's shared memory set, per lane count;
-   * pairs: 0 to run the group-per-direction kernel instead (environment
+  /* the vertical-pair kernel's shared memory set, per lane count, planes
+   * kind and pair direction (the diagonal pairs: 1 + dx); pairs: 0 to run
+   * the group-per-direction kernel instead with 4 paths (environment
    * CUDAVISION_SGM_PAIRS=0, for measurements) */
-  int fast_pairs_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS][2];
+  int fast_pairs_smem_set[N_D_VARIANTS][CV_SGM_N_VARIANTS][N_PLANES_KINDS][3];
   int pairs;
-  /* 4 paths: the byte planes where they are exact (sgm_planes_apply); 0:
-   * the 16-bit cells (environment CUDAVISION_SGM_PLANES=0, for
-   * measurements; =serial: planes_serial, the vertical kernel after the
-   * horizontal one); planes_now: the frame being computed runs them */
+  /* the byte planes where they are exact (sgm_planes_lanes); 0: the
+   * 16-bit cells (environment CUDAVISION_SGM_PLANES=0, for measurements;
+   * =serial: planes_serial, the path kernels one after the other on one
+   * stream); planes_now: the kind the frame being computed runs
+   * (SGM_PLANES_4 or SGM_PLANES_8), or 0 */
   int planes, planes_now, planes_serial;
-  /* the byte planes' vertical paths run on this stream beside the
-   * horizontal paths (fork: after the census, join: before the
-   * winner-takes-all); created at the first such frame */
+  /* the byte planes' plane-1 chain (the vertical paths, with 8 paths then
+   * the second diagonal pair) runs on this stream beside the plane-0 chain
+   * (fork: after the census, join: before the winner-takes-all); created at
+   * the first such frame */
   cudaStream_t side;
   cudaEvent_t fork, join;
   /* the byte planes' frames as a CUDA graph; graphs 0: every frame's
@@ -420,7 +425,7 @@ struct CvSgmCuda
   int graphs;
   long graph_frames;
   cudaEvent_t frame_done;       /* recorded after each frame run_graph ran */
-  int fast_wta_smem_set[N_D_VARIANTS][2];
+  int fast_wta_smem_set[N_D_VARIANTS][N_PLANES_KINDS];
   /* sweeps variant: blocks per SM (-1: not queried), shared memory set,
    * the strip warps of the frame being computed */
   int fast_sweeps_occupancy[N_D_VARIANTS];
@@ -876,8 +881,8 @@ packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
       <= (size_t) plan->smem_optin
       && sgm_fast_paths_smem_bytes (p->max_disparity, lanes)
       <= (size_t) plan->smem_optin
-      && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity)
-      <= (size_t) plan->smem_optin;
+      && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity,
+      0) <= (size_t) plan->smem_optin;
 }
 
 /* Strip warps from which the default takes the sweeps at any D (8 paths):
@@ -888,11 +893,33 @@ packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
  * against 1.65). */
 #define SGM_SWEEP_AUTO_STRIP_WARPS 6
 
-/* 4 paths: the down and up chain of each column in one warp
- * (cv_sgm_fast_pairs.cu), no plan. */
+/* The byte planes' kind (SGM_PLANES_4 or SGM_PLANES_8) that @plan runs
+ * for @p on rows of @width where they apply (sgm_planes_lanes, checked by
+ * the caller), are not turned off and their winner-takes-all's blocks
+ * fit; else 0.  AUTO with 8 paths leaves wide images to the sweeps (H100,
+ * session 50: 1920x1080 D 256 3.92 ms with the sweeps, 4.28 with the
+ * planes; 1226x370 D 256 1.05 and 1.03). */
+static int
+planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
+{
+  const int kind = sgm_planes_kind (p);
+  if (kind == SGM_PLANES_8 && plan->variant == CV_SGM_VARIANT_AUTO
+      && plan->coop_ok && sgm_sweep_strip_warps (width, plan->n_sms)
+      >= SGM_SWEEP_AUTO_STRIP_WARPS)
+    return 0;
+  return plan->planes && (kind == SGM_PLANES_8 || plan->pairs)
+      && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity,
+      kind) <= (size_t) plan->smem_optin ? kind : 0;
+}
+
+/* The down and up chain of each column (@dx 0) or diagonal line (@dx
+ * +-1, the 8 paths' byte planes) in one warp (cv_sgm_fast_pairs.cu), no
+ * plan; with the byte planes into plane @plane, @accumulate: adding to
+ * what another kernel wrote there. */
 static CvStatus
 run_fast_pairs (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
-    int lanes, cudaStream_t stream, CvError * err)
+    int lanes, int plane, int dx, int accumulate, cudaStream_t stream,
+    CvError * err)
 {
   SgmPathsArgs pa;
   memset (&pa, 0, sizeof (pa));
@@ -910,11 +937,16 @@ run_fast_pairs (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   pa.census_l = plan->census_l.ptr;
   pa.census_r = census_right (plan);
   pa.planes = plan->planes_now;
+  pa.plane = plane;
+  pa.pair_dx = dx;
+  pa.accumulate = accumulate;
+  if (dx != 0)
+    lanes = SGM_PLANES_DIAGONAL_LANES;
   sgm_fast_paths_constants (&pa, p->census);
   plan->last_schedule = CV_SGM_SCHEDULE_CONCURRENT;
   return sgm_fast_pairs_launch (&pa, lanes, plan->n_sms, plan->smem_optin,
       &plan->fast_pairs_smem_set[d_index (p->max_disparity)]
-      [cv_sgm_variant_of_lanes (lanes)][pa.planes], stream, err);
+      [cv_sgm_variant_of_lanes (lanes)][pa.planes][1 + dx], stream, err);
 }
 
 static CvStatus
@@ -922,7 +954,7 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     int lanes, cudaStream_t stream, CvError * err)
 {
   if (p->paths == 4 && plan->pairs)
-    return run_fast_pairs (plan, p, left, lanes, stream, err);
+    return run_fast_pairs (plan, p, left, lanes, 0, 0, 0, stream, err);
 
   SgmPathsArgs pa;
   SgmPathsPlan pp;
@@ -1096,20 +1128,74 @@ run_vertical_diagonal (CvSgmCuda * plan, const CvSgmParams * p,
   return st;
 }
 
-/* The byte planes (4 paths): the vertical paths on the plan's side stream
- * beside the horizontal ones on @stream (neither reads what the other
- * writes, cv_sgm_kernel_args.h), both after the census and before
- * whatever @stream runs next.  Both kernels are latency-bound (a chain of
- * dependent steps per row or column, ~2 warps per scheduler), so each
- * fills the other's waits. */
+/* The byte planes' plane-1 chain: with 4 paths the vertical pair; with 8
+ * the vertical pair, then the (-1, 1) / (1, -1) diagonal pair adding to
+ * it (cv_sgm_kernel_args.h). */
+static CvStatus
+run_plane1 (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
+    int lanes, cudaStream_t stream, CvError * err)
+{
+  CvStatus st = run_fast_pairs (plan, p, left, lanes, 1, 0, 0, stream, err);
+  if (st != CV_OK || plan->planes_now != SGM_PLANES_8)
+    return st;
+  return run_fast_pairs (plan, p, left, lanes, 1, -1, 1, stream, err);
+}
+
+/* The plane-0 chain: the horizontal paths; with 8 paths then the (1, 1) /
+ * (-1, -1) diagonal pair adding to them. */
+static CvStatus
+run_plane0 (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
+    int lanes, cudaStream_t stream, CvError * err)
+{
+  CvStatus st = run_fast_horizontal (plan, p, left, stream, err);
+  if (st != CV_OK || plan->planes_now != SGM_PLANES_8)
+    return st;
+  return run_fast_pairs (plan, p, left, lanes, 0, 1, 1, stream, err);
+}
+
+/* The byte planes' kernels one after the other on @stream, each a stage
+ * of its own (CUDAVISION_SGM_PLANES=serial: what each kernel takes). */
+static CvStatus
+run_planes_serial (CvSgmCuda * plan, const CvSgmParams * p,
+    const CvImageU8 * left, int lanes, cudaStream_t stream, CvError * err)
+{
+  const int eight = plan->planes_now == SGM_PLANES_8;
+  CvStatus st;
+  if ((st = stage_mark (plan, "horizontal paths (byte plane 0)", stream,
+              err)) != CV_OK
+      || (st = run_fast_horizontal (plan, p, left, stream, err)) != CV_OK)
+    return st;
+  if (eight && ((st = stage_mark (plan, "diagonal pair (1, 1) (plane 0)",
+                  stream, err)) != CV_OK
+          || (st = run_fast_pairs (plan, p, left, lanes, 0, 1, 1, stream,
+                  err)) != CV_OK))
+    return st;
+  if ((st = stage_mark (plan, "vertical pair (byte plane 1)", stream,
+              err)) != CV_OK
+      || (st = run_fast_pairs (plan, p, left, lanes, 1, 0, 0, stream, err))
+      != CV_OK)
+    return st;
+  if (eight && ((st = stage_mark (plan, "diagonal pair (-1, 1) (plane 1)",
+                  stream, err)) != CV_OK
+          || (st = run_fast_pairs (plan, p, left, lanes, 1, -1, 1, stream,
+                  err)) != CV_OK))
+    return st;
+  return CV_OK;
+}
+
+/* The byte planes: the plane-1 chain on the plan's side stream beside the
+ * plane-0 chain on @stream (neither reads what the other writes,
+ * cv_sgm_kernel_args.h), both after the census and before whatever
+ * @stream runs next.  The kernels are latency-bound (a chain of dependent
+ * steps per row, column or line, ~2 warps per scheduler), so each fills
+ * the other's waits. */
 static CvStatus
 run_planes (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     int lanes, cudaStream_t stream, CvError * err)
 {
   CvStatus st;
   if (plan->planes_serial)
-    return (st = run_fast_horizontal (plan, p, left, stream, err)) != CV_OK
-        ? st : run_fast_pairs (plan, p, left, lanes, stream, err);
+    return run_planes_serial (plan, p, left, lanes, stream, err);
   if (plan->side == NULL)
     CV_CUDA_TRY (err, cudaStreamCreateWithFlags (&plan->side,
             cudaStreamNonBlocking));
@@ -1122,10 +1208,10 @@ run_planes (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   CV_CUDA_TRY (err, cudaEventRecord (plan->fork, stream));
   CV_CUDA_TRY (err, cudaStreamWaitEvent (plan->side, plan->fork, 0));
   /* the longer one first */
-  if ((st = run_fast_pairs (plan, p, left, lanes, plan->side, err)) != CV_OK)
+  if ((st = run_plane1 (plan, p, left, lanes, plan->side, err)) != CV_OK)
     return st;
   CV_CUDA_TRY (err, cudaEventRecord (plan->join, plan->side));
-  if ((st = run_fast_horizontal (plan, p, left, stream, err)) != CV_OK)
+  if ((st = run_plane0 (plan, p, left, lanes, stream, err)) != CV_OK)
     return st;
   CV_CUDA_TRY (err, cudaStreamWaitEvent (stream, plan->join, 0));
   return CV_OK;
@@ -1139,9 +1225,14 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
 {
   CvStatus st;
 
-  if (plan->planes_now) {
-    if ((st = stage_mark (plan, "vertical beside horizontal paths (byte "
-                "planes)", stream, err)) != CV_OK
+  if (plan->planes_now && plan->planes_serial) {
+    if ((st = run_planes (plan, p, left, lanes, stream, err)) != CV_OK)
+      return st;
+  } else if (plan->planes_now) {
+    if ((st = stage_mark (plan, plan->planes_now == SGM_PLANES_8
+                ? "paths, two chains side by side (byte planes)"
+                : "vertical beside horizontal paths (byte planes)", stream,
+                err)) != CV_OK
         || (st = run_planes (plan, p, left, lanes, stream, err)) != CV_OK)
       return st;
   } else {
@@ -1176,6 +1267,8 @@ run_packed (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
     wa.cbits = sgm_packed_cost_bits (p->census);
     wa.planes = plan->planes_now;
+    wa.census_l = (const uint32_t *) plan->census_l.ptr;
+    wa.census_r = (const uint32_t *) census_right (plan);
     return sgm_fast_wta_launch (&wa, plan->smem_optin,
         &plan->fast_wta_smem_set[d_index (p->max_disparity)][wa.planes],
         stream, err);
@@ -1602,17 +1695,19 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
    * synchronised the stream since) */
   if ((st = take_fault (plan, err)) != CV_OK)
     return st;
-  lanes = cv_sgm_variant_lanes (plan->variant, params);
+  /* the byte planes where they apply (their lanes per vertical chain),
+   * else the variant's lanes, the sweeps where they apply */
+  lanes = sgm_planes_lanes (plan->variant, params);
+  plan->planes_now = lanes > 0 && packed_applies (plan, params, w, lanes)
+      ? planes_kind (plan, params, w) : 0;
+  if (plan->planes_now == 0)
+    lanes = cv_sgm_variant_lanes (plan->variant, params);
   plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? cv_sgm_variant_of_lanes (lanes) : CV_SGM_VARIANT_BASELINE;
   plan->sweep_strip_warps = plan->last_variant != CV_SGM_VARIANT_BASELINE
-      ? sweep_strip_warps (plan, params, w) : 0;
+      && plan->planes_now == 0 ? sweep_strip_warps (plan, params, w) : 0;
   if (plan->sweep_strip_warps > 0)
     plan->last_variant = CV_SGM_VARIANT_SWEEPS;
-  plan->planes_now = params->paths == 4 && plan->pairs && plan->planes
-      && plan->last_variant != CV_SGM_VARIANT_BASELINE
-      && plan->last_variant != CV_SGM_VARIANT_SWEEPS
-      && sgm_planes_apply (params, lanes);
   if (plan->last_variant != CV_SGM_VARIANT_BASELINE && params->adaptive_p2) {
     if ((st = cv_device_buffer_ensure (&plan->jumps, npix *
                 SGM_JUMPS_PER_PIXEL * sizeof (uint16_t), err)) != CV_OK)

@@ -135,10 +135,11 @@ CvStatus sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes,
     int n_blocks, int smem_limit, int *smem_set, cudaStream_t stream,
     CvError * err);
 
-/* 4 paths (cv_sgm_fast_pairs.cu): the shared memory of one warp of the
- * vertical-pair kernel with @lanes lanes per chain (a block holds as many
- * warps as fit), and its launch (an ordinary one, about one block per of
- * @n_sms SMs; args needs no plan: no counters, no groups). */
+/* 4 paths, and the 8 paths' byte planes (cv_sgm_fast_pairs.cu): the
+ * shared memory of one warp of the vertical-pair kernel with @lanes lanes
+ * per chain (a block holds as many warps as fit), and its launch (an
+ * ordinary one, about one block per of @n_sms SMs; args needs no plan: no
+ * counters, no groups; args->pair_dx +-1: the diagonal pairs). */
 size_t sgm_fast_pairs_smem_bytes (int n_disp, int lanes);
 CvStatus sgm_fast_pairs_launch (const SgmPathsArgs * args, int lanes,
     int n_sms, int smem_limit, int *smem_set, cudaStream_t stream,
@@ -152,8 +153,10 @@ int sgm_fast_sweeps_occupancy (int n_disp, int strip_warps, int smem_limit);
 CvStatus sgm_fast_sweeps_launch (const SgmSweepsArgs * args, int smem_limit,
     int *smem_set, cudaStream_t stream, CvError * err);
 
-/* Dynamic shared memory of a block of the winner-takes-all kernel. */
-size_t sgm_fast_wta_smem_bytes (int width, int n_disp, int min_disp);
+/* Dynamic shared memory of a block of the winner-takes-all kernel (for
+ * the cells, or @planes SGM_PLANES_4 or SGM_PLANES_8). */
+size_t sgm_fast_wta_smem_bytes (int width, int n_disp, int min_disp,
+    int planes);
 
 /* Launches the winner-takes-all kernel (one block per row). */
 CvStatus sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit,

@@ -17,9 +17,9 @@
  *          and adding its own path costs.
  * Every cell is written in part 1 and read and written in part 2.
  *
- * PLANES (4 paths, cv_sgm_kernel_args.h): the kernel writes the horizontal
- * byte plane instead, a byte per cell: part 1 its path cost, part 2 (C
- * again from the census) the sum of both.
+ * PLANES (cv_sgm_kernel_args.h): the kernel writes byte plane 0 instead,
+ * a byte per cell: part 1 its path cost, part 2 (C again from the census)
+ * the sum of both; with 8 paths (SGM_PLANES_8) each path cost minus C.
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
@@ -82,10 +82,12 @@ template < int S > struct SgmStep
   static constexpr int value = S;
 };
 
-template < int LPS, int KH, typename CT, bool PLANES > __global__ void
+template < int LPS, int KH, typename CT, int PLANES > __global__ void
 __launch_bounds__ (2 * SGM_WARP)
 sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
 {
+  /* SGM_PLANES_8: the planes hold path costs minus C */
+  [[maybe_unused]] constexpr bool SUB_C = PLANES == SGM_PLANES_8;
   constexpr int NSL = SGM_WARP / LPS;   /* rows per block */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
   /* pixels per iteration of both parts' loops: with two words per lane,
@@ -246,8 +248,12 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
       sgm_ipl_step < LPS, KH > (L, C, m_pk, p1_pk, m_pk + *jumps, sl);
       m_pk = sgm_ipl_min < LPS, KH > (L);
       if constexpr (PLANES) {
+        uint32_t out[KH];
+#pragma unroll
+        for (int r = 0; r < KH; r++)
+          out[r] = SUB_C ? L[r] - C[r] : L[r];  /* no borrow: L >= C */
         if (row_ok)
-          sgm_lane_bytes_store_cg < KH > (bytes, L);
+          sgm_lane_bytes_store_cg < KH > (bytes, out);
       } else if (row_ok) {
         uint32_t out[KH];
 #pragma unroll
@@ -329,7 +335,9 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
         uint32_t out[KH / 2];
 #pragma unroll
         for (int j = 0; j < KH / 2; j++)
-          out[j] = bytes_in[j] + sgm_bytes_of_words (L[2 * j], L[2 * j + 1]);
+          out[j] = bytes_in[j] + (SUB_C
+              ? sgm_bytes_of_words (L[2 * j] - C[2 * j], L[2 * j + 1] -
+                  C[2 * j + 1]) : sgm_bytes_of_words (L[2 * j], L[2 * j + 1]));
         if (row_ok)
           sgm_words_store_cg < KH / 2 > ((uint32_t *) (bytes + (ptrdiff_t) i *
                   STEP * D) + KH / 2 * sl, out);
@@ -369,7 +377,7 @@ typedef void (*SgmFastHorizKernel) (const SgmFastHorizArgs);
 /* sgm_fast_horizontal_kernel for @n_disp among D, D + 16 ..
  * CV_SGM_MAX_DISPARITIES (its lanes SGM_FAST_HORIZ_LANES (D), D = 2 lanes
  * KH); NULL for any other D. */
-template < typename CT, bool PLANES, int D, int STEP > static SgmFastHorizKernel
+template < typename CT, int PLANES, int D, int STEP > static SgmFastHorizKernel
 pick_fast_horiz_d (int n_disp)
 {
   if constexpr (D > CV_SGM_MAX_DISPARITIES) {
@@ -382,17 +390,21 @@ pick_fast_horiz_d (int n_disp)
   }
 }
 
-/* The kernel for @n_disp; the byte planes only with the 4-byte census and
- * D a multiple of SGM_PLANES_D_STEP (sgm_planes_apply), NULL otherwise. */
+/* The kernel for @n_disp; the byte planes (@planes SGM_PLANES_4 or
+ * SGM_PLANES_8) only with the 4-byte census and D a multiple of
+ * SGM_PLANES_D_STEP (sgm_planes_apply), NULL otherwise. */
 template < typename CT > static SgmFastHorizKernel
 pick_fast_horiz (int n_disp, int planes)
 {
   if constexpr (sizeof (CT) == 4) {
-    if (planes)
-      return pick_fast_horiz_d < CT, true, SGM_PLANES_D_STEP,
+    if (planes == SGM_PLANES_4)
+      return pick_fast_horiz_d < CT, SGM_PLANES_4, SGM_PLANES_D_STEP,
+          SGM_PLANES_D_STEP > (n_disp);
+    if (planes == SGM_PLANES_8)
+      return pick_fast_horiz_d < CT, SGM_PLANES_8, SGM_PLANES_D_STEP,
           SGM_PLANES_D_STEP > (n_disp);
   }
-  return planes ? NULL : pick_fast_horiz_d < CT, false,
+  return planes ? NULL : pick_fast_horiz_d < CT, 0,
       CV_SGM_DISPARITY_STEP, CV_SGM_DISPARITY_STEP > (n_disp);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* SGM, CUDA, packed variant, 4 paths: the two vertical paths, the down
- * and the up chain of a column stepped together by one warp.
+/* SGM, CUDA, packed variant: the two vertical paths (or, with the 8
+ * paths' byte planes, two diagonal ones), the down and the up chain of a
+ * column (a diagonal line) stepped together by one warp.
  *
  * At row step t a warp's chains are at row t (down) and row H - 1 - t
  * (up): the two chains of a column are independent instruction streams
@@ -33,6 +34,15 @@
  * from shared memory (H100, 1024x440 D 128: the frame 0.362 -> 0.283 ms
  * against each lane loading its words from global memory a step ahead,
  * whose loads stalled its steps).
+ *
+ * SGM_PLANES_8 (8 paths): the chains add their path costs minus C to a
+ * plane that another kernel wrote before (ACCUMULATE: every row is read,
+ * the first half too) or write it first (the vertical pair), and the same
+ * kernel steps the diagonal pairs (DX +-1): a warp per diagonal line, its
+ * down chain in direction (DX, 1) from the line's first pixel, its up
+ * chain in (-DX, -1) from its last, the line's length in place of H.
+ * The ordering argument is the same: the two chains of a line are the
+ * warp's own.
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
@@ -88,13 +98,62 @@ template < bool B > struct SgmFlag
   static constexpr bool value = B;
 };
 
-template < int LPS, int KH, bool PLANES > __global__ void
+/* The warp's chains: DX 0, the columns s (down and up chain each) of its
+ * segments; DX +-1, one diagonal line of pixels (x, y) with x - DX y
+ * constant, from its first pixel at the image's top or side edge to its
+ * last at the bottom or the other side, walked by the down chain in
+ * direction (DX, 1) and by the up chain in (-DX, -1).  Each line's paths
+ * start at its ends, as the CPU reference's diagonal paths start where
+ * the pixel before lies outside the image. */
+struct SgmPairChains
+{
+  int x0, t0, n;                /* the down chain's first pixel, its row,
+                                 * the pixels of the chains (0: none) */
+};
+
+template < int DX > static __host__ __device__ inline SgmPairChains
+sgm_pair_chains (int line, int W, int H)
+{
+  SgmPairChains c;
+  if constexpr (DX == 0) {
+    c.x0 = min (line, W - 1);
+    c.t0 = 0;
+    c.n = H;
+  } else if (line >= W + H - 1) {
+    c.x0 = c.t0 = c.n = 0;
+  } else {
+    /* line i: x - DX y = i - (H - 1) for DX 1, = i for DX -1 */
+    const int k = DX > 0 ? line - (H - 1) : line;
+    c.t0 = DX > 0 ? max (0, -k) : max (0, k - (W - 1));
+    const int t1 = DX > 0 ? min (H, W - k) : min (H, k + 1);
+    c.x0 = k + DX * c.t0;
+    c.n = t1 - c.t0;
+  }
+  return c;
+}
+
+/* Lines of a launch: columns, or the diagonal lines. */
+static __host__ __device__ inline int
+sgm_pair_lines (int dx, int W, int H)
+{
+  return dx == 0 ? W : W + H - 1;
+}
+
+template < int LPS, int KH, int PLANES, int DX, bool ACCUMULATE >
+__global__ void
 __launch_bounds__ (FAST_PAIRS_MAX_WARPS * SGM_WARP)
 sgm_fast_pairs_kernel (const SgmPathsArgs a)
 {
   constexpr int NSL = SGM_WARP / LPS;   /* columns per warp */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
   constexpr int PIX = NSL * WORDS;      /* words of a chain's part of a slot */
+  static_assert (DX == 0 || (NSL == 1 && PLANES),
+      "a diagonal line per warp, with the byte planes");
+  static_assert (PLANES || !ACCUMULATE, "the cells are always read");
+  /* SGM_PLANES_8: the plane's sums are path costs minus C */
+  [[maybe_unused]] constexpr bool SUB_C = PLANES == SGM_PLANES_8;
+  /* the rows of the first half hold what this kernel must add to */
+  constexpr bool READ_FIRST = !PLANES || ACCUMULATE;
   /* words per pixel in global memory: the cells or the plane's bytes */
   constexpr int PW = PLANES ? WORDS / 2 : WORDS;
   constexpr int SLOTS = FAST_PAIRS_SLOTS;
@@ -110,8 +169,15 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   const int W = a.width, H = a.height;
   const int s = (blockIdx.x * warps + wib) * NSL + seg;
   /* a column past the image's last reads that column and stores nothing */
-  const int s_read = min (s, W - 1);
-  const bool store_ok = s < W;
+  const SgmPairChains chains = sgm_pair_chains < DX > (s, W, H);
+  const int n = chains.n;       /* warp-uniform */
+  if (n == 0)
+    return;                     /* a warp past the last line */
+  const int s_read = chains.x0;
+  const bool store_ok = DX != 0 || s < W;
+  /* the down chain's first pixel, and a row step along the line */
+  const ptrdiff_t first_pixel = (ptrdiff_t) chains.t0 * W + s_read;
+  const int row_step_px = W + DX;
 
   /* the rings: slot k, chain c at (2 k + c) parts */
   uint2 *const jump_ring = (uint2 *) smem + (size_t) wib * SLOTS * 2 * NSL
@@ -130,43 +196,47 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   constexpr unsigned PART_BYTES = PIX * sizeof (uint32_t);
   constexpr unsigned JUMP_PART_BYTES = NSL * sizeof (uint2);
 
-  /* 32-bit words between a pixel and the one below it */
-  const ptrdiff_t row_words = (ptrdiff_t) W * PW;
-  uint32_t *const column = (PLANES ? (uint32_t *) SGM_VERTICAL_PLANE (a.sum,
-          W, H, 2 * WORDS) : (uint32_t *) a.sum) + (size_t) s_read * PW;
-  uint32_t *const column_last = column + (H - 1) * row_words;
+  /* 32-bit words between a pixel and the next one of its chain */
+  const ptrdiff_t row_words = (ptrdiff_t) row_step_px * PW;
+  uint32_t *const column = (PLANES ? (uint32_t *) SGM_BYTE_PLANE (a.sum,
+          a.plane, W, H, 2 * WORDS) : (uint32_t *) a.sum) + first_pixel * PW;
+  uint32_t *const column_last = column + (n - 1) * row_words;
   const bool copy_jumps = a.adaptive && sl == 0;
   /* (as integers: no pointer arithmetic on NULL without adaptive P2) */
-  const uintptr_t jumps_column = (uintptr_t) a.jumps + (size_t) s_read *
+  const uintptr_t jumps_column = (uintptr_t) a.jumps + (size_t) first_pixel *
       SGM_JUMPS_PER_PIXEL * sizeof (uint16_t);
-  const ptrdiff_t jumps_row_bytes = (ptrdiff_t) W * SGM_JUMPS_PER_PIXEL *
-      (ptrdiff_t) sizeof (uint16_t);
+  const ptrdiff_t jumps_row_bytes = (ptrdiff_t) row_step_px *
+      SGM_JUMPS_PER_PIXEL * (ptrdiff_t) sizeof (uint16_t);
 
   /* the next row step to fetch, its slot, and its pixels' cells and P2
-   * values (down: row q, up: row H - 1 - q) */
+   * values (down: step q, up: step n - 1 - q) */
   int q_next = 0, slot_next = 0;
   const uint32_t *fetch_dn = column, *fetch_up = column_last;
   uintptr_t jumps_dn = jumps_column;
-  uintptr_t jumps_up = jumps_column + (H - 1) * jumps_row_bytes;
-  const int last_first_half = (H - 1) / 2;
+  uintptr_t jumps_up = jumps_column + (n - 1) * jumps_row_bytes;
+  const int last_first_half = (n - 1) / 2;
   /* PLANES: the warp's first column; per chain, for the next row step to
    * fetch, the 16-byte unit of the right census that holds the word of
    * index D - 1 of that column (a.census_r, negative left of row 0:
    * SGM_CENSUS_R_PAD_BYTES) and that word's place in it, and the left
    * census word of the lane's column (lanes below NSL): running pointers,
    * a row step apart (no row products in the step) */
-  const int x_w = min ((int) blockIdx.x * warps * NSL + wib * NSL, W - 1);
-  const int g_first = x_w - a.min_disp - (2 * WORDS - 1);
-  const ptrdiff_t g_last = (ptrdiff_t) (H - 1) * W + g_first;
+  const int x_w = DX != 0 ? s_read
+      : min ((int) blockIdx.x * warps * NSL + wib * NSL, W - 1);
+  const ptrdiff_t g_first = (ptrdiff_t) chains.t0 * W + x_w - a.min_disp -
+      (2 * WORDS - 1);
+  const ptrdiff_t g_last = g_first + (ptrdiff_t) (n - 1) * row_step_px;
   const uint4 *cen_unit[2] = {
     (const uint4 *) a.census_r + (g_first - (g_first & 3)) / 4,
     (const uint4 *) a.census_r + (g_last - (g_last & 3)) / 4
   };
-  int cen_mod[2] = { g_first & 3, (int) (g_last & 3) };
+  int cen_mod[2] = { (int) (g_first & 3), (int) (g_last & 3) };
+  const ptrdiff_t left_first = (ptrdiff_t) chains.t0 * W +
+      (DX != 0 ? x_w : min (x_w + lane, W - 1));
   const uint32_t *cen_left[2] = {
-    (const uint32_t *) a.census_l + min (x_w + lane, W - 1),
-    (const uint32_t *) a.census_l + (ptrdiff_t) (H - 1) * W +
-        min (x_w + lane, W - 1)
+    (const uint32_t *) a.census_l + left_first,
+    (const uint32_t *) a.census_l + left_first + (ptrdiff_t) (n - 1) *
+        row_step_px
   };
   auto fetch_census = [&](int part, int c) {
     uint32_t *dst = cen_ring + (part + c) * CEN;
@@ -179,12 +249,13 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     /* the left view's words of the warp's columns */
     sgm_copy_async_if_at (lane < NSL, dst + 4 * CEN_UNITS + lane, dst_s + 4u *
         (unsigned) (4 * CEN_UNITS + lane), cen_left[c]);
-    /* a row down (up): the word W further (back), in the unit (place +-
-     * W) / 4 on (a floor: the shift of a negative sum rounds down) */
-    const int moved = cen_mod[c] + (c == DN ? W : -W);
+    /* a row step down (up): the word W + DX further (back), in the unit
+     * (place +- (W + DX)) / 4 on (a floor: the shift of a negative sum
+     * rounds down) */
+    const int moved = cen_mod[c] + (c == DN ? row_step_px : -row_step_px);
     cen_unit[c] += moved >> 2;
     cen_mod[c] = moved & 3;
-    cen_left[c] += c == DN ? W : -W;
+    cen_left[c] += c == DN ? row_step_px : -row_step_px;
   };
   auto fetch_row = [&]() {
     const int part = 2 * slot_next;
@@ -192,8 +263,9 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
       fetch_census (part, DN);
       fetch_census (part, UP);
     }
-    /* PLANES: a row of the first half holds nothing yet */
-    if (!PLANES || q_next > last_first_half) {
+    /* PLANES without ACCUMULATE: a row of the first half holds nothing
+     * yet */
+    if (READ_FIRST || q_next > last_first_half) {
       sgm_pixel_copy_async_at < LPS, PW, SWZ > (ring + part * PIX,
           ring_s + part * PART_BYTES, fetch_dn, sl);
       sgm_pixel_copy_async_at < LPS, PW, SWZ > (ring + (part + 1) * PIX,
@@ -212,11 +284,11 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
   };
 
-  /* Row step q is in the first half when 2 q <= H - 1: neither chain has
+  /* Row step q is in the first half when 2 q <= n - 1: neither chain has
    * touched its rows.  A row of the second half was written by the other
-   * chain at step H - 1 - q: it may be copied at step f >= H - q after a
+   * chain at step n - 1 - q: it may be copied at step f >= n - q after a
    * __syncwarp (the copies of other lanes then see the stores), and
-   * unchecked from f >= H + 1 - q (a step's own __syncwarp lies between).
+   * unchecked from f >= n + 1 - q (a step's own __syncwarp lies between).
    * The steps before t_plain_end fetch row step t + SGM_FAST_RING
    * unchecked. */
   int t_plain_end = 0;
@@ -227,21 +299,22 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
       return;
     }
     __syncwarp ();              /* the stores of step t - 1 before the copies */
-    const int limit = min (H, t + SGM_FAST_RING + 1);
-    while (q_next < limit && (q_next <= last_first_half || q_next >= H - t))
+    const int limit = min (n, t + SGM_FAST_RING + 1);
+    while (q_next < limit && (q_next <= last_first_half || q_next >= n - t))
       fetch_row ();
     sgm_copy_wait_pending < SGM_FAST_RING > (q_next - 1 - t);
     if (q_next == t + SGM_FAST_RING + 1)
       t_plain_end = q_next <= last_first_half
           ? last_first_half + 1 - SGM_FAST_RING
-          : 2 * (t + 1) >= H + 1 - SGM_FAST_RING ? H - SGM_FAST_RING : 0;
+          : 2 * (t + 1) >= n + 1 - SGM_FAST_RING ? n - SGM_FAST_RING : 0;
   };
 
   /* adaptive P2: a down step takes the new pixel's entry
-   * SGM_JUMP_INDEX (0, 1), an up step the entry SGM_JUMP_INDEX (0, -1) of
-   * the pixel before it (kept from the step before; unused at the start) */
-  constexpr int JUMP_DN = SGM_JUMP_INDEX (0, 1), JUMP_UP =
-      SGM_JUMP_INDEX (0, -1);
+   * SGM_JUMP_INDEX (DX, 1), an up step the entry SGM_JUMP_INDEX (-DX, -1)
+   * of the pixel before it (kept from the step before; unused at the
+   * start) */
+  constexpr int JUMP_DN = SGM_JUMP_INDEX (DX, 1), JUMP_UP =
+      SGM_JUMP_INDEX (-DX, -1);
   uint32_t p2_up_before = 0;
 
   uint32_t L[2][KH], m_pk[2] = { 0, 0 };
@@ -256,17 +329,28 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
    * (element KH + r) at off + (D - 1 - k) + its column's place in the
    * warp, where off is the first word's place in its 16-byte unit (the
    * row's word index mod 4, per chain and row); masked where left of the
-   * image (zero there, as in the horizontal kernel) */
-  const int lane_col = s_read - a.min_disp - sl * KH;   /* index sl KH */
+   * image (zero there, as in the horizontal kernel).  DX +-1: the column
+   * moves along the line, the masks with it (all ones from column
+   * min_disp + D - 1 on). */
   const int cen_lane = (s_read - x_w) + 2 * WORDS - 1 - sl * KH;
-  uint32_t cen_mask[2 * KH];
+  int lane_col[2] = {
+    s_read - a.min_disp - sl * KH,      /* index sl KH, at the step's pixel */
+    s_read + DX * (n - 1) - a.min_disp - sl * KH
+  };
+  constexpr int MASKS = DX != 0 ? 2 : 1;  /* DX 0: both chains' alike */
+  uint32_t cen_mask[MASKS][2 * KH];
+  auto set_masks = [&](int c) {
 #pragma unroll
-  for (int j = 0; j < 2 * KH; j++)
-    cen_mask[j] = lane_col - j % KH - j / KH * WORDS >= 0 ? ~0u : 0u;
-  const int w_mod = W & 3;
+    for (int j = 0; j < 2 * KH; j++)
+      cen_mask[c][j] = lane_col[c] - j % KH - j / KH * WORDS >= 0 ? ~0u : 0u;
+  };
+#pragma unroll
+  for (int c = 0; c < MASKS; c++)
+    set_masks (c);
+  const int w_mod = row_step_px & 3;
   int cen_off[2] = { cen_mod[DN], cen_mod[UP] };
 
-  /* Row step t; MIDDLE: both chains at the same row (odd H); SECOND: a row
+  /* Row step t; MIDDLE: both chains at the same row (odd n); SECOND: a row
    * of the second half, which the other chain has visited; FIRST: t is 0
    * (the paths start), known at compile time except in the middle row. */
   auto row_step = [&](int t, auto middle, auto second, auto first) {
@@ -276,8 +360,9 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     fetch_ahead_and_wait (t);
     __syncwarp ();              /* row t's copies complete for every lane */
 
-    /* the row's cells; PLANES: its bytes that the other chain wrote (2 KH
-     * bytes a lane, as words), none in the first half */
+    /* the row's cells; PLANES: its bytes that the other chain (or, with
+     * ACCUMULATE, another kernel) wrote (2 KH bytes a lane, as words),
+     * none in the first half without ACCUMULATE */
     [[maybe_unused]] uint32_t cell[2][PLANES ? 1 : KH];
     [[maybe_unused]] uint32_t bytes[2][PLANES ? KH / 2 : 1];
     uint32_t C[2][KH];
@@ -290,9 +375,9 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
 #pragma unroll
         for (int r = 0; r < KH; r++)
           C[c][r] = sgm_pack_halves ((uint32_t) __popc (left ^ (right[-r] &
-                      cen_mask[r])), (uint32_t) __popc (left ^
-                  (right[-r - WORDS] & cen_mask[KH + r])));
-        if constexpr (SECOND)
+                      cen_mask[c % MASKS][r])), (uint32_t) __popc (left ^
+                  (right[-r - WORDS] & cen_mask[c % MASKS][KH + r])));
+        if constexpr (SECOND || ACCUMULATE)
           sgm_words_load_shared < KH / 2 > (bytes[c], ring + (2 * slot_rd +
                   c) * PIX + KH / 2 * sl);
         else
@@ -302,6 +387,12 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
       }
       cen_off[DN] = (cen_off[DN] + w_mod) & 3;
       cen_off[UP] = (cen_off[UP] - w_mod) & 3;
+      if constexpr (DX != 0) {
+        lane_col[DN] += DX;
+        lane_col[UP] -= DX;
+        set_masks (DN);
+        set_masks (UP);
+      }
     } else {
 #pragma unroll
       for (int c = 0; c < 2; c++) {
@@ -336,17 +427,21 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     for (int c = 0; c < 2; c++)
       m_pk[c] = sgm_ipl_min < LPS, KH > (L[c]);
 
-    /* no carry: the exact regime holds for all four paths (PLANES: both
-     * vertical path costs of a cell below 256, so the path costs as bytes
-     * add to the plane's bytes word by word) */
+    /* no carry: the exact regime holds for all paths (PLANES: the plane's
+     * sums below 256, so the path costs as bytes add to the plane's bytes
+     * word by word; SGM_PLANES_8: each path cost minus C, no borrow) */
     uint32_t out[2][KH];
     if constexpr (PLANES) {
 #pragma unroll
       for (int j = 0; j < KH / 2; j++) {
-        out[DN][j] = bytes[DN][j] + sgm_bytes_of_words (L[DN][2 * j],
-            L[DN][2 * j + 1]);
-        out[UP][j] = (MIDDLE ? out[DN][j] : bytes[UP][j]) +
-            sgm_bytes_of_words (L[UP][2 * j], L[UP][2 * j + 1]);
+        uint32_t add[2];
+#pragma unroll
+        for (int c = 0; c < 2; c++)
+          add[c] = SUB_C ? sgm_bytes_of_words (L[c][2 * j] - C[c][2 * j],
+              L[c][2 * j + 1] - C[c][2 * j + 1])
+              : sgm_bytes_of_words (L[c][2 * j], L[c][2 * j + 1]);
+        out[DN][j] = bytes[DN][j] + add[DN];
+        out[UP][j] = (MIDDLE ? out[DN][j] : bytes[UP][j]) + add[UP];
       }
     } else {
 #pragma unroll
@@ -382,9 +477,9 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   };
 
   /* the first step (the paths' start), the other steps before the
-   * middle, the middle row (odd H), the rest; two row steps per loop
+   * middle, the middle row (odd n), the rest; two row steps per loop
    * iteration (as cv_sgm_fast_paths.cu) */
-  const int n_before = H / 2;
+  const int n_before = n / 2;
   constexpr SgmFlag < false > NO;
   constexpr SgmFlag < true > YES;
   int t = 0;
@@ -393,10 +488,10 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
 #pragma unroll 2
   for (; t < n_before; t++)
     row_step (t, NO, NO, NO);
-  if (H & 1)
+  if (n & 1)
     row_step (t++, YES, NO, NO);
 #pragma unroll 2
-  for (; t < H; t++)
+  for (; t < n; t++)
     row_step (t, NO, YES, NO);
   sgm_copy_wait < 0 > ();
 }
@@ -405,10 +500,10 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
 
 typedef void (*SgmFastPairsKernel) (const SgmPathsArgs);
 
-/* sgm_fast_pairs_kernel <LANES, @kh, PLANES> for @kh among KH, KH + STEP,
- * .. MAXKH; NULL for any other @kh. */
-template < int LANES, int KH, int STEP, int MAXKH, bool PLANES = false >
-static SgmFastPairsKernel
+/* sgm_fast_pairs_kernel <LANES, @kh, PLANES, DX, ACC> for @kh among KH,
+ * KH + STEP, .. MAXKH; NULL for any other @kh. */
+template < int LANES, int KH, int STEP, int MAXKH, int PLANES = 0, int DX = 0,
+    bool ACC = false > static SgmFastPairsKernel
 pick_fast_pairs_kh (int kh)
 {
   if constexpr (KH > MAXKH) {
@@ -416,28 +511,59 @@ pick_fast_pairs_kh (int kh)
     return NULL;
   } else {
     if (kh == KH)
-      return sgm_fast_pairs_kernel < LANES, KH, PLANES >;
-    return pick_fast_pairs_kh < LANES, KH + STEP, STEP, MAXKH, PLANES > (kh);
+      return sgm_fast_pairs_kernel < LANES, KH, PLANES, DX, ACC >;
+    return pick_fast_pairs_kh < LANES, KH + STEP, STEP, MAXKH, PLANES, DX,
+        ACC > (kh);
   }
+}
+
+/* The byte planes' kernels (D a multiple of SGM_PLANES_D_STEP) with
+ * @lanes 16 or 32 lanes per chain. */
+template < int PLANES, int DX, bool ACC > static SgmFastPairsKernel
+pick_fast_pairs_planes (int n_disp, int lanes)
+{
+  if (n_disp % SGM_PLANES_D_STEP != 0)
+    return NULL;
+  if (lanes == 32)
+    return pick_fast_pairs_kh < 32, SGM_PLANES_D_STEP / 64,
+        SGM_PLANES_D_STEP / 64, CV_SGM_MAX_DISPARITIES / 64, PLANES, DX,
+        ACC > (n_disp / 64);
+  if constexpr (DX == 0) {
+    if (lanes == 16)
+      return pick_fast_pairs_kh < 16, SGM_PLANES_D_STEP / 32,
+          SGM_PLANES_D_STEP / 32, CV_SGM_MAX_DISPARITIES / 32, PLANES, DX,
+          ACC > (n_disp / 32);
+  }
+  return NULL;
 }
 
 /* The kernel for D disparities with @lanes (4, 8, 16 or 32) lanes per
  * chain, as cv_sgm_fast_paths.cu pick_fast_paths; NULL for any other
- * pair.  @planes: the byte planes' kernel, for 16 or 32 lanes and D a
- * multiple of SGM_PLANES_D_STEP only (sgm_planes_apply). */
+ * pair.  @planes: the byte planes' kernels (sgm_planes_apply), for 16 or
+ * 32 lanes and D a multiple of SGM_PLANES_D_STEP only: SGM_PLANES_4 the
+ * vertical pair (@dx 0, not @accumulate); SGM_PLANES_8 the vertical pair
+ * (@dx 0, not @accumulate) and the diagonal pairs (@dx +-1, @accumulate,
+ * SGM_PLANES_DIAGONAL_LANES lanes). */
 static SgmFastPairsKernel
-pick_fast_pairs (int n_disp, int lanes, int planes)
+pick_fast_pairs (int n_disp, int lanes, int planes, int dx, int accumulate)
 {
   const int kh = lanes > 0 && n_disp % (2 * lanes) == 0
       && n_disp % CV_SGM_DISPARITY_STEP == 0 ? n_disp / (2 * lanes) : 0;
-  if (planes)
-    return n_disp % SGM_PLANES_D_STEP != 0 ? NULL : lanes == 16
-        ? pick_fast_pairs_kh < 16, SGM_PLANES_D_STEP / 32,
-        SGM_PLANES_D_STEP / 32, CV_SGM_MAX_DISPARITIES / 32, true > (kh)
-        : lanes == 32
-        ? pick_fast_pairs_kh < 32, SGM_PLANES_D_STEP / 64,
-        SGM_PLANES_D_STEP / 64, CV_SGM_MAX_DISPARITIES / 64, true > (kh)
+  if (planes == SGM_PLANES_4)
+    return dx == 0 && !accumulate
+        ? pick_fast_pairs_planes < SGM_PLANES_4, 0, false > (n_disp, lanes)
         : NULL;
+  if (planes == SGM_PLANES_8)
+    return dx == 0 && !accumulate
+        ? pick_fast_pairs_planes < SGM_PLANES_8, 0, false > (n_disp, lanes)
+        : !accumulate || lanes != SGM_PLANES_DIAGONAL_LANES ? NULL
+        : dx == 1 ? pick_fast_pairs_planes < SGM_PLANES_8, 1, true > (n_disp,
+            lanes)
+        : dx == -1 ? pick_fast_pairs_planes < SGM_PLANES_8, -1, true > (n_disp,
+            lanes)
+        : NULL;
+  if (planes != 0 || dx != 0 || accumulate)
+    return NULL;
   switch (lanes) {
     case 4:                    /* D a multiple of 16: KH even */
       return pick_fast_pairs_kh < 4, 2, 2, SGM_FAST_LANES4_MAX_D / 8 > (kh);
@@ -452,16 +578,16 @@ pick_fast_pairs (int n_disp, int lanes, int planes)
   }
 }
 
-/* Warps per block and blocks for @width columns with @lanes lanes per
- * chain and D = @n_disp on @n_sms SMs: about one block per SM, the warps
- * spread evenly, as many as @smem_limit bytes of shared memory hold (at
- * least one). */
+/* Warps per block and blocks for the @lines of a launch
+ * (sgm_pair_lines) with @lanes lanes per chain and D = @n_disp on @n_sms
+ * SMs: about one block per SM, the warps spread evenly, as many as
+ * @smem_limit bytes of shared memory hold (at least one). */
 static __host__ inline void
-fast_pairs_grid (int width, int n_disp, int lanes, int planes, int n_sms,
+fast_pairs_grid (int lines, int n_disp, int lanes, int planes, int n_sms,
     int smem_limit, int *warps, int *blocks)
 {
   const int columns = SGM_WARP / lanes;
-  const int n_warps = (width + columns - 1) / columns;
+  const int n_warps = (lines + columns - 1) / columns;
   const int sms = n_sms > 0 ? n_sms : 1;
   const int fit = (int) ((size_t) smem_limit /
       fast_pairs_smem_bytes (n_disp, lanes, 1, planes));
@@ -487,10 +613,10 @@ sgm_fast_pairs_launch (const SgmPathsArgs * args, int lanes, int n_sms,
     int smem_limit, int *smem_set, cudaStream_t stream, CvError * err)
 {
   SgmFastPairsKernel kernel = pick_fast_pairs (args->n_disp, lanes,
-      args->planes);
+      args->planes, args->pair_dx, args->accumulate);
   int warps, blocks;
-  fast_pairs_grid (args->width, args->n_disp, lanes, args->planes, n_sms,
-      smem_limit, &warps, &blocks);
+  fast_pairs_grid (sgm_pair_lines (args->pair_dx, args->width, args->height),
+      args->n_disp, lanes, args->planes, n_sms, smem_limit, &warps, &blocks);
   const size_t smem = fast_pairs_smem_bytes (args->n_disp, lanes, warps,
       args->planes);
 
@@ -498,8 +624,9 @@ sgm_fast_pairs_launch (const SgmPathsArgs * args, int lanes, int n_sms,
     return CV_ERROR_UNSUPPORTED;
   if (kernel == NULL)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,
-        "sgm: no packed vertical-pair kernel for %d disparities with %d "
-        "lanes%s", args->n_disp, lanes, args->planes ? " (byte planes)" : "");
+        "sgm: no packed %s-pair kernel for %d disparities with %d "
+        "lanes%s", args->pair_dx ? "diagonal" : "vertical", args->n_disp,
+        lanes, args->planes ? " (byte planes)" : "");
   if (smem > (size_t) smem_limit)
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,
         "sgm: the packed vertical-pair kernel needs %zu bytes of shared "

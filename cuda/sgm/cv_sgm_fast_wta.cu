@@ -18,7 +18,9 @@
  *
  * PLANES (cv_sgm_kernel_args.h): a lane adds its bytes of the two planes
  * into the words of a cell whose matching cost is zero, sum << cbits, and
- * goes on as with the cells.
+ * goes on as with the cells; with 8 paths (SGM_PLANES_8) it adds 8 C too,
+ * from the census (the row's right census in shared memory after the
+ * minima, as the horizontal kernel stages it).
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
@@ -52,10 +54,30 @@ fast_wta_slot_at (int s, int kh)
 }
 
 static __host__ __device__ inline size_t
-fast_wta_smem_bytes (int width, int n_disp, int min_disp)
+fast_wta_rmin_bytes (int width, int n_disp, int min_disp)
 {
   return (size_t) fast_wta_slot_at (fast_wta_slots (width, n_disp, min_disp)
       + n_disp, n_disp / (2 * SGM_FAST_LANES)) * sizeof (uint32_t);
+}
+
+/* SGM_PLANES_8: the row's right census after the minima, element e the
+ * right column e - min_disp - (D - 1) (zero left of the image: pixel x at
+ * index k reads element x + D - 1 - k; a pixel past the row end reads
+ * those of x = W), at fast_wta_slot_at (e) as the minima's slots (a
+ * lane's KH elements are those of its KH slots). */
+static __host__ __device__ inline int
+fast_wta_census_elems (int width, int n_disp)
+{
+  return width + n_disp;
+}
+
+static __host__ __device__ inline size_t
+fast_wta_smem_bytes (int width, int n_disp, int min_disp, int planes)
+{
+  return fast_wta_rmin_bytes (width, n_disp, min_disp) + (planes ==
+      SGM_PLANES_8 ? (size_t) fast_wta_slot_at (fast_wta_census_elems (width,
+              n_disp), n_disp / (2 * SGM_FAST_LANES)) * sizeof (uint32_t)
+      : 0);
 }
 
 /* Warps per block (a block per row) and pixel groups of a warp with
@@ -82,10 +104,12 @@ fast_wta_block_threads (int n_disp)
   return fast_wta_warps (n_disp / (2 * SGM_FAST_LANES)) * SGM_WARP;
 }
 
-template < int KH, bool PLANES > __global__ void
+template < int KH, int PLANES > __global__ void
 __launch_bounds__ (fast_wta_warps (KH) * SGM_WARP)
 sgm_fast_wta_kernel (const SgmWtaArgs a)
 {
+  /* SGM_PLANES_8: the planes hold path costs minus C, 8 C to add */
+  constexpr bool ADD_C = PLANES == SGM_PLANES_8;
   constexpr int LPS = SGM_FAST_LANES;
   constexpr int NSL = SGM_WARP / LPS;   /* pixels per warp at a time */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
@@ -125,6 +149,19 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   for (int i = threadIdx.x; i < fast_wta_slot_at (n_slots + D, KH);
       i += blockDim.x)
     rmin[i] = SGM_NO_MATCH;
+  /* ADD_C: the row's right census (fast_wta_census_elems) */
+  uint32_t *const right = (uint32_t *) ((unsigned char *) rmin +
+      fast_wta_rmin_bytes (W, D, md));
+  const uint32_t *const left = a.census_l + (size_t) y * W;
+  if constexpr (ADD_C) {
+    const uint32_t *cr = a.census_r + (size_t) y * W;
+    for (int e = threadIdx.x; e < fast_wta_census_elems (W, D);
+        e += blockDim.x) {
+      const int col = e - md - (D - 1);
+      right[fast_wta_slot_at (e, KH)] = col >= 0 && col < W
+          ? __ldg (cr + col) : 0u;
+    }
+  }
   __syncthreads ();
   /* the slot of index k = sl KH + r + h WORDS is fold_base - r - h WORDS:
    * unpadded, constant offsets from one register; padded (KH = 16), the
@@ -171,14 +208,32 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
     }
   };
   /* a group's loaded words as the cells' words: PLANES, the sum of both
-   * planes' bytes in each half, << cbits (below 2^9: no carry) */
-  auto cells_of = [&](uint32_t (&cell)[KH], const uint32_t (&got)[KH]) {
+   * planes' bytes in each half, << cbits (below 2^9: no carry); ADD_C,
+   * plus 8 C (the sum below 2^10, << 5: below 2^16) */
+  auto cells_of = [&](uint32_t (&cell)[KH], const uint32_t (&got)[KH],
+      int xg) {
+    [[maybe_unused]] uint32_t cl = 0;
+    [[maybe_unused]] int c_at = 0, c_m = 0;
+    if constexpr (ADD_C) {
+      const int x = min (xg + seg, W);  /* past the row end: zeros */
+      const int e0 = x + D - 1 - k0;    /* word j: index k0 + j */
+      cl = x < W ? __ldg (left + x) : 0u;
+      c_at = fast_wta_slot_at (e0, KH);
+      c_m = e0 % KH;
+    }
 #pragma unroll
     for (int j = 0; j < KH; j++) {
       if constexpr (PLANES) {
         const uint32_t h = got[j / 2], v = got[KH / 2 + j / 2];
-        cell[j] = (sgm_word_of_bytes (h, j % 2) + sgm_word_of_bytes (v,
-                j % 2)) << a.cbits;
+        uint32_t sum = sgm_word_of_bytes (h, j % 2) + sgm_word_of_bytes (v,
+            j % 2);
+        if constexpr (ADD_C) {
+          /* element e0 - j (padded: one padding crossed after e0's) */
+          const int at = c_at - j - (PAD != 0 && j > c_m ? PAD : 0);
+          sum += 8u * sgm_pack_halves ((uint32_t) __popc (cl ^ right[at]),
+              (uint32_t) __popc (cl ^ right[at - HALF_SLOTS]));
+        }
+        cell[j] = sum << a.cbits;
       } else {
         cell[j] = got[j];
       }
@@ -268,7 +323,9 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
         if constexpr (PLANES) {
           /* index k's byte: half k / WORDS of word k mod WORDS */
           const size_t at = (size_t) x * D + 2 * (k % WORDS) + k / WORDS;
-          return (int) __ldg (row_h + at) + (int) __ldg (row_v + at);
+          const int c = ADD_C ? 8 * __popc (__ldg (left + x) ^
+              right[fast_wta_slot_at (x + D - 1 - k, KH)]) : 0;
+          return (int) __ldg (row_h + at) + (int) __ldg (row_v + at) + c;
         }
         const uint32_t cell = __ldg (pc + (k < WORDS ? k : k - WORDS));
         return (int) ((k < WORDS ? cell & 0xffffu : cell >> 16) >> a.cbits);
@@ -291,7 +348,7 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
       const int q = qb + i, xg = group_x (q);     /* warp-uniform */
       if (xg < W) {
         uint32_t cell[KH];
-        cells_of (cell, cells_ahead[i]);
+        cells_of (cell, cells_ahead[i], xg);
         load_cells (cells_ahead[i], group_x (q + AHEAD));
         evaluate (cell, xg, sl == q % LPS);
         if (q % LPS == LPS - 1 || group_x (q + 1) >= W)
@@ -312,7 +369,7 @@ typedef void (*SgmFastWtaKernel) (const SgmWtaArgs);
 
 /* sgm_fast_wta_kernel <@kh, PLANES> for @kh in KH, KH + STEP, ..
  * CV_SGM_MAX_DISPARITIES / (2 SGM_FAST_LANES); NULL for any other @kh. */
-template < int KH, int STEP, bool PLANES > static SgmFastWtaKernel
+template < int KH, int STEP, int PLANES > static SgmFastWtaKernel
 pick_fast_wta_kh (int kh)
 {
   if constexpr (KH > CV_SGM_MAX_DISPARITIES / (2 * SGM_FAST_LANES)) {
@@ -332,15 +389,18 @@ pick_fast_wta (int n_disp, int planes)
   const int kh = n_disp % (2 * SGM_FAST_LANES) == 0
       ? n_disp / (2 * SGM_FAST_LANES) : 0;
   constexpr int PLANES_KH = SGM_PLANES_D_STEP / (2 * SGM_FAST_LANES);
-  return planes ? pick_fast_wta_kh < PLANES_KH, PLANES_KH, true > (kh)
-      : pick_fast_wta_kh < 1, 1, false > (kh);
+  return planes == SGM_PLANES_4
+      ? pick_fast_wta_kh < PLANES_KH, PLANES_KH, SGM_PLANES_4 > (kh)
+      : planes == SGM_PLANES_8
+      ? pick_fast_wta_kh < PLANES_KH, PLANES_KH, SGM_PLANES_8 > (kh)
+      : planes == 0 ? pick_fast_wta_kh < 1, 1, 0 > (kh) : NULL;
 }
 
 #ifndef SGM_EMULATION
 extern "C" size_t
-sgm_fast_wta_smem_bytes (int width, int n_disp, int min_disp)
+sgm_fast_wta_smem_bytes (int width, int n_disp, int min_disp, int planes)
 {
-  return fast_wta_smem_bytes (width, n_disp, min_disp);
+  return fast_wta_smem_bytes (width, n_disp, min_disp, planes);
 }
 
 extern "C" CvStatus
@@ -349,7 +409,7 @@ sgm_fast_wta_launch (const SgmWtaArgs * args, int smem_limit, int *smem_set,
 {
   SgmFastWtaKernel kernel = pick_fast_wta (args->n_disp, args->planes);
   size_t smem = fast_wta_smem_bytes (args->width, args->n_disp,
-      args->min_disp);
+      args->min_disp, args->planes);
   dim3 grid (args->height), block (fast_wta_block_threads (args->n_disp));
 
   if (sgm_check_layout (args->layout, "sgm_fast_wta_launch", err) != CV_OK)

@@ -142,8 +142,15 @@ typedef struct
   const uint16_t *jumps;
   uint32_t p1_pk, cmask_pk, cell_mul;
   unsigned long long wait_timeout_ns;   /* a wait gives up after this */
-  int planes;                   /* 1: the vertical-pair kernel writes the
-                                 * vertical byte plane (C from the census) */
+  /* The byte planes (below): SGM_PLANES_4 or SGM_PLANES_8, 0 for the
+   * cells.  The vertical-pair kernel (cv_sgm_fast_pairs.cu) then takes C
+   * from the census and adds its two path costs into byte plane `plane`
+   * (0 at `sum`, 1 after it); `pair_dx` 0 runs the vertical pair, 1 or -1
+   * the pair of diagonal directions (dx, 1) and (-dx, -1); `accumulate` 1:
+   * the plane holds another kernel's sums, read at both chains' visits
+   * (else the first chain to visit a row writes its path cost alone). */
+  int planes;
+  int plane, pair_dx, accumulate;
   SgmGroup groups[SGM_MAX_GROUPS];
 } SgmPathsArgs;
 
@@ -181,14 +188,26 @@ typedef struct
  * the same 2 bytes per cell as two planes of one byte per cell, the
  * horizontal plane (the sum of the two horizontal path costs) at `sum`,
  * the vertical plane (the two vertical ones) right after it
- * (SGM_VERTICAL_PLANE), each cell's byte where the packed layout has its
+ * (SGM_BYTE_PLANE), each cell's byte where the packed layout has its
  * 16-bit cell (halves of word w at bytes 2 w and 2 w + 1 of the pixel).
  * Every path cost is at most C + P2, so a plane's sums fit a byte when 2
  * (31 + p2) < 256.  The horizontal and the vertical kernels each take C
  * from the census and write only their own plane: neither reads what the
  * other writes, and each cell moves 3 bytes in each kernel (written, read,
  * written: the second chain adds its costs) and 2 in the winner-takes-all
- * (both planes), instead of 6, 8 and 2. */
+ * (both planes), instead of 6, 8 and 2.
+ *
+ * Byte planes with 8 paths (SGM_PLANES_8): every path cost lies in [C, C
+ * + P2] (eq. 2.3: the minimum it adds is at least m and at most m + P2),
+ * so four path costs minus 4 C lie in [0, 4 P2], a byte when p2 <= 63.
+ * Plane 0 holds the horizontal and the (1, 1) / (-1, -1) diagonal paths,
+ * plane 1 the vertical and the (-1, 1) / (1, -1) diagonal ones, each as
+ * its four path costs minus 4 C; the winner-takes-all adds 8 C from the
+ * census.  The horizontal kernel then the first diagonal pair write plane
+ * 0, the vertical pair then the second diagonal pair plane 1: two chains
+ * of two kernels side by side. */
+#define SGM_PLANES_4 1
+#define SGM_PLANES_8 2
 
 /* Lanes per chain of the vertical-path and winner-takes-all kernels: with
  * 8, D = 16 KH for every D that is a multiple of 16. */
@@ -213,7 +232,8 @@ typedef struct
   int cbits;
   uint32_t cell_mul;            /* 1 << cbits (a multiply: one instruction
                                  * per word with the add, a shift two) */
-  int planes;                   /* 1: write the horizontal byte plane */
+  int planes;                   /* SGM_PLANES_4 or SGM_PLANES_8: write
+                                 * the byte plane at `sum` (0: the cells) */
 } SgmFastHorizArgs;
 
 typedef struct
@@ -223,7 +243,10 @@ typedef struct
   int16_t *disp, *best, *best_right;    /* as SgmHorizArgs */
   uint8_t *conf;
   int width, height, n_disp, min_disp, subpixel, uniqueness_fixed, cbits;
-  int planes;                   /* 1: the cells are the two byte planes */
+  int planes;                   /* SGM_PLANES_4 or SGM_PLANES_8: the cells
+                                 * are the two byte planes (0: the cells) */
+  const uint32_t *census_l, *census_r;  /* SGM_PLANES_8: the matching
+                                         * costs (the 4-byte census) */
 } SgmWtaArgs;
 
 /* The "sweeps" variant (8 paths, cv_sgm_fast_sweeps.cu): the six vertical
@@ -306,7 +329,8 @@ sgm_args_layout (void)
     offsetof (SgmPathsArgs, batch_shift), offsetof (SgmPathsArgs, cbits),
     offsetof (SgmPathsArgs, jumps), offsetof (SgmPathsArgs, p1_pk),
     offsetof (SgmPathsArgs, cmask_pk), offsetof (SgmPathsArgs, cell_mul),
-    offsetof (SgmPathsArgs, planes),
+    offsetof (SgmPathsArgs, planes), offsetof (SgmPathsArgs, plane),
+    offsetof (SgmPathsArgs, pair_dx), offsetof (SgmPathsArgs, accumulate),
     offsetof (SgmPathsArgs, groups),
     sizeof (SgmHorizArgs), offsetof (SgmHorizArgs, census_l),
     offsetof (SgmHorizArgs, census_r), offsetof (SgmHorizArgs, luma),
@@ -335,7 +359,8 @@ sgm_args_layout (void)
     offsetof (SgmWtaArgs, height), offsetof (SgmWtaArgs, n_disp),
     offsetof (SgmWtaArgs, min_disp), offsetof (SgmWtaArgs, subpixel),
     offsetof (SgmWtaArgs, uniqueness_fixed), offsetof (SgmWtaArgs, cbits),
-    offsetof (SgmWtaArgs, planes),
+    offsetof (SgmWtaArgs, planes), offsetof (SgmWtaArgs, census_l),
+    offsetof (SgmWtaArgs, census_r),
     sizeof (SgmSweepsArgs), offsetof (SgmSweepsArgs, sum),
     offsetof (SgmSweepsArgs, jumps), offsetof (SgmSweepsArgs, counters),
     offsetof (SgmSweepsArgs, states), offsetof (SgmSweepsArgs, fault),
@@ -396,16 +421,24 @@ void sgm_fast_horiz_constants (SgmFastHorizArgs * args, CvSgmCensus census);
 /* TRUE when the packed variant computes @params exactly. */
 int sgm_packed_exact (const CvSgmParams * params);
 
-/* TRUE when the byte planes (above) compute @params exactly: 4 paths, the
- * centre-symmetric census (the vertical kernel's census costs take its
- * 4-byte words), 2 (31 + p2) < 256. */
+/* TRUE when the byte planes (above) compute @params exactly: the
+ * centre-symmetric census (the path kernels' census costs take its 4-byte
+ * words), and with 4 paths 2 (31 + p2) < 256, with 8 paths 4 p2 < 256. */
 int sgm_planes_exact (const CvSgmParams * params);
+
+/* The byte planes' kind for @params' path count: SGM_PLANES_4 or
+ * SGM_PLANES_8. */
+int sgm_planes_kind (const CvSgmParams * params);
 
 /* The byte planes' D: multiples of this, so that a lane of every kernel
  * (the horizontal one: 32 lanes, the vertical pairs: 16, the
  * winner-takes-all: 8) holds an even number of words, whole 32-bit words
  * of bytes. */
 #define SGM_PLANES_D_STEP 128
+
+/* Lanes per chain of the byte planes' diagonal pairs (SGM_PLANES_8): a
+ * warp per diagonal line (cv_sgm_fast_pairs.cu). */
+#define SGM_PLANES_DIAGONAL_LANES 32
 
 /* TRUE when the packed variant with @lanes per vertical chain runs the byte
  * planes for @params: sgm_planes_exact, D a multiple of
@@ -422,10 +455,10 @@ int sgm_planes_apply (const CvSgmParams * params, int lanes);
 #define SGM_CENSUS_R_PAD_BYTES (CV_SGM_MAX_DISPARITY_END * 8 + 8)
 #define SGM_CENSUS_R_EXTRA_BYTES (SGM_CENSUS_R_PAD_BYTES + 16)
 
-/* The vertical byte plane of the cells @sum of a W x H x D volume (a
- * macro: kernels use it too). */
-#define SGM_VERTICAL_PLANE(sum, width, height, n_disp) \
-  ((uint8_t *) (sum) + (size_t) (width) * (height) * (n_disp))
+/* Byte plane @plane (0 or 1) of the cells @sum of a W x H x D volume (a
+ * macro: kernels use it too); with 4 paths plane 1 is the vertical one. */
+#define SGM_BYTE_PLANE(sum, plane, width, height, n_disp) \
+  ((uint8_t *) (sum) + (size_t) (plane) * (width) * (height) * (n_disp))
 
 /* Lanes per chain of the packed horizontal kernel for D disparities: the
  * widest of 32, 16, 8 that divides D / 2 (one chain per warp is fastest

@@ -6,7 +6,7 @@
  * tests/unit/sgm/sgm-tune.c for the search and its results). */
 #define DEFAULT_MAX_DISPARITY 128
 #define DEFAULT_P1 10
-#define DEFAULT_P2 64
+#define DEFAULT_P2 63
 #define DEFAULT_ADAPTIVE_P2 1
 #define DEFAULT_ADAPTIVE_P2_SCALE 32
 #define DEFAULT_PATHS 8

@@ -26,12 +26,17 @@
  *    and written once per sweep instead of once per direction); with 4
  *    paths as AUTO.  Needs a cooperative launch of its grid (else as
  *    PACKED).
- *  - AUTO (default): where the packed layout applies, SWEEPS with 8 paths
- *    where its grid fits the device and D > 128 or the image is wide (its
- *    strips of 6 or more warps: from 1321 columns on the H200), else
- *    PACKED16 with 4 paths or D > 128 (a multiple of 32) except 8 paths at
- *    D 256, else PACKED (the fastest in every row measured on the H200);
- *    BASELINE where the packed layout does not apply.
+ *  - AUTO (default): the byte planes with 16 lanes per vertical chain
+ *    where they apply (sgm_planes_lanes; cv_sgm_kernel_args.h), with 8
+ *    paths not on images wide enough for the sweeps' strips of 6 or more
+ *    warps (there the sweeps were faster on the H100); else,
+ *    where the packed layout applies, SWEEPS with 8 paths where its grid
+ *    fits the device and D > 128 or the image is wide (its strips of 6 or
+ *    more warps: from 1321 columns on the H200), else PACKED16 with 4
+ *    paths or D > 128 (a multiple of 32) except 8 paths at D 256, else
+ *    PACKED (the fastest in every row measured on the H200); BASELINE
+ *    where the packed layout does not apply.
+ *  PACKED16 and PACKED32 run the byte planes too where they apply.
  *
  * The environment variable CUDAVISION_SGM_VARIANT (a name of
  * cv_sgm_variant_name) sets the variant of new plans, in the elements too:
@@ -75,6 +80,13 @@ const char *cv_sgm_variant_name (CvSgmVariant variant);
 int cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params);
 CvSgmVariant cv_sgm_variant_of_lanes (int lanes);
 
+/* Lanes per vertical chain with which @variant runs the byte planes for
+ * @params (cv_sgm_kernel_args.h: 4 or 8 paths, the centre-symmetric
+ * census, P2 <= 96 or 63, D a multiple of 128; AUTO and, with 4 paths,
+ * SWEEPS 16, PACKED16 and PACKED32 theirs), 0 where they do not apply
+ * (BASELINE, PACKED, PACKED4, SWEEPS with 8 paths). */
+int sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * params);
+
 /* TRUE when @variant runs the vertical and diagonal paths of @params as
  * two sweeps at any width (SWEEPS with 8 paths; AUTO with 8 paths and D >
  * 128); AUTO also takes them for wide images, which only the plan knows
@@ -97,9 +109,10 @@ void cv_sgm_cuda_set_variant (CvSgmCuda * plan, CvSgmVariant variant);
 /* The variant the last cv_sgm_cuda_compute used (never AUTO). */
 CvSgmVariant cv_sgm_cuda_get_variant (const CvSgmCuda * plan);
 
-/* 4 paths: run the byte planes where they apply (@planes TRUE, the
- * default; cv_sgm_kernel_args.h) or the 16-bit cells; and whether the last
- * cv_sgm_cuda_compute ran them. */
+/* Run the byte planes where they apply (@planes TRUE, the default;
+ * cv_sgm_kernel_args.h) or the 16-bit cells; and whether the last
+ * cv_sgm_cuda_compute ran them (SGM_PLANES_4 with 4 paths, SGM_PLANES_8
+ * with 8; 0: the cells or the baseline). */
 void cv_sgm_cuda_set_planes (CvSgmCuda * plan, int planes);
 int cv_sgm_cuda_get_planes (const CvSgmCuda * plan);
 

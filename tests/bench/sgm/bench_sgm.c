@@ -147,10 +147,12 @@ bytes_moved (const Case * c, int census_bytes, CvSgmVariant variant,
   if (planes) {
     /* a byte per cell: vertical written, read, written; horizontal
      * written twice (read back from L2, as below); winner-takes-all both
-     * planes */
-    paths_b = cells * 3.0;
+     * planes; SGM_PLANES_8: each diagonal pair reads and writes at both
+     * visits, and the winner-takes-all reads the census rows */
+    paths_b = cells * (planes == SGM_PLANES_8 ? 3.0 + 4.0 + 4.0 : 3.0);
     other_b = cells * (2.0 + 2.0) + npix * (2 * census_bytes + 1)
-        + npix * 7.0;
+        + npix * 7.0 + (planes == SGM_PLANES_8 ? npix * 2 * census_bytes
+        : 0.0);
   } else if (variant != CV_SGM_VARIANT_BASELINE) {
     /* horizontal: each cell written in part 1, read and written in part 2
      * (part 1's writes mostly read back from L2: counted once); vertical:
@@ -176,11 +178,12 @@ static double
 int_ops (const Case * c, CvSgmVariant variant, int planes)
 {
   double cells = (double) c->w * c->h * c->d;
-  /* the byte planes take C from the census at every path's visit */
+  /* the byte planes take C from the census at every path's visit (with 8
+   * paths in the winner-takes-all too) */
   if (variant != CV_SGM_VARIANT_BASELINE)
     return cells * (c->paths * BENCH_PACKED_OPS_PER_CELL_PATH
-        + (planes ? c->paths : 1) * BENCH_PACKED_OPS_PER_CELL_COST
-        + BENCH_PACKED_OPS_PER_CELL_WTA);
+        + (planes ? c->paths + (planes == SGM_PLANES_8) : 1)
+        * BENCH_PACKED_OPS_PER_CELL_COST + BENCH_PACKED_OPS_PER_CELL_WTA);
   return cells * (c->paths * BENCH_BASE_OPS_PER_CELL_PATH
       + BENCH_BASE_OPS_PER_CELL_WTA);
 }

@@ -222,7 +222,7 @@ GST_START_TEST (test_defaults)
   /* and the ones the issue fixes */
   fail_unless_equals_int (max_d, 128);
   fail_unless_equals_int (p1, 10);
-  fail_unless_equals_int (p2, 64);
+  fail_unless_equals_int (p2, 63);
   fail_unless_equals_int (paths, 8);
   fail_unless_equals_int (census, CV_SGM_CENSUS_CS_9X7);
   fail_unless (adaptive && subpixel && lr && median);

@@ -11,7 +11,8 @@
  * fails with the recorded fault.
  *
  *   test-sgm-emulation <set>     set: 4paths | 8paths | schedules | sizes |
- *                                     packed | pairs | planes | sweeps |
+ *                                     packed | pairs | planes | planes8 |
+ *                                     sweeps |
  *                                     faults |
  *                                     heights [from to] | heights-long |
  *                                     random [count seed]
@@ -23,7 +24,8 @@
  * batches of SGM_BATCH_ROWS rows; heights-long: 4 paths in their own
  * batches on heights of one to six of them; pairs: the packed 4 paths'
  * vertical-pair kernel on every short height; planes: the 4 paths' byte
- * planes on every short height.  schedules, faults and the
+ * planes on every short height; planes8: the 8 paths' (their diagonal
+ * pairs) on every short height, narrow and wide.  schedules, faults and the
  * heights sets run the packed 4 paths with the group-per-direction kernel
  * (CUDAVISION_SGM_PAIRS=0), whose counters they test; the other sets with
  * the vertical-pair kernel, as cv_sgm_cuda_compute.
@@ -175,16 +177,18 @@ fast_paths_dispatch (const SgmPathsArgs & a, int lanes, int blocks)
 }
 
 /* The vertical-pair kernel for D and @lanes (cv_sgm_fast_pairs.cu, 4
- * paths), an ordinary launch as the launcher's on @n_sms SMs. */
+ * paths; the 8 paths' byte planes, the diagonal pairs where a.pair_dx), an
+ * ordinary launch as the launcher's on @n_sms SMs. */
 static void
 fast_pairs_dispatch (const SgmPathsArgs & a, int lanes, int n_sms)
 {
-  SgmFastPairsKernel kernel = pick_fast_pairs (a.n_disp, lanes, a.planes);
+  SgmFastPairsKernel kernel = pick_fast_pairs (a.n_disp, lanes, a.planes,
+      a.pair_dx, a.accumulate);
   int warps, blocks;
   if (kernel == NULL)
     abort ();
-  fast_pairs_grid (a.width, a.n_disp, lanes, a.planes, n_sms, 1 << 30, &warps,
-      &blocks);
+  fast_pairs_grid (sgm_pair_lines (a.pair_dx, a.width, a.height), a.n_disp,
+      lanes, a.planes, n_sms, 1 << 30, &warps, &blocks);
   launch (dim3 (blocks), dim3 (warps * SGM_WARP),
       fast_pairs_smem_bytes (a.n_disp, lanes, warps, a.planes), [&]() {
         kernel (a);
@@ -213,7 +217,7 @@ fast_wta_dispatch (const SgmWtaArgs & a)
   if (kernel == NULL)
     abort ();
   launch (dim3 (a.height), dim3 (fast_wta_block_threads (a.n_disp)),
-      fast_wta_smem_bytes (a.width, a.n_disp, a.min_disp), [&]() {
+      fast_wta_smem_bytes (a.width, a.n_disp, a.min_disp, a.planes), [&]() {
         kernel (a);
       });
 }
@@ -223,11 +227,12 @@ static int occupancy_blocks = 64;       /* pretend blocks per SM */
  * false: the group-per-direction kernel and its schedules (what
  * CUDAVISION_SGM_PAIRS=0 runs), for the sets that test its counters */
 static bool emulate_pairs = true;
-/* 4 paths, packed, the vertical-pair kernel: the byte planes where they
- * apply (as cv_sgm_cuda_compute); false: the 16-bit cells (what
+/* the byte planes where they apply (as cv_sgm_cuda_compute: with 4 paths
+ * the vertical-pair kernel's); false: the 16-bit cells (what
  * CUDAVISION_SGM_PLANES=0 runs) */
 static bool emulate_planes = true;
 static int n_planes = 0;        /* emulated runs with the byte planes */
+static int n_planes8 = 0;       /* of them with 8 paths */
 /* strip warps of the sweeps variant */
 static int sweep_strip_warps = SGM_SWEEP_MIN_STRIP_WARPS;
 
@@ -351,18 +356,22 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   SgmPathsArgs pa;
   SgmPathsPlan pp;
   memset (&pa, 0, sizeof (pa));
-  /* as cv_sgm_cuda_compute (the emulation's shared memory has no limit) */
-  const int lanes = cv_sgm_variant_lanes (variant, p);
+  /* as cv_sgm_cuda_compute (the emulation's shared memory has no limit):
+   * the byte planes where they apply, else the variant's lanes */
+  const int planes_lanes = emulate_planes && (p->paths == 8 || emulate_pairs)
+      ? sgm_planes_lanes (variant, p) : 0;
+  const int lanes = planes_lanes > 0 ? planes_lanes
+      : cv_sgm_variant_lanes (variant, p);
   *used_variant = lanes == 0 || !sgm_packed_exact (p)
-      ? CV_SGM_VARIANT_BASELINE : cv_sgm_variant_sweeps (variant, p)
+      ? CV_SGM_VARIANT_BASELINE : planes_lanes == 0
+      && cv_sgm_variant_sweeps (variant, p)
       ? CV_SGM_VARIANT_SWEEPS : cv_sgm_variant_of_lanes (lanes);
 
   if (*used_variant != CV_SGM_VARIANT_BASELINE) {
     const int cbits = sgm_packed_cost_bits (p->census);
-    const int planes = p->paths == 4 && emulate_pairs && emulate_planes
-        && *used_variant != CV_SGM_VARIANT_SWEEPS
-        && sgm_planes_apply (p, lanes);
-    n_planes += planes;
+    const int planes = planes_lanes > 0 ? sgm_planes_kind (p) : 0;
+    n_planes += planes != 0;
+    n_planes8 += planes == SGM_PLANES_8;
     /* horizontal paths: the cells written */
     SgmFastHorizArgs fh;
     memset (&fh, 0, sizeof (fh));
@@ -420,7 +429,21 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       pa.layout = sgm_args_layout ();
       if (plan_hook != NULL)
         plan_hook (&pa, &pp);
-      if (p->paths == 4 && emulate_pairs) {
+      if (planes == SGM_PLANES_8) {
+        /* plane 0: the (1, 1) diagonal pair after the horizontal kernel;
+         * plane 1: the vertical pair, then the (-1, 1) diagonal pair (as
+         * cv_sgm_cuda.cu run_planes, one chain after the other) */
+        static const int steps[3][3] = { {0, 1, 1}, {1, 0, 0}, {1, -1, 1} };
+        for (int i = 0; i < 3; i++) {
+          pa.plane = steps[i][0];
+          pa.pair_dx = steps[i][1];
+          pa.accumulate = steps[i][2];
+          fast_pairs_dispatch (pa, pa.pair_dx != 0
+              ? SGM_PLANES_DIAGONAL_LANES : lanes, n_sms);
+        }
+        pp.schedule = CV_SGM_SCHEDULE_CONCURRENT;
+      } else if (p->paths == 4 && emulate_pairs) {
+        pa.plane = 1;
         fast_pairs_dispatch (pa, lanes, n_sms);
         pp.schedule = CV_SGM_SCHEDULE_CONCURRENT;
       } else
@@ -448,6 +471,8 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
     wa.uniqueness_fixed = cv_sgm_uniqueness_fixed (p->uniqueness);
     wa.cbits = cbits;
     wa.planes = planes;
+    wa.census_l = (const uint32_t *) census_l;
+    wa.census_r = (const uint32_t *) census_r;
     fast_wta_dispatch (wa);
   } else {
     /* paths */
@@ -1108,6 +1133,51 @@ main (int argc, char **argv)
           ok = false;
         }
       }
+  } else if (strcmp (set, "planes8") == 0) {
+    /* The 8 paths' byte planes (cv_sgm_kernel_args.h): their bound (P2 63
+     * exact, 64 not), then every height from 1 to 2 (SGM_FAST_RING + 2) +
+     * 3 (the chains of a column or diagonal line meet between two pixels
+     * or on one, the ring runs dry at the crossing), images narrower than
+     * tall (diagonal lines ended by the sides) and wider than D, D 128
+     * and 256, 16 and 32 lanes per vertical chain, the largest exact P2 on
+     * noise (four path costs minus 4 C near a byte's limit), a disparity
+     * offset, adaptive P2 on and off. */
+    CvSgmParams p;
+    params_for (&p, 0, 128, 8);
+    p.census = CV_SGM_CENSUS_CS_9X7;
+    p.p2 = 63;
+    if (!sgm_planes_exact (&p) || sgm_planes_lanes (CV_SGM_VARIANT_AUTO,
+            &p) != 16 || sgm_planes_lanes (CV_SGM_VARIANT_SWEEPS, &p) != 0
+        || sgm_planes_lanes (CV_SGM_VARIANT_PACKED, &p) != 0) {
+      fprintf (stderr, "P2 63: the planes should apply with 16 lanes\n");
+      return 1;
+    }
+    p.p2 = 64;
+    if (sgm_planes_exact (&p)) {
+      fprintf (stderr, "P2 64: the planes should not be exact\n");
+      return 1;
+    }
+    for (int h = 1; h <= 2 * (SGM_FAST_RING + 2) + 3 && ok; h++)
+      for (int wi = 0; wi < 3 && ok; wi++) {
+        const int di = (h + wi) % 2;
+        const int combo = (h * 3 + wi) & ~1;    /* the CS census */
+        params_for (&p, combo, di ? 256 : 128, 8);
+        p.p2 = h % 3 == 0 ? 63 : 20 + (h * 11 + wi) % 44;
+        if (p.p1 >= p.p2)
+          p.p1 = p.p2 - 1;
+        const int w = wi == 0 ? 1 + (h * 5) % 11 : (di ? 257 : 129) + (h *
+            13 + wi) % 9;
+        const int before = n_planes8;
+        /* the default's 16 lanes per vertical chain, or 32 */
+        ok = check_variant (&p, w, h, (unsigned) (h * 23 + wi), h % 3 != 0,
+            CV_SGM_SCHEDULE_AUTO, wi == 2 ? CV_SGM_VARIANT_PACKED32
+            : CV_SGM_VARIANT_AUTO, 132, CV_SGM_SCHEDULE_CONCURRENT);
+        if (ok && n_planes8 != before + 1) {
+          fprintf (stderr, "%dx%d, D %d: the planes did not run\n", w, h,
+              p.max_disparity);
+          ok = false;
+        }
+      }
   } else if (strcmp (set, "random") == 0) {
     /* random sizes, disparity counts, flags and schedules (by hand:
      * test-sgm-emulation random <count> <seed>) */
@@ -1138,8 +1208,8 @@ main (int argc, char **argv)
     fprintf (stderr, "unknown set %s\n", set);
     return 2;
   }
-  printf ("%s: %d emulated runs (%d packed, %d with byte planes) %s\n", set,
-      n_cases, n_packed, n_planes,
+  printf ("%s: %d emulated runs (%d packed, %d with byte planes, %d of them "
+      "with 8 paths) %s\n", set, n_cases, n_packed, n_planes, n_planes8,
       !ok ? "FAILED" : strcmp (set, "faults") == 0 ? "ended as expected"
       : "identical to the CPU reference");
   return ok ? 0 : 1;

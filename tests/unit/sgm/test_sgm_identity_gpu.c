@@ -7,8 +7,8 @@
  * one where it is exact, and again under the baseline kernels when the
  * default was packed).  Exits 77 (skip) without a GPU.
  *
- *   test-sgm-identity-gpu factorial|sizes|special|packed|planes|graph|quick|
- *                         color
+ *   test-sgm-identity-gpu factorial|sizes|special|packed|planes|planes8|
+ *                         graph|graph8|quick|color
  *
  * quick: a few cases of every variant and schedule.  Under compute-sanitizer
  * (cv_test_under_cuda_tool) every mode runs one case in SANITIZER_SAMPLE
@@ -293,7 +293,7 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   {
     CvSgmVariant used = cv_sgm_cuda_get_variant (g->plan);
     g->n_packed += used != CV_SGM_VARIANT_BASELINE;
-    g->n_planes += cv_sgm_cuda_get_planes (g->plan);
+    g->n_planes += cv_sgm_cuda_get_planes (g->plan) != 0;
     if (variant != CV_SGM_VARIANT_BASELINE && sgm_packed_exact (p)
         && used == CV_SGM_VARIANT_BASELINE) {
       fprintf (stderr, "%s %dx%d: variant %s requested, %s used although "
@@ -302,11 +302,19 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
       print_params (p);
       ok = FALSE;
     }
-    /* the sweeps fit every size here on the H200 */
+    /* the sweeps fit every size here on the H200 (AUTO takes the byte
+     * planes before them where they apply) */
     if (cv_sgm_variant_sweeps (variant, p) && sgm_packed_exact (p)
+        && cv_sgm_cuda_get_planes (g->plan) == 0
         && used != CV_SGM_VARIANT_SWEEPS) {
       fprintf (stderr, "%s %dx%d: sweeps requested, %s used\n", what, w, h,
           cv_sgm_variant_name (used));
+      ok = FALSE;
+    }
+    if (cv_sgm_cuda_get_planes (g->plan) != 0
+        && sgm_planes_lanes (variant, p) == 0) {
+      fprintf (stderr, "%s %dx%d: the byte planes ran under variant %s\n",
+          what, w, h, cv_sgm_variant_name (variant));
       ok = FALSE;
     }
     if (variant == CV_SGM_VARIANT_BASELINE && used != variant) {
@@ -683,18 +691,20 @@ run_packed (void)
   }
 }
 
-/* The 4 paths' byte planes (cv_sgm_kernel_args.h): D 128 and 256, the
- * largest exact P2 (96) and smaller ones, with and without adaptive P2 and
- * a disparity offset, the default's 16 lanes per vertical chain and 32, on
- * odd sizes (the vertical chains meet between two rows or on one) and
- * every image kind; each case also with the 16-bit cells (the planes
- * off). */
+/* The byte planes (cv_sgm_kernel_args.h) with @paths 4 or 8: D 128 and
+ * 256, the largest exact P2 (96 with 4 paths, 63 with 8) and smaller ones,
+ * with and without adaptive P2 and a disparity offset, the default's 16
+ * lanes per vertical chain and 32, on odd sizes (the chains of a column
+ * or diagonal line meet between two pixels or on one; images narrower
+ * than tall) and every image kind; each case also with the 16-bit cells
+ * (the planes off). */
 static int
-run_planes (void)
+run_planes (int paths)
 {
   static const int sizes[][2] = { {1024, 440}, {333, 45}, {1, 1}, {5, 3},
-  {2, 17}, {131, 7}, {1001, 12}
+  {2, 17}, {131, 7}, {1001, 12}, {7, 300}, {1226, 370}
   };
+  const int largest_p2 = paths == 4 ? 96 : 63;
   Gpu *g = gpu_new ();
   int combo = 0;
 
@@ -709,14 +719,14 @@ run_planes (void)
         const ImageKind kind = (ImageKind) (combo % 5);
         const long runs_before = g->n_runs, before = g->n_planes;
         set_flags (&p, combo * 53 % 256, D);
-        p.paths = 4;
+        p.paths = paths;
         p.census = CV_SGM_CENSUS_CS_9X7;
-        p.p2 = k == 0 ? 96 : 30 + (combo * 7) % 60;
+        p.p2 = k == 0 ? largest_p2 : 30 + (combo * 7) % (largest_p2 - 30);
         if (p.p1 >= p.p2)
           p.p1 = p.p2 - 1;
         make_pair (kind, w, h, combo, l, r);
-        g_snprintf (what, sizeof (what), "planes %s combo %d",
-            kind_names[kind], combo);
+        g_snprintf (what, sizeof (what), "planes, %d paths, %s combo %d",
+            paths, kind_names[kind], combo);
         if (!compare_variant (g, &p, l, r, CV_SGM_SCHEDULE_AUTO,
                 k == 1 ? CV_SGM_VARIANT_PACKED16 : k == 2
                 ? CV_SGM_VARIANT_PACKED32 : CV_SGM_VARIANT_AUTO, what))
@@ -736,14 +746,14 @@ run_planes (void)
     cv_test_image_free (l);
     cv_test_image_free (r);
   }
-  printf ("planes: %ld GPU runs (%ld packed, %ld with byte planes) identical "
-      "to the CPU\n", g->n_runs, g->n_packed, g->n_planes);
+  printf ("planes, %d paths: %ld GPU runs (%ld packed, %ld with byte planes) "
+      "identical to the CPU\n", paths, g->n_runs, g->n_packed, g->n_planes);
   gpu_free (g);
   return 0;
 }
 
-/* The byte planes' frames as a CUDA graph (cv_sgm_cuda_compute on a
- * stream of its own): a sequence of frames from two pairs in buffers of
+/* The byte planes' frames (@paths 4 or 8) as a CUDA graph
+ * (cv_sgm_cuda_compute on a stream of its own): a sequence of frames from two pairs in buffers of
  * their own, into two pairs of output buffers, under two parameter sets
  * and with and without the confidence output, each frame's output
  * compared with the CPU reference.  A key's first frame runs kernel by
@@ -752,7 +762,7 @@ run_planes (void)
  * for it): the frames launched as the graph are counted.  Then two frames
  * queued back to back. */
 static int
-run_graph (void)
+run_graph (int paths)
 {
   /* pair, output buffers, parameter set, with confidence */
   static const int frames[][4] = { {0, 0, 0, 1}, {1, 1, 0, 1}, {0, 1, 0, 1},
@@ -794,9 +804,9 @@ run_graph (void)
     dc[i] = (CvImageU8) {
     conf, w, h, conf_pitch};
     set_flags (&p[i], 0xf3 - 40 * i, 128 * (i + 1));
-    p[i].paths = 4;
+    p[i].paths = paths;
     p[i].census = CV_SGM_CENSUS_CS_9X7;
-    p[i].p2 = 64 - 20 * i;
+    p[i].p2 = (paths == 4 ? 64 : 63) - 20 * i;
     p[i].p1 = MIN (p[i].p1, p[i].p2 - 1);
     p[i].subpixel = i;
   }
@@ -1010,15 +1020,19 @@ main (int argc, char **argv)
   if (strcmp (what, "packed") == 0)
     return run_packed ();
   if (strcmp (what, "planes") == 0)
-    return run_planes ();
+    return run_planes (4);
+  if (strcmp (what, "planes8") == 0)
+    return run_planes (8);
   if (strcmp (what, "graph") == 0)
-    return run_graph ();
+    return run_graph (4);
+  if (strcmp (what, "graph8") == 0)
+    return run_graph (8);
   if (strcmp (what, "quick") == 0)
     return run_quick ();
   if (strcmp (what, "color") == 0)
     return run_color ();
-  fprintf (stderr, "usage: %s factorial|sizes|special|packed|planes|graph|"
-      "quick|color\n",
+  fprintf (stderr, "usage: %s factorial|sizes|special|packed|planes|"
+      "planes8|graph|graph8|quick|color\n",
       argv[0]);
   return 2;
 }
