@@ -412,6 +412,10 @@ struct CvSgmCuda
    * stream); planes_now: the kind the frame being computed runs
    * (SGM_PLANES_4 or SGM_PLANES_8), or 0 */
   int planes, planes_now, planes_serial;
+  /* lanes per chain of the 8 paths' diagonal pairs: 16 or 32 (environment
+   * CUDAVISION_SGM_DIAGONAL_LANES, for measurements), 0: by D
+   * (sgm_planes_diagonal_lanes) */
+  int diagonal_lanes;
   /* the byte planes' plane-1 chain (the vertical paths, with 8 paths then
    * the second diagonal pair) runs on this stream beside the plane-0 chain
    * (fork: after the census, join: before the winner-takes-all); created at
@@ -520,6 +524,9 @@ cv_sgm_cuda_new (void)
     env = getenv ("CUDAVISION_SGM_PLANES");
     plan->planes = env == NULL || strcmp (env, "0") != 0;
     plan->planes_serial = env != NULL && strcmp (env, "serial") == 0;
+    env = getenv ("CUDAVISION_SGM_DIAGONAL_LANES");
+    plan->diagonal_lanes = env != NULL && (atoi (env) == 16
+        || atoi (env) == 32) ? atoi (env) : 0;
     plan->wait_timeout_ns = SGM_WAIT_TIMEOUT_NS;
     if (cv_cuda_under_tool ())
       plan->wait_timeout_ns *= SGM_WAIT_TOOL_FACTOR;
@@ -941,7 +948,8 @@ run_fast_pairs (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   pa.pair_dx = dx;
   pa.accumulate = accumulate;
   if (dx != 0)
-    lanes = SGM_PLANES_DIAGONAL_LANES;
+    lanes = plan->diagonal_lanes > 0 ? plan->diagonal_lanes
+        : sgm_planes_diagonal_lanes (p->max_disparity);
   sgm_fast_paths_constants (&pa, p->census);
   plan->last_schedule = CV_SGM_SCHEDULE_CONCURRENT;
   return sgm_fast_pairs_launch (&pa, lanes, plan->n_sms, plan->smem_optin,

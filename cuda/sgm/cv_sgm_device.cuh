@@ -395,6 +395,24 @@ sgm_copy_async16_cg_at (void *dst, unsigned dst_s, const void *src)
 #endif
 }
 
+/* sgm_copy_async16_cg_at where @pred (a predicated copy: @src is not read
+ * otherwise) */
+static __device__ __forceinline__ void
+sgm_copy_async16_cg_if_at (bool pred, void *dst, unsigned dst_s,
+    const void *src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  (void) dst;
+  asm volatile ("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %2, 0;\n\t"
+      "@p cp.async.cg.shared.global [%0], [%1], 16;\n\t}"::"r" (dst_s),
+      "l" (src), "r" ((int) pred));
+#else
+  (void) dst_s;
+  if (pred)
+    *(uint4 *) dst = __ldcg ((const uint4 *) src);
+#endif
+}
+
 static __device__ __forceinline__ void
 sgm_copy_async16_cg (void *dst, const void *src)
 {

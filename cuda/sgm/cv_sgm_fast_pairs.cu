@@ -98,10 +98,9 @@ template < bool B > struct SgmFlag
   static constexpr bool value = B;
 };
 
-/* The warp's chains: DX 0, the columns s (down and up chain each) of its
- * segments; DX +-1, one diagonal line of pixels (x, y) with x - DX y
- * constant, from its first pixel at the image's top or side edge to its
- * last at the bottom or the other side, walked by the down chain in
+/* A column (DX 0) or a diagonal line (DX +-1) of pixels (x, y) with x -
+ * DX y constant, from its first pixel at the image's top or side edge to
+ * its last at the bottom or the other side, walked by the down chain in
  * direction (DX, 1) and by the up chain in (-DX, -1).  Each line's paths
  * start at its ends, as the CPU reference's diagonal paths start where
  * the pixel before lies outside the image. */
@@ -132,6 +131,47 @@ sgm_pair_chains (int line, int W, int H)
   return c;
 }
 
+/* A warp's NSL lines (DX +-1: adjacent diagonal lines, their pixels of a
+ * row one column apart) step the rows of all of them together: rows [t0,
+ * t0 + n).  A line's own rows start and end at most one row apart from
+ * them; its chains skip the others (no copies from outside the image, no
+ * stores) and start their paths at the line's first pixel. */
+struct SgmPairLine
+{
+  int x;                        /* its column at row t0 (DX +-1: perhaps
+                                 * -1 or W, outside the image) */
+  int first_dn, first_up, count;        /* the row steps of its own
+                                         * pixels: [first, first + count)
+                                         * per chain */
+};
+
+template < int DX, int NSL > static __host__ __device__ inline void
+sgm_pair_warp (int line0, int W, int H, int *t0, int *n)
+{
+  int lo = H, hi = 0;
+  for (int j = 0; j < NSL; j++) {
+    const SgmPairChains c = sgm_pair_chains < DX > (line0 + j, W, H);
+    if (c.n > 0) {
+      lo = min (lo, c.t0);
+      hi = max (hi, c.t0 + c.n);
+    }
+  }
+  *t0 = lo;
+  *n = hi > lo ? hi - lo : 0;
+}
+
+template < int DX > static __host__ __device__ inline SgmPairLine
+sgm_pair_line (int line, int W, int H, int t0, int n)
+{
+  const SgmPairChains c = sgm_pair_chains < DX > (line, W, H);
+  SgmPairLine l;
+  l.x = c.x0 + DX * (t0 - c.t0);
+  l.count = c.n;
+  l.first_dn = c.n > 0 ? c.t0 - t0 : 0;
+  l.first_up = c.n > 0 ? t0 + n - (c.t0 + c.n) : 0;
+  return l;
+}
+
 /* Lines of a launch: columns, or the diagonal lines. */
 static __host__ __device__ inline int
 sgm_pair_lines (int dx, int W, int H)
@@ -147,9 +187,10 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   constexpr int NSL = SGM_WARP / LPS;   /* columns per warp */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
   constexpr int PIX = NSL * WORDS;      /* words of a chain's part of a slot */
-  static_assert (DX == 0 || (NSL == 1 && PLANES),
-      "a diagonal line per warp, with the byte planes");
+  static_assert (DX == 0 || PLANES, "diagonal lines with the byte planes");
   static_assert (PLANES || !ACCUMULATE, "the cells are always read");
+  /* the warp's diagonal lines start and end a row apart */
+  constexpr bool SPLIT = DX != 0 && NSL > 1;
   /* SGM_PLANES_8: the plane's sums are path costs minus C */
   [[maybe_unused]] constexpr bool SUB_C = PLANES == SGM_PLANES_8;
   /* the rows of the first half hold what this kernel must add to */
@@ -158,7 +199,7 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   constexpr int PW = PLANES ? WORDS / 2 : WORDS;
   constexpr int SLOTS = FAST_PAIRS_SLOTS;
   constexpr bool STAGED_STORE = !PLANES && sgm_staged_store (KH);
-  constexpr int SWZ = PLANES ? 0 : sgm_ring_swizzle (LPS, KH);
+  [[maybe_unused]] constexpr int SWZ = PLANES ? 0 : sgm_ring_swizzle (LPS, KH);
   constexpr int DN = 0, UP = 1;
   unsigned char *smem = sgm_dynamic_shared ();
 
@@ -167,16 +208,32 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   const int warps = (int) blockDim.x / SGM_WARP;
   const int seg = lane / LPS, sl = lane % LPS;
   const int W = a.width, H = a.height;
-  const int s = (blockIdx.x * warps + wib) * NSL + seg;
-  /* a column past the image's last reads that column and stores nothing */
-  const SgmPairChains chains = sgm_pair_chains < DX > (s, W, H);
-  const int n = chains.n;       /* warp-uniform */
+  const int line0 = (blockIdx.x * warps + wib) * NSL;
+  int t0, n;                    /* the warp's rows (uniform) */
+  sgm_pair_warp < DX, NSL > (line0, W, H, &t0, &n);
   if (n == 0)
     return;                     /* a warp past the last line */
-  const int s_read = chains.x0;
-  const bool store_ok = DX != 0 || s < W;
+  /* the segment's line (a column past the image's last reads that column
+   * and stores nothing), and the line of lane j < NSL, which copies that
+   * line's left census words */
+  const SgmPairLine mine = sgm_pair_line < DX > (line0 + seg, W, H, t0, n);
+  const SgmPairLine lane_line = sgm_pair_line < DX > (line0 + min (lane,
+          NSL - 1), W, H, t0, n);
+  /* DX +-1: the warp's first line has pixels wherever the others do, and
+   * the others' columns follow its own (a line past the last: as if it
+   * existed) */
+  const int x_first = DX != 0 ? sgm_pair_line < DX > (line0, W, H, t0,
+      n).x : 0;
+  const int s_read = DX != 0 ? x_first + seg : mine.x;
+  const bool column_ok = DX != 0 || line0 + seg < W;
+  /* SPLIT: the row steps where a chain of the segment's line (or of lane
+   * j's) is at one of its own pixels */
+  auto own = [&](const SgmPairLine & l, int c, int q) -> bool {
+    return !SPLIT || (unsigned) (q - (c == 0 ? l.first_dn : l.first_up))
+        < (unsigned) l.count;
+  };
   /* the down chain's first pixel, and a row step along the line */
-  const ptrdiff_t first_pixel = (ptrdiff_t) chains.t0 * W + s_read;
+  const ptrdiff_t first_pixel = (ptrdiff_t) t0 * W + s_read;
   const int row_step_px = W + DX;
 
   /* the rings: slot k, chain c at (2 k + c) parts */
@@ -221,9 +278,8 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
    * SGM_CENSUS_R_PAD_BYTES) and that word's place in it, and the left
    * census word of the lane's column (lanes below NSL): running pointers,
    * a row step apart (no row products in the step) */
-  const int x_w = DX != 0 ? s_read
-      : min ((int) blockIdx.x * warps * NSL + wib * NSL, W - 1);
-  const ptrdiff_t g_first = (ptrdiff_t) chains.t0 * W + x_w - a.min_disp -
+  const int x_w = DX != 0 ? x_first : min (line0, W - 1);
+  const ptrdiff_t g_first = (ptrdiff_t) t0 * W + x_w - a.min_disp -
       (2 * WORDS - 1);
   const ptrdiff_t g_last = g_first + (ptrdiff_t) (n - 1) * row_step_px;
   const uint4 *cen_unit[2] = {
@@ -231,8 +287,8 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     (const uint4 *) a.census_r + (g_last - (g_last & 3)) / 4
   };
   int cen_mod[2] = { (int) (g_first & 3), (int) (g_last & 3) };
-  const ptrdiff_t left_first = (ptrdiff_t) chains.t0 * W +
-      (DX != 0 ? x_w : min (x_w + lane, W - 1));
+  const ptrdiff_t left_first = (ptrdiff_t) t0 * W +
+      (DX != 0 ? x_w + min (lane, NSL - 1) : min (x_w + lane, W - 1));
   const uint32_t *cen_left[2] = {
     (const uint32_t *) a.census_l + left_first,
     (const uint32_t *) a.census_l + left_first + (ptrdiff_t) (n - 1) *
@@ -246,9 +302,11 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
       sgm_copy_async_if_at (lane + u0 < CEN_UNITS,
           (uint4 *) dst + u0 + lane, dst_s + 16u * (unsigned) (u0 + lane),
           cen_unit[c] + u0 + lane);
-    /* the left view's words of the warp's columns */
-    sgm_copy_async_if_at (lane < NSL, dst + 4 * CEN_UNITS + lane, dst_s + 4u *
-        (unsigned) (4 * CEN_UNITS + lane), cen_left[c]);
+    /* the left view's words of the warp's columns (SPLIT: of those at
+     * their own pixels) */
+    sgm_copy_async_if_at (lane < NSL && own (lane_line, c, q_next),
+        dst + 4 * CEN_UNITS + lane, dst_s + 4u * (unsigned) (4 * CEN_UNITS +
+            lane), cen_left[c]);
     /* a row step down (up): the word W + DX further (back), in the unit
      * (place +- (W + DX)) / 4 on (a floor: the shift of a negative sum
      * rounds down) */
@@ -266,15 +324,25 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     /* PLANES without ACCUMULATE: a row of the first half holds nothing
      * yet */
     if (READ_FIRST || q_next > last_first_half) {
-      sgm_pixel_copy_async_at < LPS, PW, SWZ > (ring + part * PIX,
-          ring_s + part * PART_BYTES, fetch_dn, sl);
-      sgm_pixel_copy_async_at < LPS, PW, SWZ > (ring + (part + 1) * PIX,
-          ring_s + (part + 1) * PART_BYTES, fetch_up, sl);
+      if constexpr (SPLIT) {
+        sgm_pixel_copy_async_if_at < LPS, PW > (own (mine, DN, q_next),
+            ring + part * PIX, ring_s + part * PART_BYTES, fetch_dn, sl);
+        sgm_pixel_copy_async_if_at < LPS, PW > (own (mine, UP, q_next),
+            ring + (part + 1) * PIX, ring_s + (part + 1) * PART_BYTES,
+            fetch_up, sl);
+      } else {
+        sgm_pixel_copy_async_at < LPS, PW, SWZ > (ring + part * PIX,
+            ring_s + part * PART_BYTES, fetch_dn, sl);
+        sgm_pixel_copy_async_at < LPS, PW, SWZ > (ring + (part + 1) * PIX,
+            ring_s + (part + 1) * PART_BYTES, fetch_up, sl);
+      }
     }
-    sgm_copy_async_if_at (copy_jumps, jump_ring + part * NSL,
-        jump_ring_s + part * JUMP_PART_BYTES, (const uint2 *) jumps_dn);
-    sgm_copy_async_if_at (copy_jumps, jump_ring + (part + 1) * NSL,
-        jump_ring_s + (part + 1) * JUMP_PART_BYTES, (const uint2 *) jumps_up);
+    sgm_copy_async_if_at (copy_jumps && own (mine, DN, q_next),
+        jump_ring + part * NSL, jump_ring_s + part * JUMP_PART_BYTES,
+        (const uint2 *) jumps_dn);
+    sgm_copy_async_if_at (copy_jumps && own (mine, UP, q_next),
+        jump_ring + (part + 1) * NSL, jump_ring_s + (part + 1) *
+        JUMP_PART_BYTES, (const uint2 *) jumps_up);
     sgm_copy_commit ();
     q_next++;
     fetch_dn += row_words;
@@ -415,10 +483,13 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
               (part + 1) * NSL) + JUMP_UP, jump_ring_s + (part + 1) *
           JUMP_PART_BYTES + JUMP_UP * (unsigned) sizeof (uint16_t));
     }
-    /* a path starts at the first row: m = 0 and m + P2 = 0 give L = C */
-    const bool start = FIRST || (MIDDLE && t == 0);
+    /* a path starts at the first row (SPLIT: the line's first pixel, a
+     * row step later where the warp's other line starts first): m = 0 and
+     * m + P2 = 0 give L = C */
 #pragma unroll
     for (int c = 0; c < 2; c++) {
+      const bool start = SPLIT ? t == (c == DN ? mine.first_dn : mine.first_up)
+          : FIRST || (MIDDLE && t == 0);
       const uint32_t m_used = start ? 0u : m_pk[c];
       const uint32_t jump_pk = start ? 0u : m_pk[c] + SGM_PACK2 (p2[c]);
       sgm_ipl_step < LPS, KH > (L[c], C[c], m_used, a.p1_pk, jump_pk, sl);
@@ -456,6 +527,7 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
       if (MIDDLE && c == DN)
         continue;
       uint32_t *const dst = c == DN ? row_dn : row_up;
+      const bool store_ok = column_ok && own (mine, c, t);
       if constexpr (PLANES) {
         sgm_bytes_store_cg_if < KH / 2 > (store_ok, dst + KH / 2 * sl,
             (const uint32_t (&)[KH / 2]) out[c]);
@@ -528,12 +600,10 @@ pick_fast_pairs_planes (int n_disp, int lanes)
     return pick_fast_pairs_kh < 32, SGM_PLANES_D_STEP / 64,
         SGM_PLANES_D_STEP / 64, CV_SGM_MAX_DISPARITIES / 64, PLANES, DX,
         ACC > (n_disp / 64);
-  if constexpr (DX == 0) {
-    if (lanes == 16)
-      return pick_fast_pairs_kh < 16, SGM_PLANES_D_STEP / 32,
-          SGM_PLANES_D_STEP / 32, CV_SGM_MAX_DISPARITIES / 32, PLANES, DX,
-          ACC > (n_disp / 32);
-  }
+  if (lanes == 16)
+    return pick_fast_pairs_kh < 16, SGM_PLANES_D_STEP / 32,
+        SGM_PLANES_D_STEP / 32, CV_SGM_MAX_DISPARITIES / 32, PLANES, DX,
+        ACC > (n_disp / 32);
   return NULL;
 }
 
@@ -542,8 +612,8 @@ pick_fast_pairs_planes (int n_disp, int lanes)
  * pair.  @planes: the byte planes' kernels (sgm_planes_apply), for 16 or
  * 32 lanes and D a multiple of SGM_PLANES_D_STEP only: SGM_PLANES_4 the
  * vertical pair (@dx 0, not @accumulate); SGM_PLANES_8 the vertical pair
- * (@dx 0, not @accumulate) and the diagonal pairs (@dx +-1, @accumulate,
- * SGM_PLANES_DIAGONAL_LANES lanes). */
+ * (@dx 0, not @accumulate) and the diagonal pairs (@dx +-1,
+ * @accumulate). */
 static SgmFastPairsKernel
 pick_fast_pairs (int n_disp, int lanes, int planes, int dx, int accumulate)
 {
@@ -556,7 +626,7 @@ pick_fast_pairs (int n_disp, int lanes, int planes, int dx, int accumulate)
   if (planes == SGM_PLANES_8)
     return dx == 0 && !accumulate
         ? pick_fast_pairs_planes < SGM_PLANES_8, 0, false > (n_disp, lanes)
-        : !accumulate || lanes != SGM_PLANES_DIAGONAL_LANES ? NULL
+        : !accumulate ? NULL
         : dx == 1 ? pick_fast_pairs_planes < SGM_PLANES_8, 1, true > (n_disp,
             lanes)
         : dx == -1 ? pick_fast_pairs_planes < SGM_PLANES_8, -1, true > (n_disp,

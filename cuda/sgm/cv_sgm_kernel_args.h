@@ -436,9 +436,10 @@ int sgm_planes_kind (const CvSgmParams * params);
  * of bytes. */
 #define SGM_PLANES_D_STEP 128
 
-/* Lanes per chain of the byte planes' diagonal pairs (SGM_PLANES_8): a
- * warp per diagonal line (cv_sgm_fast_pairs.cu). */
-#define SGM_PLANES_DIAGONAL_LANES 32
+/* Lanes per chain of the byte planes' diagonal pairs for D = @n_disp
+ * (SGM_PLANES_8; 16: two diagonal lines per warp, 32: one;
+ * cv_sgm_fast_pairs.cu). */
+int sgm_planes_diagonal_lanes (int n_disp);
 
 /* TRUE when the packed variant with @lanes per vertical chain runs the byte
  * planes for @params: sgm_planes_exact, D a multiple of

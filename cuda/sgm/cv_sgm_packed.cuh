@@ -451,6 +451,22 @@ sgm_pixel_copy_async_at (uint32_t * dst, unsigned dst_s, const uint32_t * src,
     }
 }
 
+/* sgm_pixel_copy_async_at (unswizzled) where @pred: predicated copies,
+ * nothing read from @src otherwise (it may lie outside the buffer). */
+template < int LPS, int WORDS > static __device__ __forceinline__ void
+sgm_pixel_copy_async_if_at (bool pred, uint32_t * dst, unsigned dst_s,
+    const uint32_t * src, int sl)
+{
+  constexpr int UNITS = WORDS / 4;
+#pragma unroll
+  for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++)
+    if (UNITS % LPS == 0 || sl + k * LPS < UNITS) {
+      const int u = sl + k * LPS;
+      sgm_copy_async16_cg_if_at (pred, dst + 4 * u, dst_s + 16u * u,
+          src + 4 * u);
+    }
+}
+
 template < int LPS, int WORDS, int SWZ = 0 >
 static __device__ __forceinline__ void
 sgm_pixel_copy_async (uint32_t * dst, const uint32_t * src, int sl)

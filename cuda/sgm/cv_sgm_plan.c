@@ -62,6 +62,15 @@ sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * p)
 }
 
 int
+sgm_planes_diagonal_lanes (int n_disp)
+{
+  /* H100, session 50: 1226x370 D 128 0.635-0.638 ms with 16 lanes,
+   * 0.664-0.666 with 32 (1024x440: 0.605, 0.596); D 256 1.248 with 16,
+   * 1.038 with 32 */
+  return n_disp <= 128 ? 16 : 32;
+}
+
+int
 sgm_planes_apply (const CvSgmParams * p, int lanes)
 {
   return sgm_planes_exact (p) && (lanes == 16 || lanes == 32)

@@ -25,7 +25,8 @@
  * batches on heights of one to six of them; pairs: the packed 4 paths'
  * vertical-pair kernel on every short height; planes: the 4 paths' byte
  * planes on every short height; planes8: the 8 paths' (their diagonal
- * pairs) on every short height, narrow and wide.  schedules, faults and the
+ * pairs) on every short height, narrow and wide, every cell of both
+ * planes compared with the CPU reference's path costs.  schedules, faults and the
  * heights sets run the packed 4 paths with the group-per-direction kernel
  * (CUDAVISION_SGM_PAIRS=0), whose counters they test; the other sets with
  * the vertical-pair kernel, as cv_sgm_cuda_compute.
@@ -48,6 +49,7 @@
 
 extern "C" {
 #include "cv_sgm.h"
+#include "cv_sgm_internal.h"
 #include "cv_sgm_kernel_args.h"
 #include "cv_sgm_variant.h"
 }
@@ -233,6 +235,9 @@ static bool emulate_pairs = true;
 static bool emulate_planes = true;
 static int n_planes = 0;        /* emulated runs with the byte planes */
 static int n_planes8 = 0;       /* of them with 8 paths */
+/* lanes per chain of the 8 paths' diagonal pairs (16: two lines per warp,
+ * 32: one; 0: as cv_sgm_cuda_compute, sgm_planes_diagonal_lanes) */
+static int diagonal_lanes = 0;
 /* strip warps of the sweeps variant */
 static int sweep_strip_warps = SGM_SWEEP_MIN_STRIP_WARPS;
 
@@ -281,6 +286,53 @@ check_signals (int paths, CvSgmSchedule request, int n_sms, int published)
   }
   return true;
 }
+
+/* SGM_PLANES_8: every cell of both byte planes (@planes, after the path
+ * kernels) against the CPU reference's path costs, four minus 4 C per
+ * plane (cv_sgm_kernel_args.h): a wrong cell that the final disparities
+ * hide (a corner pixel, a disparity no pixel picks) fails too. */
+static bool
+check_planes8 (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
+    const uint8_t * planes)
+{
+  static const int dirs[2][4][2] = {
+    {{1, 0}, {-1, 0}, {1, 1}, {-1, -1}}, {{0, 1}, {0, -1}, {-1, 1}, {1, -1}}
+  };
+  const int w = l->width, h = l->height, D = p->max_disparity;
+  const size_t npix = (size_t) w * h, ncells = npix * D;
+  std::vector < uint64_t > cl (npix), cr (npix);
+  std::vector < uint8_t > cost (ncells);
+  std::vector < uint16_t > path (ncells);
+  cv_sgm_census_cpu (l, p->census, cl.data ());
+  cv_sgm_census_cpu (r, p->census, cr.data ());
+  for (int y = 0; y < h; y++)
+    cv_sgm_cost_row_cpu (cl.data (), cr.data (), w, y, D, p->min_disparity,
+        cost.data () + (size_t) y * w * D);
+  for (int pl = 0; pl < 2; pl++) {
+    std::vector < int >ref (ncells, 0);
+    for (int i = 0; i < 4; i++) {
+      cv_sgm_aggregate_path_cpu (p, l, cl.data (), cr.data (), dirs[pl][i][0],
+          dirs[pl][i][1], NULL, path.data ());
+      for (size_t c = 0; c < ncells; c++)
+        ref[c] += path[c] - cost[c];
+    }
+    const uint8_t *plane = planes + pl * ncells;
+    for (size_t px = 0; px < npix; px++)
+      for (int k = 0; k < D; k++) {
+        /* index k: half k / (D / 2) of word k mod D / 2 */
+        const int got = plane[px * D + 2 * (k % (D / 2)) + k / (D / 2)];
+        if (got != ref[px * D + k]) {
+          fprintf (stderr, "PLANE %d MISMATCH %dx%d D %d at (%d, %d) index "
+              "%d: emulated %d, CPU reference %d\n", pl, w, h, D,
+              (int) (px % w), (int) (px / w), k, got, ref[px * D + k]);
+          return false;
+        }
+      }
+  }
+  return true;
+}
+
+static int n_planes8_mismatches = 0;
 
 /* ---- the pipeline of cv_sgm_cuda_compute, emulated ---- */
 
@@ -438,9 +490,11 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
           pa.plane = steps[i][0];
           pa.pair_dx = steps[i][1];
           pa.accumulate = steps[i][2];
-          fast_pairs_dispatch (pa, pa.pair_dx != 0
-              ? SGM_PLANES_DIAGONAL_LANES : lanes, n_sms);
+          fast_pairs_dispatch (pa, pa.pair_dx == 0 ? lanes : diagonal_lanes
+              > 0 ? diagonal_lanes : sgm_planes_diagonal_lanes (D), n_sms);
         }
+        n_planes8_mismatches += !check_planes8 (p, l, r,
+            (const uint8_t *) sum.data ());
         pp.schedule = CV_SGM_SCHEDULE_CONCURRENT;
       } else if (p->paths == 4 && emulate_pairs) {
         pa.plane = 1;
@@ -652,6 +706,12 @@ check_variant (const CvSgmParams * p, int w, int h, unsigned seed,
   CvSgmSchedule used = emulate (p, l, r, request, variant, n_sms, gd, gc,
       &used_variant, &fault, &fault_host);
   n_cases++;
+  if (n_planes8_mismatches > 0) {
+    fprintf (stderr, "  the 8 paths' byte planes differ from the CPU "
+        "reference's path costs (above)\n");
+    n_planes8_mismatches = 0;
+    ok = false;
+  }
   if (fault.code != SGM_FAULT_NONE) {
     print_fault ("A WAIT GAVE UP (deadlock)", fault);
     fprintf (stderr, "  %dx%d D %d paths %d variant %s schedule %s\n", w, h,
@@ -1139,7 +1199,8 @@ main (int argc, char **argv)
      * 3 (the chains of a column or diagonal line meet between two pixels
      * or on one, the ring runs dry at the crossing), images narrower than
      * tall (diagonal lines ended by the sides) and wider than D, D 128
-     * and 256, 16 and 32 lanes per vertical chain, the largest exact P2 on
+     * and 256, 16 and 32 lanes per vertical and diagonal chain (two
+     * diagonal lines per warp or one), the largest exact P2 on
      * noise (four path costs minus 4 C near a byte's limit), a disparity
      * offset, adaptive P2 on and off. */
     CvSgmParams p;
@@ -1168,6 +1229,8 @@ main (int argc, char **argv)
         const int w = wi == 0 ? 1 + (h * 5) % 11 : (di ? 257 : 129) + (h *
             13 + wi) % 9;
         const int before = n_planes8;
+        /* two diagonal lines per warp, or one */
+        diagonal_lanes = (h + wi) % 3 == 2 ? 32 : 16;
         /* the default's 16 lanes per vertical chain, or 32 */
         ok = check_variant (&p, w, h, (unsigned) (h * 23 + wi), h % 3 != 0,
             CV_SGM_SCHEDULE_AUTO, wi == 2 ? CV_SGM_VARIANT_PACKED32
