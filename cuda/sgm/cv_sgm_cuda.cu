@@ -900,6 +900,15 @@ packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
  * against 1.65). */
 #define SGM_SWEEP_AUTO_STRIP_WARPS 6
 
+/* TRUE when AUTO takes the sweeps for 8 paths on rows of @width: strips
+ * of SGM_SWEEP_AUTO_STRIP_WARPS or more warps fit the device at once. */
+static int
+sweeps_wide (const CvSgmCuda * plan, int width)
+{
+  return sgm_sweep_strip_warps (width, plan->n_sms)
+      >= SGM_SWEEP_AUTO_STRIP_WARPS;
+}
+
 /* The byte planes' kind (SGM_PLANES_4 or SGM_PLANES_8) that @plan runs
  * for @p on rows of @width where they apply (sgm_planes_lanes, checked by
  * the caller), are not turned off and their winner-takes-all's blocks
@@ -911,8 +920,7 @@ planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
 {
   const int kind = sgm_planes_kind (p);
   if (kind == SGM_PLANES_8 && plan->variant == CV_SGM_VARIANT_AUTO
-      && plan->coop_ok && sgm_sweep_strip_warps (width, plan->n_sms)
-      >= SGM_SWEEP_AUTO_STRIP_WARPS)
+      && plan->coop_ok && sweeps_wide (plan, width))
     return 0;
   return plan->planes && (kind == SGM_PLANES_8 || plan->pairs)
       && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity,
@@ -1034,7 +1042,7 @@ sweep_strip_warps (CvSgmCuda * plan, const CvSgmParams * p, int width)
   int *occ = &plan->fast_sweeps_occupancy[d_index (p->max_disparity)];
   const int wanted = cv_sgm_variant_sweeps (plan->variant, p)
       || (plan->variant == CV_SGM_VARIANT_AUTO && p->paths == 8
-      && sw >= SGM_SWEEP_AUTO_STRIP_WARPS);
+      && sweeps_wide (plan, width));
   if (!wanted || !plan->coop_ok || sw == 0)
     return 0;
   /* (the widest block: every narrower one fits where it does) */
@@ -1136,6 +1144,16 @@ run_vertical_diagonal (CvSgmCuda * plan, const CvSgmParams * p,
   return st;
 }
 
+/* The byte planes' kernels: the next one marked as a stage of its own
+ * where they run one after the other on one stream (planes_serial: what
+ * each kernel takes; side by side the stage events would interleave). */
+static CvStatus
+plane_stage (CvSgmCuda * plan, const char *name, cudaStream_t stream,
+    CvError * err)
+{
+  return plan->planes_serial ? stage_mark (plan, name, stream, err) : CV_OK;
+}
+
 /* The byte planes' plane-1 chain: with 4 paths the vertical pair; with 8
  * the vertical pair, then the (-1, 1) / (1, -1) diagonal pair adding to
  * it (cv_sgm_kernel_args.h). */
@@ -1143,8 +1161,14 @@ static CvStatus
 run_plane1 (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     int lanes, cudaStream_t stream, CvError * err)
 {
-  CvStatus st = run_fast_pairs (plan, p, left, lanes, 1, 0, 0, stream, err);
-  if (st != CV_OK || plan->planes_now != SGM_PLANES_8)
+  CvStatus st;
+  if ((st = plane_stage (plan, "vertical pair (byte plane 1)", stream,
+              err)) != CV_OK
+      || (st = run_fast_pairs (plan, p, left, lanes, 1, 0, 0, stream, err))
+      != CV_OK || plan->planes_now != SGM_PLANES_8)
+    return st;
+  if ((st = plane_stage (plan, "diagonal pair (-1, 1) (plane 1)", stream,
+              err)) != CV_OK)
     return st;
   return run_fast_pairs (plan, p, left, lanes, 1, -1, 1, stream, err);
 }
@@ -1155,40 +1179,16 @@ static CvStatus
 run_plane0 (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     int lanes, cudaStream_t stream, CvError * err)
 {
-  CvStatus st = run_fast_horizontal (plan, p, left, stream, err);
-  if (st != CV_OK || plan->planes_now != SGM_PLANES_8)
+  CvStatus st;
+  if ((st = plane_stage (plan, "horizontal paths (byte plane 0)", stream,
+              err)) != CV_OK
+      || (st = run_fast_horizontal (plan, p, left, stream, err)) != CV_OK
+      || plan->planes_now != SGM_PLANES_8)
+    return st;
+  if ((st = plane_stage (plan, "diagonal pair (1, 1) (plane 0)", stream,
+              err)) != CV_OK)
     return st;
   return run_fast_pairs (plan, p, left, lanes, 0, 1, 1, stream, err);
-}
-
-/* The byte planes' kernels one after the other on @stream, each a stage
- * of its own (CUDAVISION_SGM_PLANES=serial: what each kernel takes). */
-static CvStatus
-run_planes_serial (CvSgmCuda * plan, const CvSgmParams * p,
-    const CvImageU8 * left, int lanes, cudaStream_t stream, CvError * err)
-{
-  const int eight = plan->planes_now == SGM_PLANES_8;
-  CvStatus st;
-  if ((st = stage_mark (plan, "horizontal paths (byte plane 0)", stream,
-              err)) != CV_OK
-      || (st = run_fast_horizontal (plan, p, left, stream, err)) != CV_OK)
-    return st;
-  if (eight && ((st = stage_mark (plan, "diagonal pair (1, 1) (plane 0)",
-                  stream, err)) != CV_OK
-          || (st = run_fast_pairs (plan, p, left, lanes, 0, 1, 1, stream,
-                  err)) != CV_OK))
-    return st;
-  if ((st = stage_mark (plan, "vertical pair (byte plane 1)", stream,
-              err)) != CV_OK
-      || (st = run_fast_pairs (plan, p, left, lanes, 1, 0, 0, stream, err))
-      != CV_OK)
-    return st;
-  if (eight && ((st = stage_mark (plan, "diagonal pair (-1, 1) (plane 1)",
-                  stream, err)) != CV_OK
-          || (st = run_fast_pairs (plan, p, left, lanes, 1, -1, 1, stream,
-                  err)) != CV_OK))
-    return st;
-  return CV_OK;
 }
 
 /* The byte planes: the plane-1 chain on the plan's side stream beside the
@@ -1203,7 +1203,8 @@ run_planes (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
 {
   CvStatus st;
   if (plan->planes_serial)
-    return run_planes_serial (plan, p, left, lanes, stream, err);
+    return (st = run_plane0 (plan, p, left, lanes, stream, err)) != CV_OK
+        ? st : run_plane1 (plan, p, left, lanes, stream, err);
   if (plan->side == NULL)
     CV_CUDA_TRY (err, cudaStreamCreateWithFlags (&plan->side,
             cudaStreamNonBlocking));

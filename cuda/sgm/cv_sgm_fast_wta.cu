@@ -319,12 +319,13 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
     if (a.subpixel && mine_b > 0 && mine_b < D - 1) {
       /* the costs at b - 1 and b + 1, from the pixel's cells */
       const uint32_t *pc = row_cells + (size_t) x * WORDS;
+      [[maybe_unused]] const uint32_t cl = ADD_C ? __ldg (left + x) : 0u;
       auto cost_at = [&](int k) -> int {
         if constexpr (PLANES) {
           /* index k's byte: half k / WORDS of word k mod WORDS */
           const size_t at = (size_t) x * D + 2 * (k % WORDS) + k / WORDS;
-          const int c = ADD_C ? 8 * __popc (__ldg (left + x) ^
-              right[fast_wta_slot_at (x + D - 1 - k, KH)]) : 0;
+          const int c = ADD_C ? 8 * __popc (cl ^ right[fast_wta_slot_at (x +
+                      D - 1 - k, KH)]) : 0;
           return (int) __ldg (row_h + at) + (int) __ldg (row_v + at) + c;
         }
         const uint32_t cell = __ldg (pc + (k < WORDS ? k : k - WORDS));
