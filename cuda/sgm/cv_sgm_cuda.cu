@@ -386,6 +386,7 @@ struct CvSgmCuda
   /* device facts, queried on first use (a plan serves one device) */
   int have_device_info;
   int n_sms, coop_ok, smem_optin;
+  double bandwidth_per_sm;      /* DRAM bytes per second and SM (0: unknown) */
   /* blocks per SM of the path kernel variants, for paths_occupancy_d
    * disparities (-1: not queried) */
   int paths_occupancy[N_K_VARIANTS][2][N_NS_VARIANTS];
@@ -469,6 +470,20 @@ device_info (CvSgmCuda * plan, CvError * err)
           cudaDevAttrCooperativeLaunch, dev));
   CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->smem_optin,
           cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  {
+    /* DRAM bandwidth: two transfers per memory clock over the bus (0 where
+     * the device does not say) */
+    int mem_khz = 0, bus_bits = 0;
+    if (cudaDeviceGetAttribute (&mem_khz, cudaDevAttrMemoryClockRate, dev)
+        != cudaSuccess
+        || cudaDeviceGetAttribute (&bus_bits, cudaDevAttrGlobalMemoryBusWidth,
+            dev) != cudaSuccess) {
+      cudaGetLastError ();
+      mem_khz = bus_bits = 0;
+    }
+    plan->bandwidth_per_sm = plan->n_sms > 0 ? 2.0 * mem_khz * 1e3 * bus_bits
+        / 8 / plan->n_sms : 0;
+  }
   memset (plan->paths_occupancy, 0xff, sizeof (plan->paths_occupancy));
   memset (plan->horiz_smem_set, 0, sizeof (plan->horiz_smem_set));
   memset (plan->paths_smem_set, 0, sizeof (plan->paths_smem_set));
@@ -499,11 +514,16 @@ paths_occupancy (CvSgmCuda * plan, int k, int full, int ns, int n_disp)
 
 /* ---- plan ------------------------------------------------------------------------ */
 
+/* Plans alive in the process (pipelines that may share the GPU; AUTO
+ * weighs them, sgm_planes8_auto). */
+static int live_plans;
+
 extern "C" CvSgmCuda *
 cv_sgm_cuda_new (void)
 {
   CvSgmCuda *plan = (CvSgmCuda *) calloc (1, sizeof (CvSgmCuda));
   if (plan != NULL) {
+    __atomic_add_fetch (&live_plans, 1, __ATOMIC_RELAXED);
     const char *env = getenv ("CUDAVISION_SGM_SCHEDULE");
     plan->schedule = plan->last_schedule = CV_SGM_SCHEDULE_AUTO;
     for (int s = CV_SGM_SCHEDULE_AUTO; env != NULL
@@ -549,6 +569,7 @@ cv_sgm_cuda_free (CvSgmCuda * plan)
 {
   if (plan == NULL)
     return;
+  __atomic_sub_fetch (&live_plans, 1, __ATOMIC_RELAXED);
   cv_device_buffer_free (&plan->census_l);
   cv_device_buffer_free (&plan->census_r);
   cv_device_buffer_free (&plan->sum);
@@ -914,13 +935,17 @@ sweeps_wide (const CvSgmCuda * plan, int width)
  * the caller), are not turned off and their winner-takes-all's blocks
  * fit; else 0.  AUTO with 8 paths leaves wide images to the sweeps (H100,
  * session 50: 1920x1080 D 256 3.92 ms with the sweeps, 4.28 with the
- * planes; 1226x370 D 256 1.05 and 1.03). */
+ * planes; 1226x370 D 256 1.05 and 1.03), and every image to the cells or
+ * the sweeps on a device with plenty of DRAM bandwidth per SM that this
+ * plan has to itself (sgm_planes8_auto: the H200, one plan alive). */
 static int
 planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
 {
   const int kind = sgm_planes_kind (p);
   if (kind == SGM_PLANES_8 && plan->variant == CV_SGM_VARIANT_AUTO
-      && plan->coop_ok && sweeps_wide (plan, width))
+      && ((plan->coop_ok && sweeps_wide (plan, width))
+          || !sgm_planes8_auto (plan->bandwidth_per_sm,
+              __atomic_load_n (&live_plans, __ATOMIC_RELAXED))))
     return 0;
   return plan->planes && (kind == SGM_PLANES_8 || plan->pairs)
       && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity,

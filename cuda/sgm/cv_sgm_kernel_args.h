@@ -430,6 +430,13 @@ int sgm_planes_exact (const CvSgmParams * params);
  * SGM_PLANES_8. */
 int sgm_planes_kind (const CvSgmParams * params);
 
+/* TRUE when AUTO runs the 8 paths' byte planes on a device with
+ * @bandwidth_per_sm bytes per second of DRAM bandwidth per SM (0:
+ * unknown) with @plans plans alive in the process: where bandwidth is
+ * scarce or several plans share the GPU; a single plan on a device with
+ * plenty of bandwidth runs faster on the 16-bit cells (cv_sgm_plan.c). */
+int sgm_planes8_auto (double bandwidth_per_sm, int plans);
+
 /* The byte planes' D: multiples of this, so that a lane of every kernel
  * (the horizontal one: 32 lanes, the vertical pairs: 16, the
  * winner-takes-all: 8) holds an even number of words, whole 32-bit words

@@ -44,6 +44,30 @@ sgm_planes_kind (const CvSgmParams * p)
   return p->paths == 4 ? SGM_PLANES_4 : SGM_PLANES_8;
 }
 
+/* DRAM bandwidth per SM (bytes per second) from which AUTO leaves the 8
+ * paths to the 16-bit cells when a plan has the GPU to itself.  The planes
+ * move as many bytes per cell as the cells (16) but spend more
+ * instructions (C from the census at each of a cell's 8 visits, the
+ * diagonal lines' masks and starts): they win where the cells' kernels
+ * wait for memory, and lose where bandwidth is plentiful.  1226x370 D 128:
+ * H100 SXM (3.35 TB/s on 132 SMs, 25 GB/s per SM; session 50) planes
+ * 0.641 against cells 0.691 ms; H200 (4.81 TB/s, 36.5 GB/s per SM;
+ * session 51) planes 0.625-0.633 against cells 0.575-0.581, 1226x1080 1.77
+ * against 1.55 (1024x440 even: 0.585 and 0.585).  With several plans
+ * (pipelines sharing the GPU) the planes again: the cells' group kernels
+ * are cooperative launches, whose grids wait for room on every SM, where
+ * the planes' kernels fill the SMs beside the other streams' work (H200,
+ * session 51, bench-chain 8 streams: 1450 against 1378 fps; one stream
+ * 1180 against 1198). */
+#define SGM_PLANES8_AUTO_MAX_BANDWIDTH_PER_SM 30e9
+
+int
+sgm_planes8_auto (double bandwidth_per_sm, int plans)
+{
+  return plans > 1
+      || bandwidth_per_sm < SGM_PLANES8_AUTO_MAX_BANDWIDTH_PER_SM;
+}
+
 /* The byte planes' lanes per vertical chain under AUTO (H100, session
  * 48, 4 paths: 1024x440 D 128 0.283 against 0.320 ms with 32, their census
  * rows staged per warp). */

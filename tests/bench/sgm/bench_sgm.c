@@ -584,6 +584,7 @@ main (int argc, char **argv)
   int runs = argc > 1 ? atoi (argv[1]) : BENCH_RUNS;
   const char *filter = argc > 2 ? argv[2] : NULL;
   struct cudaDeviceProp prop;
+  int mem_khz = 0, bus_bits = 0;
   Bench b;
   Job jobs[N_CENSUS][N_CASES];
   gint64 t_start = g_get_monotonic_time ();
@@ -598,6 +599,10 @@ main (int argc, char **argv)
   CUDA_OK (cudaDeviceGetAttribute (&b.n_sms, cudaDevAttrMultiProcessorCount,
           0));
   CUDA_OK (cudaDeviceGetAttribute (&b.clock_khz, cudaDevAttrClockRate, 0));
+  /* the DRAM bandwidth AUTO weighs (sgm_planes8_auto) */
+  CUDA_OK (cudaDeviceGetAttribute (&mem_khz, cudaDevAttrMemoryClockRate, 0));
+  CUDA_OK (cudaDeviceGetAttribute (&bus_bits, cudaDevAttrGlobalMemoryBusWidth,
+          0));
   CUDA_OK (cudaStreamCreateWithFlags (&b.stream, cudaStreamNonBlocking));
   CUDA_OK (cudaEventCreate (&b.ev0));
   CUDA_OK (cudaEventCreate (&b.ev1));
@@ -625,10 +630,12 @@ main (int argc, char **argv)
       j->thread = g_thread_new ("sgm-cpu-reference", cpu_reference, j);
     }
 
-  printf ("# bench-sgm on %s (%d SMs, %.2f GHz), %d runs per row (median), "
-      "full chain: subpixel, uniqueness 0.95, LR check, median 3x3; every "
-      "variant, output checked against the CPU reference\n", prop.name,
-      b.n_sms, b.clock_khz / 1e6, b.runs);
+  printf ("# bench-sgm on %s (%d SMs, %.2f GHz; DRAM %.2f TB/s from the "
+      "memory clock and bus width, %.1f GB/s per SM), %d runs per row "
+      "(median), full chain: subpixel, uniqueness 0.95, LR check, median "
+      "3x3; every variant, output checked against the CPU reference\n",
+      prop.name, b.n_sms, b.clock_khz / 1e6, 2e3 * mem_khz * bus_bits / 8 /
+      1e12, 2e3 * mem_khz * bus_bits / 8 / 1e9 / MAX (b.n_sms, 1), b.runs);
   printf ("# floors: memory = bytes moved / %.1f TB/s; int = INT32 ops "
       "(baseline %.1f per cell-path + %.0f per cell; packed %.1f per "
       "cell-path + %.0f per cell) / (%d SMs x %d lanes x clock)\n",

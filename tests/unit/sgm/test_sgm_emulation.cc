@@ -1218,6 +1218,17 @@ main (int argc, char **argv)
       fprintf (stderr, "P2 64: the planes should not be exact\n");
       return 1;
     }
+    /* AUTO on the device: the planes where DRAM bandwidth per SM is
+     * scarce (an H100 SXM: 3.35 TB/s on 132 SMs; unknown: 0) or several
+     * plans share the GPU, the cells for one plan where bandwidth is
+     * plentiful (an H200: 4.81 TB/s) */
+    if (!sgm_planes8_auto (3.35e12 / 132, 1) || !sgm_planes8_auto (0, 1)
+        || sgm_planes8_auto (4.81e12 / 132, 1)
+        || !sgm_planes8_auto (4.81e12 / 132, 8)) {
+      fprintf (stderr, "sgm_planes8_auto: the planes on an H100 or with "
+          "several plans, the cells for one plan on an H200\n");
+      return 1;
+    }
     for (int h = 1; h <= 2 * (SGM_FAST_RING + 2) + 3 && ok; h++)
       for (int wi = 0; wi < 3 && ok; wi++) {
         const int di = (h + wi) % 2;
