@@ -27,6 +27,27 @@ road_run_start (const gchar * middle, gint width, gint height)
   return run;
 }
 
+/* Pops the bus's messages up to the first error (returned, ref; NULL when
+ * there is none), keeping the element messages named "cudaroaddetect" for
+ * road_run_messages: gst_bus_pop_filtered would drop them, and a message
+ * posted just before a slow frame's output (valgrind) then went missing. */
+static GstMessage *
+pop_error (RoadRun * run)
+{
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop (run->bus)) != NULL) {
+    const GstStructure *s = gst_message_get_structure (msg);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      return msg;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT && s
+        && gst_structure_has_name (s, "cudaroaddetect"))
+      run->messages = g_list_append (run->messages, gst_structure_copy (s));
+    gst_message_unref (msg);
+  }
+  return NULL;
+}
+
 GstBuffer *
 road_run_push (RoadRun * run, GstBuffer * buffer, gchar ** error)
 {
@@ -43,7 +64,7 @@ road_run_push (RoadRun * run, GstBuffer * buffer, gchar ** error)
         GST_SECOND / 10);
     if (sample != NULL)
       break;
-    msg = gst_bus_pop_filtered (run->bus, GST_MESSAGE_ERROR);
+    msg = pop_error (run);
     if (msg != NULL) {
       GError *err = NULL;
       gchar *debug = NULL;
@@ -67,15 +88,14 @@ road_run_push (RoadRun * run, GstBuffer * buffer, gchar ** error)
 GList *
 road_run_messages (RoadRun * run)
 {
-  GList *list = NULL;
-  GstMessage *msg;
+  GList *list;
+  GstMessage *error = pop_error (run);
 
-  while ((msg = gst_bus_pop_filtered (run->bus, GST_MESSAGE_ELEMENT))) {
-    const GstStructure *s = gst_message_get_structure (msg);
-    if (s && gst_structure_has_name (s, "cudaroaddetect"))
-      list = g_list_append (list, gst_structure_copy (s));
-    gst_message_unref (msg);
-  }
+  /* an error stays on the bus for road_run_push */
+  if (error != NULL)
+    gst_bus_post (run->bus, error);
+  list = run->messages;
+  run->messages = NULL;
   return list;
 }
 
@@ -92,6 +112,7 @@ road_run_stop (RoadRun * run)
   gst_object_unref (run->sink);
   gst_object_unref (run->bus);
   cv_test_stop (run->pipeline);
+  g_list_free_full (run->messages, (GDestroyNotify) gst_structure_free);
   g_free (run->description);
   g_free (run);
 }

@@ -18,6 +18,8 @@ typedef struct
   GstElement *pipeline, *src, *sink;
   GstBus *bus;
   gchar *description;
+  GList *messages;              /* element messages popped while waiting
+                                 * for an error (road_run_messages) */
 } RoadRun;
 
 /* Builds and starts `appsrc caps=RGBA w x h ! @middle ! appsink`; @middle
