@@ -128,6 +128,20 @@ cv_cuda_under_tool (void)
       || getenv ("CUDA_INJECTION64_PATH") != NULL;
 }
 
+extern "C" double
+cv_cuda_dram_bandwidth (int dev)
+{
+  int mem_khz = 0, bus_bits = 0;
+  if (cudaDeviceGetAttribute (&mem_khz, cudaDevAttrMemoryClockRate, dev)
+      != cudaSuccess
+      || cudaDeviceGetAttribute (&bus_bits, cudaDevAttrGlobalMemoryBusWidth,
+          dev) != cudaSuccess) {
+    cudaGetLastError ();
+    return 0;
+  }
+  return 2.0 * mem_khz * 1e3 * bus_bits / 8;
+}
+
 extern "C" int
 cv_cuda_device_count (void)
 {

@@ -74,6 +74,11 @@ CvStatus cv_cuda_allow_dynamic_smem (const void *kernel, const char *name,
 /* Number of CUDA devices usable by the runtime (0 when no driver / GPU). */
 int cv_cuda_device_count (void);
 
+/* Peak DRAM bandwidth of device @dev in bytes per second, from its memory
+ * clock and bus width (two transfers per clock); 0 where the device does
+ * not say. */
+double cv_cuda_dram_bandwidth (int dev);
+
 /* Non-zero when the process runs under compute-sanitizer (or a CUDA
  * profiler): the kernels then run 10-1000 times slower, and limits meant to
  * catch hangs must grow.  Recognised by the variables the tools set in the

@@ -470,20 +470,8 @@ device_info (CvSgmCuda * plan, CvError * err)
           cudaDevAttrCooperativeLaunch, dev));
   CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->smem_optin,
           cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  {
-    /* DRAM bandwidth: two transfers per memory clock over the bus (0 where
-     * the device does not say) */
-    int mem_khz = 0, bus_bits = 0;
-    if (cudaDeviceGetAttribute (&mem_khz, cudaDevAttrMemoryClockRate, dev)
-        != cudaSuccess
-        || cudaDeviceGetAttribute (&bus_bits, cudaDevAttrGlobalMemoryBusWidth,
-            dev) != cudaSuccess) {
-      cudaGetLastError ();
-      mem_khz = bus_bits = 0;
-    }
-    plan->bandwidth_per_sm = plan->n_sms > 0 ? 2.0 * mem_khz * 1e3 * bus_bits
-        / 8 / plan->n_sms : 0;
-  }
+  plan->bandwidth_per_sm = plan->n_sms > 0
+      ? cv_cuda_dram_bandwidth (dev) / plan->n_sms : 0;
   memset (plan->paths_occupancy, 0xff, sizeof (plan->paths_occupancy));
   memset (plan->horiz_smem_set, 0, sizeof (plan->horiz_smem_set));
   memset (plan->paths_smem_set, 0, sizeof (plan->paths_smem_set));

@@ -584,7 +584,7 @@ main (int argc, char **argv)
   int runs = argc > 1 ? atoi (argv[1]) : BENCH_RUNS;
   const char *filter = argc > 2 ? argv[2] : NULL;
   struct cudaDeviceProp prop;
-  int mem_khz = 0, bus_bits = 0;
+  double dram;
   Bench b;
   Job jobs[N_CENSUS][N_CASES];
   gint64 t_start = g_get_monotonic_time ();
@@ -599,10 +599,7 @@ main (int argc, char **argv)
   CUDA_OK (cudaDeviceGetAttribute (&b.n_sms, cudaDevAttrMultiProcessorCount,
           0));
   CUDA_OK (cudaDeviceGetAttribute (&b.clock_khz, cudaDevAttrClockRate, 0));
-  /* the DRAM bandwidth AUTO weighs (sgm_planes8_auto) */
-  CUDA_OK (cudaDeviceGetAttribute (&mem_khz, cudaDevAttrMemoryClockRate, 0));
-  CUDA_OK (cudaDeviceGetAttribute (&bus_bits, cudaDevAttrGlobalMemoryBusWidth,
-          0));
+  dram = cv_cuda_dram_bandwidth (0);     /* what AUTO weighs (sgm_planes8_auto) */
   CUDA_OK (cudaStreamCreateWithFlags (&b.stream, cudaStreamNonBlocking));
   CUDA_OK (cudaEventCreate (&b.ev0));
   CUDA_OK (cudaEventCreate (&b.ev1));
@@ -634,8 +631,8 @@ main (int argc, char **argv)
       "memory clock and bus width, %.1f GB/s per SM), %d runs per row "
       "(median), full chain: subpixel, uniqueness 0.95, LR check, median "
       "3x3; every variant, output checked against the CPU reference\n",
-      prop.name, b.n_sms, b.clock_khz / 1e6, 2e3 * mem_khz * bus_bits / 8 /
-      1e12, 2e3 * mem_khz * bus_bits / 8 / 1e9 / MAX (b.n_sms, 1), b.runs);
+      prop.name, b.n_sms, b.clock_khz / 1e6, dram / 1e12, dram / 1e9 /
+      MAX (b.n_sms, 1), b.runs);
   printf ("# floors: memory = bytes moved / %.1f TB/s; int = INT32 ops "
       "(baseline %.1f per cell-path + %.0f per cell; packed %.1f per "
       "cell-path + %.0f per cell) / (%d SMs x %d lanes x clock)\n",
