@@ -38,6 +38,16 @@ for t in tests:
     exe = t["cmd"][0].replace("@BUNDLE@", ".gpu")
     if t["cmd"][0] not in keep_cmds and os.path.exists(exe):
         os.remove(exe)
+# the bundle's own .gpu/run-tests replaces the host's environment with a
+# test's (tools/gpu-session.py merges them itself): a test's
+# LD_LIBRARY_PATH keeps the bundle's GStreamer libraries after its own,
+# and the test data is the bundle's copy (the GPU host has no ../shared)
+for t in keep:
+    env = t.get("env") or {}
+    if "LD_LIBRARY_PATH" in env:
+        env["LD_LIBRARY_PATH"] += ":@BUNDLE@/lib"
+    if "CUDAVISION_DATA" in env:
+        env["CUDAVISION_DATA"] = "@BUNDLE@/data"
 json.dump(keep, open(".gpu/tests.json", "w"), indent=1)
 PY
 # host debug info is not needed there and the copy is size-limited; the
