@@ -75,7 +75,8 @@ template < typename CT, bool CS > __global__ void
 __launch_bounds__ (CENSUS_TILE_W * CENSUS_TILE_H)
 sgm_census_kernel (const uint8_t * left, size_t left_stride,
     const uint8_t * right, size_t right_stride, int width, int height,
-    CT * out_l, CT * out_r, SgmJumpArgs jumps, int *counters, int n_counters)
+    CT * out_l, CT * out_r, SgmCensusRows rows, SgmJumpArgs jumps,
+    int *counters, int n_counters)
 {
   constexpr int RX = CV_SGM_CENSUS_RX, RY = CV_SGM_CENSUS_RY;
   constexpr int TW = CENSUS_BLOCK_W + 2 * RX;   /* bytes, a multiple of 4 */
@@ -131,6 +132,15 @@ sgm_census_kernel (const uint8_t * left, size_t left_stride,
   __syncthreads ();
 
   const int xs = x0 + threadIdx.x * CENSUS_PIXELS, y = y0 + threadIdx.y;
+  /* the right view's rows once more (CS only): the first column of blocks
+   * zeroes each row's pad, whole 16-byte units (the words after the row's
+   * last pixel are those of its last unit, below) */
+  const bool write_rows = blockIdx.z == 1 && rows.data != NULL
+      && sizeof (CT) == sizeof (uint32_t);
+  if (write_rows && blockIdx.x == 0 && y < height)
+    for (int i = threadIdx.x; i < rows.pad / 4; i += CENSUS_TILE_W)
+      ((uint4 *) (rows.data + (size_t) y * rows.stride - rows.pad))[i] =
+          make_uint4 (0, 0, 0, 0);
   if (xs >= width || y >= height)
     return;
   const int n_px = min (CENSUS_PIXELS, width - xs);
@@ -194,13 +204,24 @@ sgm_census_kernel (const uint8_t * left, size_t left_stride,
   }
 
   /* transpose: pixel p's bits are byte p of every word */
-  for (int p = 0; p < n_px; p++) {
-    CT bits = 0;
+  CT bits[CENSUS_PIXELS];
+#pragma unroll
+  for (int p = 0; p < CENSUS_PIXELS; p++) {
+    bits[p] = 0;
 #pragma unroll
     for (int k = 0; k < NWORDS; k++)
-      bits |= (CT) ((t[k] >> (8 * p)) & 0xffu) << (8 * k);
-    out[(size_t) y * width + xs + p] = bits;
+      bits[p] |= (CT) ((t[k] >> (8 * p)) & 0xffu) << (8 * k);
   }
+  for (int p = 0; p < n_px; p++)
+    out[(size_t) y * width + xs + p] = bits[p];
+  /* the rows: xs and the stride multiples of 4, pixel 0 16-byte aligned;
+   * zeros past the last pixel to the end of its unit, where the row's
+   * words end (sgm_census_rows_stride) */
+  static_assert (CENSUS_PIXELS == 4, "a thread's pixels: one 16-byte unit");
+  if (write_rows)
+    *(uint4 *) (rows.data + (size_t) y * rows.stride + xs) =
+        make_uint4 ((uint32_t) bits[0], n_px > 1 ? (uint32_t) bits[1] : 0u,
+        n_px > 2 ? (uint32_t) bits[2] : 0u, n_px > 3 ? (uint32_t) bits[3] : 0u);
 }
 
 /* ---- left-right check, median, confidence --------------------------------- */
@@ -343,7 +364,7 @@ typedef struct
   CvSgmParams params;
   int width, height, lanes, with_conf;
   CvSgmVariant variant;
-  const void *buffers[9];
+  const void *buffers[10];
 } SgmGraphKey;
 
 /* The frame as a CUDA graph ("Frame graph" in cuda/sgm/README.md): the
@@ -364,6 +385,7 @@ typedef struct
 struct CvSgmCuda
 {
   CvDeviceBuffer census_l, census_r, sum, disp, best, best_right, conf;
+  CvDeviceBuffer census_rows;   /* the byte planes: SgmCensusRows */
   CvDeviceBuffer jumps;         /* packed variant, adaptive P2 (per pixel
                                  * SGM_JUMPS_PER_PIXEL P2 values) */
   CvDeviceBuffer counters;      /* the path kernels' counters, an SgmFault,
@@ -450,11 +472,25 @@ graph_clear (SgmFrameGraph * g)
   *g = SgmFrameGraph ();
 }
 
-/* The right view's census (after SGM_CENSUS_R_PAD_BYTES). */
+/* The right view's census. */
 static void *
 census_right (const CvSgmCuda * plan)
 {
-  return (unsigned char *) plan->census_r.ptr + SGM_CENSUS_R_PAD_BYTES;
+  return plan->census_r.ptr;
+}
+
+/* The right view's census in rows with zeros before them where the frame
+ * runs the byte planes (cv_sgm_cuda_compute allocates them), else none. */
+static SgmCensusRows
+census_rows (const CvSgmCuda * plan, const CvSgmParams * p, int width)
+{
+  SgmCensusRows rows = { NULL, 0, 0 };
+  if (plan->planes_now == 0)
+    return rows;
+  rows.pad = sgm_census_rows_pad (p->min_disparity, p->max_disparity);
+  rows.stride = sgm_census_rows_stride (width, rows.pad);
+  rows.data = (uint32_t *) plan->census_rows.ptr + rows.pad;
+  return rows;
 }
 
 static CvStatus
@@ -560,6 +596,7 @@ cv_sgm_cuda_free (CvSgmCuda * plan)
   __atomic_sub_fetch (&live_plans, 1, __ATOMIC_RELAXED);
   cv_device_buffer_free (&plan->census_l);
   cv_device_buffer_free (&plan->census_r);
+  cv_device_buffer_free (&plan->census_rows);
   cv_device_buffer_free (&plan->sum);
   cv_device_buffer_free (&plan->disp);
   cv_device_buffer_free (&plan->best);
@@ -964,6 +1001,7 @@ run_fast_pairs (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   pa.jumps = p->adaptive_p2 ? (const uint16_t *) plan->jumps.ptr : NULL;
   pa.census_l = plan->census_l.ptr;
   pa.census_r = census_right (plan);
+  pa.census_rows = census_rows (plan, p, left->width);
   pa.planes = plan->planes_now;
   pa.plane = plane;
   pa.pair_dx = dx;
@@ -1351,17 +1389,18 @@ launch_frame (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
   {
     dim3 block (CENSUS_TILE_W, CENSUS_TILE_H);
     dim3 grid = census_grid (w, h);
+    const SgmCensusRows rows = census_rows (plan, params, w);
     if (full)
       sgm_census_kernel < unsigned long long, false ><<<grid, block, 0,
           stream >>> (left->data, left->stride, right->data, right->stride, w,
           h, (unsigned long long *) plan->census_l.ptr,
-          (unsigned long long *) census_right (plan), jumps,
+          (unsigned long long *) census_right (plan), rows, jumps,
           (int *) plan->counters.ptr, n_counter_words);
     else
       sgm_census_kernel < uint32_t, true ><<<grid, block, 0, stream >>> (
           left->data, left->stride, right->data, right->stride, w, h,
           (uint32_t *) plan->census_l.ptr, (uint32_t *) census_right (plan),
-          jumps, (int *) plan->counters.ptr, n_counter_words);
+          rows, jumps, (int *) plan->counters.ptr, n_counter_words);
     CV_CUDA_CHECK_LAUNCH (err, "sgm_census_kernel");
   }
 
@@ -1463,6 +1502,7 @@ graph_key (const CvSgmCuda * plan, const SgmFrame * f, SgmGraphKey * key)
   key->buffers[6] = plan->conf.ptr;
   key->buffers[7] = plan->jumps.ptr;
   key->buffers[8] = plan->counters.ptr;
+  key->buffers[9] = plan->census_rows.ptr;
 }
 
 /* Captures frame @f's launches on @stream into plan->graph and finds the
@@ -1558,11 +1598,12 @@ graph_set_frame (CvSgmCuda * plan, const SgmFrame * f)
   int width = f->left->width, height = f->left->height;
   uint32_t *out_l = (uint32_t *) plan->census_l.ptr;
   uint32_t *out_r = (uint32_t *) census_right (plan);
+  SgmCensusRows rows = census_rows (plan, f->params, width);
   SgmJumpArgs jumps = f->jumps;
   int *counters = (int *) plan->counters.ptr;
   int n_counters = f->n_counter_words;
   void *census_args[] = { &left, &left_stride, &right, &right_stride, &width,
-    &height, &out_l, &out_r, &jumps, &counters, &n_counters
+    &height, &out_l, &out_r, &rows, &jumps, &counters, &n_counters
   };
   SgmFastHorizArgs ha;
   SgmPostArgs pa;
@@ -1695,7 +1736,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   if ((st = cv_device_buffer_ensure (&plan->census_l, npix * census_bytes,
               err)) != CV_OK
       || (st = cv_device_buffer_ensure (&plan->census_r,
-              SGM_CENSUS_R_EXTRA_BYTES + npix * census_bytes,
+              npix * census_bytes,
               err)) != CV_OK
       || (st = cv_device_buffer_ensure (&plan->sum, ncells * sizeof (uint16_t),
               err)) != CV_OK
@@ -1730,6 +1771,14 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
       && plan->planes_now == 0 ? sweep_strip_warps (plan, params, w) : 0;
   if (plan->sweep_strip_warps > 0)
     plan->last_variant = CV_SGM_VARIANT_SWEEPS;
+  if (plan->planes_now != 0) {
+    const int pad = sgm_census_rows_pad (params->min_disparity,
+        params->max_disparity);
+    if ((st = cv_device_buffer_ensure (&plan->census_rows,
+                sgm_census_rows_words (h, sgm_census_rows_stride (w, pad)) *
+                sizeof (uint32_t), err)) != CV_OK)
+      return st;
+  }
   if (plan->last_variant != CV_SGM_VARIANT_BASELINE && params->adaptive_p2) {
     if ((st = cv_device_buffer_ensure (&plan->jumps, npix *
                 SGM_JUMPS_PER_PIXEL * sizeof (uint16_t), err)) != CV_OK)

@@ -273,18 +273,19 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   uintptr_t jumps_up = jumps_column + (n - 1) * jumps_row_bytes;
   const int last_first_half = (n - 1) / 2;
   /* PLANES: the warp's first column; per chain, for the next row step to
-   * fetch, the 16-byte unit of the right census that holds the word of
-   * index D - 1 of that column (a.census_r, negative left of row 0:
-   * SGM_CENSUS_R_PAD_BYTES) and that word's place in it, and the left
-   * census word of the lane's column (lanes below NSL): running pointers,
-   * a row step apart (no row products in the step) */
+   * fetch, the 16-byte unit of the right census's rows (a.census_rows:
+   * zeros left of each row, so no masks) that holds the word of index D - 1
+   * of that column and that word's place in it, and the left census word
+   * of the lane's column (lanes below NSL): running pointers, a row step
+   * apart (no row products in the step) */
   const int x_w = DX != 0 ? x_first : min (line0, W - 1);
-  const ptrdiff_t g_first = (ptrdiff_t) t0 * W + x_w - a.min_disp -
-      (2 * WORDS - 1);
-  const ptrdiff_t g_last = g_first + (ptrdiff_t) (n - 1) * row_step_px;
+  const int cen_step = a.census_rows.stride + DX;       /* a row step */
+  const ptrdiff_t g_first = (ptrdiff_t) t0 * a.census_rows.stride + x_w -
+      a.min_disp - (2 * WORDS - 1);
+  const ptrdiff_t g_last = g_first + (ptrdiff_t) (n - 1) * cen_step;
   const uint4 *cen_unit[2] = {
-    (const uint4 *) a.census_r + (g_first - (g_first & 3)) / 4,
-    (const uint4 *) a.census_r + (g_last - (g_last & 3)) / 4
+    (const uint4 *) a.census_rows.data + (g_first - (g_first & 3)) / 4,
+    (const uint4 *) a.census_rows.data + (g_last - (g_last & 3)) / 4
   };
   int cen_mod[2] = { (int) (g_first & 3), (int) (g_last & 3) };
   const ptrdiff_t left_first = (ptrdiff_t) t0 * W +
@@ -307,10 +308,10 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     sgm_copy_async_if_at (lane < NSL && own (lane_line, c, q_next),
         dst + 4 * CEN_UNITS + lane, dst_s + 4u * (unsigned) (4 * CEN_UNITS +
             lane), cen_left[c]);
-    /* a row step down (up): the word W + DX further (back), in the unit
-     * (place +- (W + DX)) / 4 on (a floor: the shift of a negative sum
-     * rounds down) */
-    const int moved = cen_mod[c] + (c == DN ? row_step_px : -row_step_px);
+    /* a row step down (up): the word cen_step further (back), in the
+     * unit (place +- cen_step) / 4 on (a floor: the shift of a negative
+     * sum rounds down) */
+    const int moved = cen_mod[c] + (c == DN ? cen_step : -cen_step);
     cen_unit[c] += moved >> 2;
     cen_mod[c] = moved & 3;
     cen_left[c] += c == DN ? row_step_px : -row_step_px;
@@ -396,26 +397,12 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
    * pixel's, the right pixels' of its indices k (element r) and k + D / 2
    * (element KH + r) at off + (D - 1 - k) + its column's place in the
    * warp, where off is the first word's place in its 16-byte unit (the
-   * row's word index mod 4, per chain and row); masked where left of the
-   * image (zero there, as in the horizontal kernel).  DX +-1: the column
-   * moves along the line, the masks with it (all ones from column
-   * min_disp + D - 1 on). */
+   * row's word index mod 4, per chain and row); zero where left of the
+   * image (the rows' pads). */
   const int cen_lane = (s_read - x_w) + 2 * WORDS - 1 - sl * KH;
-  int lane_col[2] = {
-    s_read - a.min_disp - sl * KH,      /* index sl KH, at the step's pixel */
-    s_read + DX * (n - 1) - a.min_disp - sl * KH
-  };
-  constexpr int MASKS = DX != 0 ? 2 : 1;  /* DX 0: both chains' alike */
-  uint32_t cen_mask[MASKS][2 * KH];
-  auto set_masks = [&](int c) {
-#pragma unroll
-    for (int j = 0; j < 2 * KH; j++)
-      cen_mask[c][j] = lane_col[c] - j % KH - j / KH * WORDS >= 0 ? ~0u : 0u;
-  };
-#pragma unroll
-  for (int c = 0; c < MASKS; c++)
-    set_masks (c);
-  const int w_mod = row_step_px & 3;
+  /* (a row step moves a word's place in its unit by DX: the rows' stride
+   * is a multiple of 4) */
+  constexpr int w_mod = DX & 3;
   int cen_off[2] = { cen_mod[DN], cen_mod[UP] };
 
   /* Row step t; MIDDLE: both chains at the same row (odd n); SECOND: a row
@@ -442,9 +429,8 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
         const uint32_t left = cen[4 * CEN_UNITS + (s_read - x_w)];
 #pragma unroll
         for (int r = 0; r < KH; r++)
-          C[c][r] = sgm_pack_halves ((uint32_t) __popc (left ^ (right[-r] &
-                      cen_mask[c % MASKS][r])), (uint32_t) __popc (left ^
-                  (right[-r - WORDS] & cen_mask[c % MASKS][KH + r])));
+          C[c][r] = sgm_pack_halves ((uint32_t) __popc (left ^ right[-r]),
+              (uint32_t) __popc (left ^ right[-r - WORDS]));
         if constexpr (SECOND || ACCUMULATE)
           sgm_words_load_shared < KH / 2 > (bytes[c], ring + (2 * slot_rd +
                   c) * PIX + KH / 2 * sl);
@@ -455,12 +441,6 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
       }
       cen_off[DN] = (cen_off[DN] + w_mod) & 3;
       cen_off[UP] = (cen_off[UP] - w_mod) & 3;
-      if constexpr (DX != 0) {
-        lane_col[DN] += DX;
-        lane_col[UP] -= DX;
-        set_masks (DN);
-        set_masks (UP);
-      }
     } else {
 #pragma unroll
       for (int c = 0; c < 2; c++) {

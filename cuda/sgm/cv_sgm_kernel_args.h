@@ -111,10 +111,52 @@ typedef struct
                                          * fence and no signal there) */
 } SgmGroup;
 
+/* The right view's centre-symmetric census once more, in rows with zero
+ * words before each (written by the census kernel where the byte planes
+ * run): the byte planes' pairs (cv_sgm_fast_pairs.cu) read a pixel's words
+ * for every disparity from it with no masks, as the CPU reference counts
+ * the right pixels left of the image as census 0.  Pixel (x, y) is at
+ * data[y * stride + x]; data[y * stride - pad .. y * stride - 1] are 0. */
+typedef struct
+{
+  uint32_t *data;               /* pixel (0, 0); NULL: none */
+  int stride;                   /* words per row (sgm_census_rows_stride) */
+  int pad;                      /* zero words before each row
+                                 * (sgm_census_rows_pad) */
+} SgmCensusRows;
+
+/* Zero words before each row of SgmCensusRows: a pixel's words reach
+ * min_disparity + D - 1 left of it, and a diagonal line's chains read one
+ * more at a pixel outside the image; a multiple of 4 (whole 16-byte units,
+ * each row's pixel 0 at the start of one). */
+static inline int
+sgm_census_rows_pad (int min_disp, int n_disp)
+{
+  return (min_disp + n_disp + 3) & ~3;
+}
+
+static inline int
+sgm_census_rows_stride (int width, int pad)
+{
+  return (width + pad + 3) & ~3;
+}
+
+/* 32-bit words of an SgmCensusRows buffer (data at word @pad of it): the
+ * rows, and SGM_CENSUS_ROWS_TAIL words after the last that the pairs'
+ * whole 16-byte units reach past a line's last pixel outside the image. */
+#define SGM_CENSUS_ROWS_TAIL 8
+static inline size_t
+sgm_census_rows_words (int height, int stride)
+{
+  return (size_t) height * stride + SGM_CENSUS_ROWS_TAIL;
+}
+
 typedef struct
 {
   uint32_t layout;              /* sgm_args_layout () of the caller */
   const void *census_l, *census_r;      /* uint32_t or unsigned long long */
+  SgmCensusRows census_rows;    /* the byte planes' pairs read the right
+                                 * view's census here (not census_r) */
   const uint8_t *luma;          /* left view (adaptive P2) */
   size_t luma_stride;
   uint16_t *sum;
@@ -314,7 +356,9 @@ sgm_args_layout (void)
     offsetof (SgmGroup, first_top), offsetof (SgmGroup, first_bottom),
     offsetof (SgmGroup, signal_top), offsetof (SgmGroup, signal_bottom),
     sizeof (SgmPathsArgs), offsetof (SgmPathsArgs, census_l),
-    offsetof (SgmPathsArgs, census_r), offsetof (SgmPathsArgs, luma),
+    offsetof (SgmPathsArgs, census_r), offsetof (SgmPathsArgs, census_rows),
+    sizeof (SgmCensusRows), offsetof (SgmCensusRows, stride),
+    offsetof (SgmCensusRows, pad), offsetof (SgmPathsArgs, luma),
     offsetof (SgmPathsArgs, luma_stride), offsetof (SgmPathsArgs, sum),
     offsetof (SgmPathsArgs, counters), offsetof (SgmPathsArgs, fault),
     offsetof (SgmPathsArgs, fault_host), offsetof (SgmPathsArgs, width),
@@ -453,15 +497,6 @@ int sgm_planes_diagonal_lanes (int n_disp);
  * SGM_PLANES_D_STEP, and 16 or 32 lanes (the vertical-pair kernel has
  * byte-plane instances of those only). */
 int sgm_planes_apply (const CvSgmParams * params, int lanes);
-
-/* The right view's census starts this many bytes into its buffer, which
- * holds SGM_CENSUS_R_EXTRA_BYTES more than the census: the byte planes'
- * vertical kernel copies a row's words in whole 16-byte units, from up to
- * min_disparity + D + 2 words left of a pixel (masked out where left of
- * the row's first pixel; left of row 0 they are these) to up to 3 words
- * past the last pixel, without bounds checks. */
-#define SGM_CENSUS_R_PAD_BYTES (CV_SGM_MAX_DISPARITY_END * 8 + 8)
-#define SGM_CENSUS_R_EXTRA_BYTES (SGM_CENSUS_R_PAD_BYTES + 16)
 
 /* Byte plane @plane (0 or 1) of the cells @sum of a W x H x D volume (a
  * macro: kernels use it too); with 4 paths plane 1 is the vertical one. */

@@ -48,12 +48,15 @@ sgm_planes_kind (const CvSgmParams * p)
  * paths to the 16-bit cells when a plan has the GPU to itself.  The planes
  * move as many bytes per cell as the cells (16) but spend more
  * instructions (C from the census at each of a cell's 8 visits, the
- * diagonal lines' masks and starts): they win where the cells' kernels
- * wait for memory, and lose where bandwidth is plentiful.  1226x370 D 128:
- * H100 SXM (3.35 TB/s on 132 SMs, 25 GB/s per SM; session 50) planes
- * 0.641 against cells 0.691 ms; H200 (4.81 TB/s, 36.5 GB/s per SM;
- * session 51) planes 0.625-0.633 against cells 0.575-0.581, 1226x1080 1.77
- * against 1.55 (1024x440 even: 0.585 and 0.585).  With several plans
+ * diagonal lines' starts): they win where the cells' kernels wait for
+ * memory, and lose where bandwidth is plentiful.  1226x370 D 128: H100
+ * SXM (3.35 TB/s on 132 SMs, 25 GB/s per SM; session 50) planes 0.641
+ * against cells 0.691 ms; H200 (4.81 TB/s, 36.5 GB/s per SM; session 53,
+ * the census rows without masks) planes 0.590-0.600 against cells
+ * 0.578-0.585, 1242x375 0.598 against 0.585, 640x480 0.482 against 0.448,
+ * 1280x720 1.134 against 1.054, 1226x1080 1.655 against 1.552; only
+ * 1024x440 the other way, 0.559-0.565 against 0.585-0.588, too few sizes
+ * for a rule.  With several plans
  * (pipelines sharing the GPU) the planes again: the cells' group kernels
  * are cooperative launches, whose grids wait for room on every SM, where
  * the planes' kernels fill the SMs beside the other streams' work (H200,

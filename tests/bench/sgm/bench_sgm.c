@@ -90,6 +90,11 @@ static const Case cases[] = {
   {1760, 600, 128, 8, 0, 0},
   {1920, 370, 128, 8, 0, 0},
   {1226, 1080, 128, 8, 0, 0},
+  /* other common frames at D 128: where the default picks the cells or
+   * the byte planes (sgm_planes8_auto) */
+  {1242, 375, 128, 8, 0, 0},
+  {640, 480, 128, 8, 0, 0},
+  {1280, 720, 128, 8, 0, 0},
 };
 
 #define N_CASES ((int) G_N_ELEMENTS (cases))

@@ -353,15 +353,20 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   const int full = p->census == CV_SGM_CENSUS_9X7;
   const int k = sgm_lane_disparities (D);
   const size_t npix = (size_t) w * h;
-  /* the right census after SGM_CENSUS_R_PAD_BYTES and 16 bytes more
-   * after it (cv_sgm_cuda_compute) */
-  constexpr size_t PAD64 = SGM_CENSUS_R_PAD_BYTES / 8;
-  constexpr size_t PAD32 = SGM_CENSUS_R_PAD_BYTES / 4;
-  std::vector < unsigned long long >cl64 (npix), cr64_buf (PAD64 + npix + 2);
-  std::vector < uint32_t > cl32 (npix), cr32_buf (PAD32 + npix + 4,
+  std::vector < unsigned long long >cl64 (npix), cr64_buf (npix);
+  std::vector < uint32_t > cl32 (npix), cr32_buf (npix);
+  unsigned long long *const cr64 = cr64_buf.data ();
+  uint32_t *const cr32 = cr32_buf.data ();
+  /* the right census's rows for the byte planes' pairs (SgmCensusRows,
+   * CS only), as cv_sgm_cuda_compute allocates them; their pads start as
+   * garbage: the census kernel zeroes them */
+  const int rows_pad = sgm_census_rows_pad (p->min_disparity, D);
+  const int rows_stride = sgm_census_rows_stride (w, rows_pad);
+  std::vector < uint32_t > rows_buf (sgm_census_rows_words (h, rows_stride),
       0x5a5a5a5au);
-  unsigned long long *const cr64 = cr64_buf.data () + PAD64;
-  uint32_t *const cr32 = cr32_buf.data () + PAD32;
+  const SgmCensusRows rows = { full ? NULL : rows_buf.data () + rows_pad,
+    rows_stride, rows_pad
+  };
   std::vector < uint16_t > sum (npix * D, 0xbeef);
   /* outputs a kernel leaves unwritten show (the left-right check reads
    * every right best index a pixel points at) */
@@ -392,12 +397,12 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       launch (grid, block, 4096, [&]() {
             sgm_census_kernel < unsigned long long, false > (l->data,
                 l->stride, r->data, r->stride, w, h, cl64.data (),
-                cr64, jump_args, counters.data (),
+                cr64, rows, jump_args, counters.data (),
                 (int) counters.size ());});
     else
       launch (grid, block, 4096, [&]() {
             sgm_census_kernel < uint32_t, true > (l->data, l->stride,
-                r->data, r->stride, w, h, cl32.data (), cr32,
+                r->data, r->stride, w, h, cl32.data (), cr32, rows,
                 jump_args, counters.data (), (int) counters.size ());});
   }
 
@@ -476,6 +481,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       pa.jumps = jump_args.out;
       pa.census_l = census_l;
       pa.census_r = census_r;
+      pa.census_rows = rows;
       pa.planes = planes;
       sgm_fast_paths_constants (&pa, p->census);
       pa.layout = sgm_args_layout ();

@@ -582,14 +582,16 @@ run_special (void)
       }
   {
     /* 2 bytes per cell plus at most 31 bytes per pixel (full census,
-     * packed variant with adaptive P2), the right census' lead and tail
-     * (SGM_CENSUS_R_EXTRA_BYTES), plus the sweeps' published
-     * states (at most one strip per SGM_SWEEP_MIN_STRIP_WARPS warps'
-     * columns: cuda/sgm/README.md) */
+     * packed variant with adaptive P2), plus the sweeps' published states
+     * (at most one strip per SGM_SWEEP_MIN_STRIP_WARPS warps' columns) and
+     * the byte planes' census rows (SgmCensusRows, for the largest
+     * min_disparity set_flags gives: cuda/sgm/README.md) */
     size_t used = cv_device_bytes_in_use () - before;
-    size_t limit = (size_t) w * h * (2 * 256 + 31) + SGM_CENSUS_R_EXTRA_BYTES +
+    size_t limit = (size_t) w * h * (2 * 256 + 31) +
         SGM_SWEEP_STATES_BYTES (SGM_SWEEP_STRIPS (w,
-            SGM_SWEEP_MIN_STRIP_WARPS), 256) + 4096;
+            SGM_SWEEP_MIN_STRIP_WARPS), 256) + sizeof (uint32_t) *
+        sgm_census_rows_words (h, sgm_census_rows_stride (w,
+            sgm_census_rows_pad (5 + 256 / 16, 256))) + 4096;
     printf ("special: plan holds %zu device bytes for %dx%d D=256 "
         "(limit %zu)\n", used, w, h, limit);
     if (used > limit) {
