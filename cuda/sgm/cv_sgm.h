@@ -213,6 +213,14 @@ CvStatus cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
 
 void cv_sgm_cuda_set_schedule (CvSgmCuda * plan, CvSgmSchedule schedule);
 
+/* Whether other GPU work shares the device with the plan's frames (other
+ * elements of a pipeline; 0 by default).  The default variant then runs
+ * the kernels that leave SMs to that work, as it does when several plans
+ * are alive: with 8 paths the byte planes (ordinary launches) rather than
+ * the 16-bit cells' or the sweeps' cooperative grids, which wait for
+ * every SM to be free. */
+void cv_sgm_cuda_set_gpu_shared (CvSgmCuda * plan, int shared);
+
 /* The schedule the last cv_sgm_cuda_compute used (never AUTO).  A forced
  * cooperative schedule the device cannot hold falls back to SEQUENTIAL. */
 CvSgmSchedule cv_sgm_cuda_get_schedule (const CvSgmCuda * plan);

@@ -435,6 +435,7 @@ struct CvSgmCuda
    * stream); planes_now: the kind the frame being computed runs
    * (SGM_PLANES_4 or SGM_PLANES_8), or 0 */
   int planes, planes_now, planes_serial;
+  int gpu_shared;               /* cv_sgm_cuda_set_gpu_shared */
   /* lanes per chain of the 8 paths' diagonal pairs: 16 or 32 (environment
    * CUDAVISION_SGM_DIAGONAL_LANES, for measurements), 0: by D
    * (sgm_planes_diagonal_lanes) */
@@ -629,6 +630,12 @@ extern "C" CvSgmSchedule
 cv_sgm_cuda_get_schedule (const CvSgmCuda * plan)
 {
   return plan->last_schedule;
+}
+
+extern "C" void
+cv_sgm_cuda_set_gpu_shared (CvSgmCuda * plan, int shared)
+{
+  plan->gpu_shared = shared != 0;
 }
 
 extern "C" void
@@ -962,7 +969,8 @@ sweeps_wide (const CvSgmCuda * plan, int width)
  * session 50: 1920x1080 D 256 3.92 ms with the sweeps, 4.28 with the
  * planes; 1226x370 D 256 1.05 and 1.03), and every image to the cells or
  * the sweeps on a device with plenty of DRAM bandwidth per SM that this
- * plan has to itself (sgm_planes8_auto: the H200, one plan alive). */
+ * plan has to itself (sgm_planes8_auto: the H200, one plan alive and no
+ * other work declared, cv_sgm_cuda_set_gpu_shared). */
 static int
 planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
 {
@@ -970,7 +978,8 @@ planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
   if (kind == SGM_PLANES_8 && plan->variant == CV_SGM_VARIANT_AUTO
       && ((plan->coop_ok && sweeps_wide (plan, width))
           || !sgm_planes8_auto (plan->bandwidth_per_sm,
-              __atomic_load_n (&live_plans, __ATOMIC_RELAXED))))
+              __atomic_load_n (&live_plans, __ATOMIC_RELAXED) +
+              plan->gpu_shared)))
     return 0;
   return plan->planes && (kind == SGM_PLANES_8 || plan->pairs)
       && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity,

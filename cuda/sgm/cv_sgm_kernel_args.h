@@ -476,8 +476,9 @@ int sgm_planes_kind (const CvSgmParams * params);
 
 /* TRUE when AUTO runs the 8 paths' byte planes on a device with
  * @bandwidth_per_sm bytes per second of DRAM bandwidth per SM (0:
- * unknown) with @plans plans alive in the process: where bandwidth is
- * scarce or several plans share the GPU; a single plan on a device with
+ * unknown) with @plans sources of GPU work in the process (the plans
+ * alive, one more where a plan shares the GPU with other work): where
+ * bandwidth is scarce or the GPU is shared; a single plan on a device with
  * plenty of bandwidth runs faster on the 16-bit cells (cv_sgm_plan.c). */
 int sgm_planes8_auto (double bandwidth_per_sm, int plans);
 

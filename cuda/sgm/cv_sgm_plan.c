@@ -56,12 +56,14 @@ sgm_planes_kind (const CvSgmParams * p)
  * 0.578-0.585, 1242x375 0.598 against 0.585, 640x480 0.482 against 0.448,
  * 1280x720 1.134 against 1.054, 1226x1080 1.655 against 1.552; only
  * 1024x440 the other way, 0.559-0.565 against 0.585-0.588, too few sizes
- * for a rule.  With several plans
- * (pipelines sharing the GPU) the planes again: the cells' group kernels
- * are cooperative launches, whose grids wait for room on every SM, where
- * the planes' kernels fill the SMs beside the other streams' work (H200,
- * session 51, bench-chain 8 streams: 1450 against 1378 fps; one stream
- * 1180 against 1198). */
+ * for a rule.  With several plans (pipelines sharing the GPU), or other
+ * work beside the plan's (cv_sgm_cuda_set_gpu_shared: the other elements
+ * of a pipeline), the planes again: the cells' group kernels are
+ * cooperative launches, whose grids wait for room on every SM, where the
+ * planes' kernels fill the SMs beside the other work (H200, bench-chain:
+ * 8 streams 1450 against 1378 fps in session 51; one stream 1266-1289 /
+ * 1225-1276 fps without / with overlays against 1205-1223 / 1188-1200 in
+ * session 53, the planes without masks). */
 #define SGM_PLANES8_AUTO_MAX_BANDWIDTH_PER_SM 30e9
 
 int

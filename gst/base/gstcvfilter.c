@@ -180,6 +180,15 @@ cuda_result (GstCvFilter * filter, CUresult result, const gchar * call)
 }
 #endif
 
+/* Filters holding a CUDA stream (gst_cv_filter_cuda_filters). */
+static gint cuda_filters;
+
+gint
+gst_cv_filter_cuda_filters (void)
+{
+  return g_atomic_int_get (&cuda_filters);
+}
+
 /* Obtains the CUDA context (shared with neighbours when they have one) and
  * creates the element's stream. */
 static gboolean
@@ -218,6 +227,7 @@ gst_cv_filter_ensure_cuda (GstCvFilter * filter)
   }
   gst_cuda_context_pop (NULL);
   filter->cuda_ready = TRUE;
+  g_atomic_int_inc (&cuda_filters);
   return TRUE;
 #else
   GST_ELEMENT_ERROR (filter, CORE, NOT_IMPLEMENTED,
@@ -254,6 +264,8 @@ gst_cv_filter_free_cuda (GstCvFilter * filter)
   }
   filter->stream = NULL;
   gst_clear_object (&filter->context);
+  if (filter->cuda_ready)
+    g_atomic_int_add (&cuda_filters, -1);
   filter->cuda_ready = FALSE;
 #endif
 }

@@ -157,6 +157,11 @@ void gst_cv_filter_post_summary (GstCvFilter * filter, GstBuffer * buffer,
  * property), so the no-host-copies rule of the chain can be measured. */
 void gst_cv_filter_count_transfer (GstCvFilter * filter, gsize bytes);
 
+/* Filters of this process running their CUDA backend (holding a CUDA
+ * stream), the caller included: more than one, and the GPU is shared with
+ * the others' kernels. */
+gint gst_cv_filter_cuda_filters (void);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstCvFilter, gst_object_unref)
 
 G_END_DECLS

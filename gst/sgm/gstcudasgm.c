@@ -791,6 +791,8 @@ gst_cuda_sgm_process_cuda (GstCvFilter * filter, gconstpointer settings,
   }
   if (!device_luma (self, &f, &left, &right))
     goto done;
+  /* other elements' kernels beside ours: the plan's kernels leave them SMs */
+  cv_sgm_cuda_set_gpu_shared (self->plan, gst_cv_filter_cuda_filters () > 1);
   if (cv_sgm_cuda_compute (self->plan, &f.params, &left, &right,
           &f.disparity, &f.confidence, filter->stream, &err) != CV_OK) {
     gst_cv_filter_core_error (filter, "Semi-global matching", &err);

@@ -729,13 +729,15 @@ run_planes (int paths)
         make_pair (kind, w, h, combo, l, r);
         g_snprintf (what, sizeof (what), "planes, %d paths, %s combo %d",
             paths, kind_names[kind], combo);
-        /* (AUTO takes the 8 paths' planes only where DRAM bandwidth is
-         * scarce, sgm_planes8_auto: not on the H200) */
+        /* (AUTO takes the 8 paths' planes for a plan alone only where
+         * DRAM bandwidth is scarce, not on the H200, but on any device
+         * where the GPU is declared shared: sgm_planes8_auto) */
+        cv_sgm_cuda_set_gpu_shared (g->plan, paths == 8);
         if (!compare_variant (g, &p, l, r, CV_SGM_SCHEDULE_AUTO,
                 k == 1 ? CV_SGM_VARIANT_PACKED16 : k == 2
-                ? CV_SGM_VARIANT_PACKED32 : paths == 8
-                ? CV_SGM_VARIANT_PACKED16 : CV_SGM_VARIANT_AUTO, what))
+                ? CV_SGM_VARIANT_PACKED32 : CV_SGM_VARIANT_AUTO, what))
           return 1;
+        cv_sgm_cuda_set_gpu_shared (g->plan, FALSE);
         /* (under a sanitizer only one case in SANITIZER_SAMPLE runs) */
         if (g->n_runs > runs_before && g->n_planes != before + 1) {
           fprintf (stderr, "%s %dx%d D %d: the byte planes did not run\n",
