@@ -1780,14 +1780,11 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
       && plan->planes_now == 0 ? sweep_strip_warps (plan, params, w) : 0;
   if (plan->sweep_strip_warps > 0)
     plan->last_variant = CV_SGM_VARIANT_SWEEPS;
-  if (plan->planes_now != 0) {
-    const int pad = sgm_census_rows_pad (params->min_disparity,
-        params->max_disparity);
-    if ((st = cv_device_buffer_ensure (&plan->census_rows,
-                sgm_census_rows_words (h, sgm_census_rows_stride (w, pad)) *
-                sizeof (uint32_t), err)) != CV_OK)
-      return st;
-  }
+  if (plan->planes_now != 0 && (st = cv_device_buffer_ensure
+          (&plan->census_rows, sgm_census_rows_bytes (w, h,
+                  params->min_disparity, params->max_disparity), err))
+      != CV_OK)
+    return st;
   if (plan->last_variant != CV_SGM_VARIANT_BASELINE && params->adaptive_p2) {
     if ((st = cv_device_buffer_ensure (&plan->jumps, npix *
                 SGM_JUMPS_PER_PIXEL * sizeof (uint16_t), err)) != CV_OK)

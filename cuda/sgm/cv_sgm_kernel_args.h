@@ -141,14 +141,18 @@ sgm_census_rows_stride (int width, int pad)
   return (width + pad + 3) & ~3;
 }
 
-/* 32-bit words of an SgmCensusRows buffer (data at word @pad of it): the
- * rows, and SGM_CENSUS_ROWS_TAIL words after the last that the pairs'
- * whole 16-byte units reach past a line's last pixel outside the image. */
+/* Bytes of the SgmCensusRows buffer of a @width x @height frame for D =
+ * @n_disp from @min_disp (data at word `pad` of it): the rows, and
+ * SGM_CENSUS_ROWS_TAIL words after the last that the pairs' whole 16-byte
+ * units reach past a line's last pixel outside the image. */
 #define SGM_CENSUS_ROWS_TAIL 8
 static inline size_t
-sgm_census_rows_words (int height, int stride)
+sgm_census_rows_bytes (int width, int height, int min_disp, int n_disp)
 {
-  return (size_t) height * stride + SGM_CENSUS_ROWS_TAIL;
+  const int stride = sgm_census_rows_stride (width,
+      sgm_census_rows_pad (min_disp, n_disp));
+  return ((size_t) height * stride + SGM_CENSUS_ROWS_TAIL) *
+      sizeof (uint32_t);
 }
 
 typedef struct

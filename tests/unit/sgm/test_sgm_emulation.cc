@@ -362,8 +362,8 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
    * garbage: the census kernel zeroes them */
   const int rows_pad = sgm_census_rows_pad (p->min_disparity, D);
   const int rows_stride = sgm_census_rows_stride (w, rows_pad);
-  std::vector < uint32_t > rows_buf (sgm_census_rows_words (h, rows_stride),
-      0x5a5a5a5au);
+  std::vector < uint32_t > rows_buf (sgm_census_rows_bytes (w, h,
+          p->min_disparity, D) / sizeof (uint32_t), 0x5a5a5a5au);
   const SgmCensusRows rows = { full ? NULL : rows_buf.data () + rows_pad,
     rows_stride, rows_pad
   };

@@ -589,9 +589,8 @@ run_special (void)
     size_t used = cv_device_bytes_in_use () - before;
     size_t limit = (size_t) w * h * (2 * 256 + 31) +
         SGM_SWEEP_STATES_BYTES (SGM_SWEEP_STRIPS (w,
-            SGM_SWEEP_MIN_STRIP_WARPS), 256) + sizeof (uint32_t) *
-        sgm_census_rows_words (h, sgm_census_rows_stride (w,
-            sgm_census_rows_pad (5 + 256 / 16, 256))) + 4096;
+            SGM_SWEEP_MIN_STRIP_WARPS), 256) + sgm_census_rows_bytes (w, h,
+        5 + 256 / 16, 256) + 4096;
     printf ("special: plan holds %zu device bytes for %dx%d D=256 "
         "(limit %zu)\n", used, w, h, limit);
     if (used > limit) {
