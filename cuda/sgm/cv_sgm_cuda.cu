@@ -965,21 +965,24 @@ sweeps_wide (const CvSgmCuda * plan, int width)
 /* The byte planes' kind (SGM_PLANES_4 or SGM_PLANES_8) that @plan runs
  * for @p on rows of @width where they apply (sgm_planes_lanes, checked by
  * the caller), are not turned off and their winner-takes-all's blocks
- * fit; else 0.  AUTO with 8 paths leaves wide images to the sweeps (H100,
- * session 50: 1920x1080 D 256 3.92 ms with the sweeps, 4.28 with the
- * planes; 1226x370 D 256 1.05 and 1.03), and every image to the cells or
- * the sweeps on a device with plenty of DRAM bandwidth per SM that this
- * plan has to itself (sgm_planes8_auto: the H200, one plan alive and no
- * other work declared, cv_sgm_cuda_set_gpu_shared). */
+ * fit; else 0.  AUTO with 8 paths leaves wide images at D > 128 to the
+ * sweeps (H100, session 50: 1920x1080 D 256 3.92 ms with the sweeps, 4.28
+ * with the planes; 1226x370 D 256 1.05 and 1.03; at D 128 the planes won
+ * once their pairs ran in blocks of 4 warps, H200, session 54: 1920x1080
+ * 2.043 against 2.188), and narrow images and D > 128 to the cells or the
+ * sweeps on a device with plenty of DRAM bandwidth per SM that this plan
+ * has to itself (sgm_planes8_auto: the H200, one plan alive and no other
+ * work declared, cv_sgm_cuda_set_gpu_shared). */
 static int
 planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
 {
   const int kind = sgm_planes_kind (p);
   if (kind == SGM_PLANES_8 && plan->variant == CV_SGM_VARIANT_AUTO
-      && ((plan->coop_ok && sweeps_wide (plan, width))
+      && ((p->max_disparity > 128 && plan->coop_ok
+              && sweeps_wide (plan, width))
           || !sgm_planes8_auto (plan->bandwidth_per_sm,
               __atomic_load_n (&live_plans, __ATOMIC_RELAXED) +
-              plan->gpu_shared)))
+              plan->gpu_shared, width, p->max_disparity, plan->n_sms)))
     return 0;
   return plan->planes && (kind == SGM_PLANES_8 || plan->pairs)
       && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity,

@@ -138,8 +138,9 @@ CvStatus sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes,
 /* 4 paths, and the 8 paths' byte planes (cv_sgm_fast_pairs.cu): the
  * shared memory of one warp of the vertical-pair kernel with @lanes lanes
  * per chain (a block holds as many warps as fit), and its launch (an
- * ordinary one, about one block per of @n_sms SMs; args needs no plan: no
- * counters, no groups; args->pair_dx +-1: the diagonal pairs). */
+ * ordinary one, blocks of a few warps, about one per of @n_sms SMs where
+ * there are few lines; args needs no plan: no counters, no groups;
+ * args->pair_dx +-1: the diagonal pairs). */
 size_t sgm_fast_pairs_smem_bytes (int n_disp, int lanes);
 CvStatus sgm_fast_pairs_launch (const SgmPathsArgs * args, int lanes,
     int n_sms, int smem_limit, int *smem_set, cudaStream_t stream,

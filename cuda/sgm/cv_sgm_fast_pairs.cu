@@ -56,9 +56,20 @@
  * A slot holds the down chain's pixels, then the up chain's. */
 #define FAST_PAIRS_SLOTS (SGM_FAST_RING + 2)
 
-/* The most warps per block (the launcher spreads the columns over the
- * SMs: a block per SM where they fit). */
+/* The most warps per block the kernels are compiled for (their register
+ * budget: 128 per thread). */
 #define FAST_PAIRS_MAX_WARPS 16
+
+/* The most warps per block the launcher makes.  With blocks of up to 16
+ * warps, about one per SM, a launch's last blocks waited for a whole SM
+ * while the other SMs ran out of lines (the diagonal lines' lengths vary,
+ * the other chain's kernel and other pipelines' share the SMs); blocks of
+ * 4 warps are dealt by the GPU's block scheduler to the SMs as they free
+ * up.  H200, 8 paths' byte planes, session 54 (docs/performance.md):
+ * 1226x370 D 128 0.593 -> 0.542 ms, 1280x720 1.138 -> 1.008, 1226x1080
+ * 1.657 -> 1.378, 640x480 0.544 -> 0.474, 1024x440 0.558 -> 0.557; 2 or 6
+ * warps lost at some sizes. */
+#define FAST_PAIRS_BLOCK_WARPS 4
 
 static __host__ __device__ inline size_t
 fast_pairs_jump_bytes (int lanes, int warps)
@@ -630,8 +641,9 @@ pick_fast_pairs (int n_disp, int lanes, int planes, int dx, int accumulate)
 
 /* Warps per block and blocks for the @lines of a launch
  * (sgm_pair_lines) with @lanes lanes per chain and D = @n_disp on @n_sms
- * SMs: about one block per SM, the warps spread evenly, as many as
- * @smem_limit bytes of shared memory hold (at least one). */
+ * SMs: the warps spread evenly over about one block per SM, but at most
+ * FAST_PAIRS_BLOCK_WARPS per block and as many as @smem_limit bytes of
+ * shared memory hold (at least one). */
 static __host__ inline void
 fast_pairs_grid (int lines, int n_disp, int lanes, int planes, int n_sms,
     int smem_limit, int *warps, int *blocks)
@@ -641,8 +653,8 @@ fast_pairs_grid (int lines, int n_disp, int lanes, int planes, int n_sms,
   const int sms = n_sms > 0 ? n_sms : 1;
   const int fit = (int) ((size_t) smem_limit /
       fast_pairs_smem_bytes (n_disp, lanes, 1, planes));
-  const int most = fit < 1 ? 1 : fit < FAST_PAIRS_MAX_WARPS ? fit
-      : FAST_PAIRS_MAX_WARPS;
+  const int most = fit < 1 ? 1 : fit < FAST_PAIRS_BLOCK_WARPS ? fit
+      : FAST_PAIRS_BLOCK_WARPS;
   *warps = (n_warps + sms - 1) / sms;
   if (*warps > most)
     *warps = most;

@@ -83,9 +83,10 @@ static const Case cases[] = {
    * large frame */
   {1226, 370, 256, 4, 0, 0},
   {1920, 1080, 128, 4, 0, 0},
-  /* where the default takes the sweeps at D 128: the strips' width (6, 7
-   * and 8 strip warps at 1440, 1760 and 1920 columns on 132 SMs, 5 at
-   * 1226) and the height apart */
+  /* where the default took the sweeps at D 128 until session 54 (the
+   * byte planes since): the strips' width (6, 7 and 8 strip warps at
+   * 1440, 1760 and 1920 columns on 132 SMs, 5 at 1226) and the height
+   * apart */
   {1440, 600, 128, 8, 0, 0},
   {1760, 600, 128, 8, 0, 0},
   {1920, 370, 128, 8, 0, 0},

@@ -728,9 +728,10 @@ run_planes (int paths)
         make_pair (kind, w, h, combo, l, r);
         g_snprintf (what, sizeof (what), "planes, %d paths, %s combo %d",
             paths, kind_names[kind], combo);
-        /* (AUTO takes the 8 paths' planes for a plan alone only where
-         * DRAM bandwidth is scarce, not on the H200, but on any device
-         * where the GPU is declared shared: sgm_planes8_auto) */
+        /* (AUTO takes the 8 paths' planes for a plan alone of these
+         * narrow frames only where DRAM bandwidth is scarce, not on the
+         * H200, but on any device where the GPU is declared shared:
+         * sgm_planes8_auto) */
         cv_sgm_cuda_set_gpu_shared (g->plan, paths == 8);
         if (!compare_variant (g, &p, l, r, CV_SGM_SCHEDULE_AUTO,
                 k == 1 ? CV_SGM_VARIANT_PACKED16 : k == 2
@@ -787,8 +788,9 @@ run_graph (int paths)
   int16_t *gd = g_new (int16_t, (size_t) w * h);
   uint8_t *gc = g_new (uint8_t, (size_t) w * h);
 
-  /* the planes by name with 8 paths: AUTO takes them only where DRAM
-   * bandwidth is scarce (sgm_planes8_auto: not on the H200) */
+  /* the planes by name with 8 paths: AUTO takes them for this narrow
+   * frame only where DRAM bandwidth is scarce (sgm_planes8_auto: not on
+   * the H200) */
   if (paths == 8)
     cv_sgm_cuda_set_variant (g->plan, CV_SGM_VARIANT_PACKED16);
   CUDA_OK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
