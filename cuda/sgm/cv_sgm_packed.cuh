@@ -452,19 +452,26 @@ sgm_pixel_copy_async_at (uint32_t * dst, unsigned dst_s, const uint32_t * src,
 }
 
 /* sgm_pixel_copy_async_at (unswizzled) where @pred: predicated copies,
- * nothing read from @src otherwise (it may lie outside the buffer). */
+ * nothing read from @src otherwise (it may lie outside the buffer).  The
+ * lanes past the pixel's units are predicated off too, not branched
+ * around: ptxas made a branch of that lane condition, and of @pred inside
+ * it, each with its block's bookkeeping and the never-issued loads it
+ * puts before a block's first copy (the diagonal pairs, session 54: 678
+ * -> 648 SASS instructions per two row steps, 1226x370 D 128 0.541 ->
+ * 0.520 ms on the H200; the vertical pair's copies, written this way,
+ * lost: 580 -> 603 instructions, 0.155 -> 0.164 ms, so they keep
+ * sgm_pixel_copy_async_at). */
 template < int LPS, int WORDS > static __device__ __forceinline__ void
 sgm_pixel_copy_async_if_at (bool pred, uint32_t * dst, unsigned dst_s,
     const uint32_t * src, int sl)
 {
   constexpr int UNITS = WORDS / 4;
 #pragma unroll
-  for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++)
-    if (UNITS % LPS == 0 || sl + k * LPS < UNITS) {
-      const int u = sl + k * LPS;
-      sgm_copy_async16_cg_if_at (pred, dst + 4 * u, dst_s + 16u * u,
-          src + 4 * u);
-    }
+  for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++) {
+    const int u = sl + k * LPS;
+    sgm_copy_async16_cg_if_at (pred && (UNITS % LPS == 0 || u < UNITS),
+        dst + 4 * u, dst_s + 16u * u, src + 4 * u);
+  }
 }
 
 template < int LPS, int WORDS, int SWZ = 0 >
