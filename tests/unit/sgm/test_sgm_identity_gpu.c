@@ -728,10 +728,10 @@ run_planes (int paths)
         make_pair (kind, w, h, combo, l, r);
         g_snprintf (what, sizeof (what), "planes, %d paths, %s combo %d",
             paths, kind_names[kind], combo);
-        /* (AUTO takes the 8 paths' planes for a plan alone of these
-         * narrow frames only where DRAM bandwidth is scarce, not on the
-         * H200, but on any device where the GPU is declared shared:
-         * sgm_planes8_auto) */
+        /* (AUTO takes the 8 paths' planes for a plan alone where DRAM
+         * bandwidth is scarce or, on the H200, at D 128 on frames of 6
+         * columns per SM or more, but for every frame where the GPU is
+         * declared shared: sgm_planes8_auto) */
         cv_sgm_cuda_set_gpu_shared (g->plan, paths == 8);
         if (!compare_variant (g, &p, l, r, CV_SGM_SCHEDULE_AUTO,
                 k == 1 ? CV_SGM_VARIANT_PACKED16 : k == 2
