@@ -58,6 +58,10 @@ sgm_planes_kind (const CvSgmParams * p)
  * 1280x720 1.008 / 1.050, 1226x1080 1.378 / 1.547, 1920x1080 2.043 against
  * the sweeps' 2.188; but 640x480 0.474 against 0.448 (4.8 columns per SM:
  * the chains' latency) and D 256 0.993 against the sweeps' 0.979.  With
+ * the diagonal pairs' copies without branches (the same session), 640x480
+ * ties (planes 0.447, cells 0.448) and the rest hold: 1226x370 0.523,
+ * 1024x440 0.520, 1920x1080 1.999 against the sweeps' 2.189, D 256 0.995
+ * against 0.979.  With
  * several plans (pipelines sharing the GPU), or other work beside the
  * plan's (cv_sgm_cuda_set_gpu_shared: the other elements of a pipeline),
  * the planes at every size: the cells' group kernels are cooperative
