@@ -53,7 +53,7 @@
 
 /* Ring slots per warp: up to SGM_FAST_RING + 1 rows fetched or being read,
  * and one that other lanes may still be reading (as cv_sgm_fast_paths.cu).
- * A slot holds the down chain's pixels, then the up chain's. */
+ * A slot holds one row step of both chains (fast_pairs_slot_bytes). */
 #define FAST_PAIRS_SLOTS (SGM_FAST_RING + 2)
 
 /* The most warps per block the kernels are compiled for (their register
@@ -71,20 +71,6 @@
  * warps lost at some sizes. */
 #define FAST_PAIRS_BLOCK_WARPS 4
 
-static __host__ __device__ inline size_t
-fast_pairs_jump_bytes (int lanes, int warps)
-{
-  return (size_t) warps * FAST_PAIRS_SLOTS * 2 * (SGM_WARP / lanes) *
-      SGM_JUMPS_PER_PIXEL * sizeof (uint16_t);
-}
-
-static __host__ __device__ inline size_t
-fast_pairs_cells_bytes (int n_disp, int lanes, int warps)
-{
-  return (size_t) warps * FAST_PAIRS_SLOTS * 2 * (SGM_WARP / lanes) *
-      (n_disp / 2) * sizeof (uint32_t);
-}
-
 /* PLANES: 32-bit words of a chain's census row in a ring slot: the right
  * view's D + columns - 1 words that the warp's columns (at most 2) read,
  * in D / 4 + 1 16-byte units from the one that holds the first, then the
@@ -95,12 +81,50 @@ fast_pairs_census_words (int n_disp)
   return n_disp + 8;
 }
 
+/* A ring slot of a warp holds one row step of both chains: their pixels'
+ * P2 values (adaptive P2; a 128-byte block, so that the parts after it
+ * keep their alignment), their pixels' cells (D / 2 words a pixel) or,
+ * with the byte planes, their plane bytes (D / 4 words), then (PLANES)
+ * their census rows.  Offsets in bytes from the slot's start; a chain's
+ * part follows the down chain's. */
+static __host__ __device__ constexpr int
+fast_pairs_jump_part_bytes (int lanes)
+{
+  return SGM_WARP / lanes * SGM_JUMPS_PER_PIXEL * (int) sizeof (uint16_t);
+}
+
+static __host__ __device__ constexpr int
+fast_pairs_pixels_at (int lanes)
+{
+  return (2 * fast_pairs_jump_part_bytes (lanes) + 127) / 128 * 128;
+}
+
+static __host__ __device__ constexpr int
+fast_pairs_pixel_part_bytes (int n_disp, int lanes, int planes)
+{
+  return SGM_WARP / lanes * (n_disp / (planes ? 4 : 2)) *
+      (int) sizeof (uint32_t);
+}
+
+static __host__ __device__ constexpr int
+fast_pairs_census_at (int n_disp, int lanes, int planes)
+{
+  return fast_pairs_pixels_at (lanes) + 2 * fast_pairs_pixel_part_bytes
+      (n_disp, lanes, planes);
+}
+
+static __host__ __device__ constexpr int
+fast_pairs_slot_bytes (int n_disp, int lanes, int planes)
+{
+  return fast_pairs_census_at (n_disp, lanes, planes) + (planes ? 2 *
+      fast_pairs_census_words (n_disp) * (int) sizeof (uint32_t) : 0);
+}
+
 static __host__ __device__ inline size_t
 fast_pairs_smem_bytes (int n_disp, int lanes, int warps, int planes)
 {
-  return fast_pairs_jump_bytes (lanes, warps) + fast_pairs_cells_bytes
-      (n_disp, lanes, warps) + (planes ? (size_t) warps * FAST_PAIRS_SLOTS *
-      2 * fast_pairs_census_words (n_disp) * sizeof (uint32_t) : 0);
+  return (size_t) warps * FAST_PAIRS_SLOTS * fast_pairs_slot_bytes (n_disp,
+      lanes, planes);
 }
 
 /* A compile-time flag as a type (a constant inside the lambdas). */
@@ -197,7 +221,10 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
 {
   constexpr int NSL = SGM_WARP / LPS;   /* columns per warp */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
-  constexpr int PIX = NSL * WORDS;      /* words of a chain's part of a slot */
+  /* words per pixel in global memory and in the ring: the cells or the
+   * plane's bytes */
+  constexpr int PW = PLANES ? WORDS / 2 : WORDS;
+  constexpr int PIX = NSL * PW;         /* words of a chain's part of a slot */
   static_assert (DX == 0 || PLANES, "diagonal lines with the byte planes");
   static_assert (PLANES || !ACCUMULATE, "the cells are always read");
   /* the warp's diagonal lines start and end a row apart */
@@ -206,8 +233,6 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   [[maybe_unused]] constexpr bool SUB_C = PLANES == SGM_PLANES_8;
   /* the rows of the first half hold what this kernel must add to */
   constexpr bool READ_FIRST = !PLANES || ACCUMULATE;
-  /* words per pixel in global memory: the cells or the plane's bytes */
-  constexpr int PW = PLANES ? WORDS / 2 : WORDS;
   constexpr int SLOTS = FAST_PAIRS_SLOTS;
   constexpr bool STAGED_STORE = !PLANES && sgm_staged_store (KH);
   [[maybe_unused]] constexpr int SWZ = PLANES ? 0 : sgm_ring_swizzle (LPS, KH);
@@ -247,22 +272,39 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   const ptrdiff_t first_pixel = (ptrdiff_t) t0 * W + s_read;
   const int row_step_px = W + DX;
 
-  /* the rings: slot k, chain c at (2 k + c) parts */
-  uint2 *const jump_ring = (uint2 *) smem + (size_t) wib * SLOTS * 2 * NSL
-      + seg;
-  uint32_t *const ring = (uint32_t *) (smem + fast_pairs_jump_bytes (LPS,
-          warps)) + (size_t) wib * SLOTS * 2 * PIX + seg * WORDS;
-  const unsigned ring_s = sgm_shared_address (ring);
-  const unsigned jump_ring_s = sgm_shared_address (jump_ring);
-  /* PLANES: the census rows, slot k, chain c at (2 k + c) parts */
+  /* the warp's ring: SLOTS slots of SLOT_BYTES (fast_pairs_slot_bytes),
+   * one row step of both chains each, the down chain's part first; the row
+   * step to fetch next and the one to read at the byte offsets fetch_at
+   * and read_at from the ring's start, and each lane's places in a slot at
+   * offsets from the slot's start that do not change from step to step:
+   * no slot index products and no lane terms in the step (H200, session
+   * 55: the diagonal pair's loop 817 -> 729 SASS instructions per two row
+   * steps, the stage at 1226x370 D 128 0.156 -> 0.145 ms) */
   constexpr int CEN = fast_pairs_census_words (2 * WORDS);
   constexpr int CEN_UNITS = 2 * WORDS / 4 + 1;  /* the right view's */
-  uint32_t *const cen_ring = (uint32_t *) (smem + fast_pairs_jump_bytes
-      (LPS, warps) + fast_pairs_cells_bytes (2 * WORDS, LPS, warps)) +
-      (size_t) wib * SLOTS * 2 * CEN;
-  const unsigned cen_ring_s = sgm_shared_address (cen_ring);
-  constexpr unsigned PART_BYTES = PIX * sizeof (uint32_t);
-  constexpr unsigned JUMP_PART_BYTES = NSL * sizeof (uint2);
+  constexpr unsigned JUMP_PART_BYTES = fast_pairs_jump_part_bytes (LPS);
+  constexpr unsigned PART_BYTES = fast_pairs_pixel_part_bytes (2 * WORDS,
+      LPS, PLANES);
+  static_assert (PART_BYTES == PIX * sizeof (uint32_t), "a pixel part");
+  constexpr unsigned CEN_BYTES = CEN * sizeof (uint32_t);
+  constexpr unsigned CEN_AT = fast_pairs_census_at (2 * WORDS, LPS, PLANES);
+  constexpr unsigned SLOT_BYTES = fast_pairs_slot_bytes (2 * WORDS, LPS,
+      PLANES);
+  constexpr unsigned RING_BYTES = SLOTS * SLOT_BYTES;
+  unsigned char *const slots = smem + (size_t) wib * RING_BYTES;
+  const unsigned slots_s = sgm_shared_address (slots);
+  /* the segment's P2 values and pixel, the lane's first unit of the pixel
+   * (SPLIT), census unit and left census word (lanes below NSL) */
+  const unsigned jump_at = (unsigned) seg * sizeof (uint2);
+  const unsigned pixel_at = fast_pairs_pixels_at (LPS) + (unsigned) seg * PW
+      * sizeof (uint32_t);
+  const unsigned pixel_lane_at = pixel_at + 16u * sl;
+  const unsigned cen_unit_at = CEN_AT + 16u * lane;
+  const unsigned cen_left_at = CEN_AT + 4u * (4 * CEN_UNITS + lane);
+  unsigned fetch_at = 0, read_at = 0;
+  auto next_slot =[](unsigned at) -> unsigned {
+    return at + SLOT_BYTES == RING_BYTES ? 0u : at + SLOT_BYTES;
+  };
 
   /* 32-bit words between a pixel and the next one of its chain */
   const ptrdiff_t row_words = (ptrdiff_t) row_step_px * PW;
@@ -276,10 +318,13 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   const ptrdiff_t jumps_row_bytes = (ptrdiff_t) row_step_px *
       SGM_JUMPS_PER_PIXEL * (ptrdiff_t) sizeof (uint16_t);
 
-  /* the next row step to fetch, its slot, and its pixels' cells and P2
-   * values (down: step q, up: step n - 1 - q) */
-  int q_next = 0, slot_next = 0;
-  const uint32_t *fetch_dn = column, *fetch_up = column_last;
+  /* the next row step to fetch, and its pixels' cells and P2 values
+   * (down: step q, up: step n - 1 - q); SPLIT: the lane's first unit of
+   * the pixel's bytes */
+  int q_next = 0;
+  const int fetch_lane = SPLIT ? 4 * sl : 0;
+  const uint32_t *fetch_dn = column + fetch_lane;
+  const uint32_t *fetch_up = column_last + fetch_lane;
   uintptr_t jumps_dn = jumps_column;
   uintptr_t jumps_up = jumps_column + (n - 1) * jumps_row_bytes;
   const int last_first_half = (n - 1) / 2;
@@ -294,9 +339,10 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   const ptrdiff_t g_first = (ptrdiff_t) t0 * a.census_rows.stride + x_w -
       a.min_disp - (2 * WORDS - 1);
   const ptrdiff_t g_last = g_first + (ptrdiff_t) (n - 1) * cen_step;
-  const uint4 *cen_unit[2] = {
-    (const uint4 *) a.census_rows.data + (g_first - (g_first & 3)) / 4,
-    (const uint4 *) a.census_rows.data + (g_last - (g_last & 3)) / 4
+  const uint4 *cen_unit[2] = {     /* the lane's unit after it */
+    (const uint4 *) a.census_rows.data + (g_first - (g_first & 3)) / 4 +
+        lane,
+    (const uint4 *) a.census_rows.data + (g_last - (g_last & 3)) / 4 + lane
   };
   int cen_mod[2] = { (int) (g_first & 3), (int) (g_last & 3) };
   const ptrdiff_t left_first = (ptrdiff_t) t0 * W +
@@ -306,19 +352,18 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     (const uint32_t *) a.census_l + left_first + (ptrdiff_t) (n - 1) *
         row_step_px
   };
-  auto fetch_census = [&](int part, int c) {
-    uint32_t *dst = cen_ring + (part + c) * CEN;
-    const unsigned dst_s = cen_ring_s + 4u * (unsigned) ((part + c) * CEN);
+  auto fetch_census = [&](int c) {
+    const unsigned at = fetch_at + c * CEN_BYTES;
 #pragma unroll
     for (int u0 = 0; u0 < CEN_UNITS; u0 += SGM_WARP)
       sgm_copy_async_if_at (lane + u0 < CEN_UNITS,
-          (uint4 *) dst + u0 + lane, dst_s + 16u * (unsigned) (u0 + lane),
-          cen_unit[c] + u0 + lane);
+          (uint4 *) (slots + cen_unit_at + at) + u0,
+          slots_s + cen_unit_at + at + 16u * u0, cen_unit[c] + u0);
     /* the left view's words of the warp's columns (SPLIT: of those at
      * their own pixels) */
     sgm_copy_async_if_at (lane < NSL && own (lane_line, c, q_next),
-        dst + 4 * CEN_UNITS + lane, dst_s + 4u * (unsigned) (4 * CEN_UNITS +
-            lane), cen_left[c]);
+        (uint32_t *) (slots + cen_left_at + at), slots_s + cen_left_at + at,
+        cen_left[c]);
     /* a row step down (up): the word cen_step further (back), in the
      * unit (place +- cen_step) / 4 on (a floor: the shift of a negative
      * sum rounds down) */
@@ -328,32 +373,34 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     cen_left[c] += c == DN ? row_step_px : -row_step_px;
   };
   auto fetch_row = [&]() {
-    const int part = 2 * slot_next;
     if constexpr (PLANES) {
-      fetch_census (part, DN);
-      fetch_census (part, UP);
+      fetch_census (DN);
+      fetch_census (UP);
     }
     /* PLANES without ACCUMULATE: a row of the first half holds nothing
      * yet */
     if (READ_FIRST || q_next > last_first_half) {
       if constexpr (SPLIT) {
-        sgm_pixel_copy_async_if_at < LPS, PW > (own (mine, DN, q_next),
-            ring + part * PIX, ring_s + part * PART_BYTES, fetch_dn, sl);
-        sgm_pixel_copy_async_if_at < LPS, PW > (own (mine, UP, q_next),
-            ring + (part + 1) * PIX, ring_s + (part + 1) * PART_BYTES,
-            fetch_up, sl);
+        const unsigned dn = pixel_lane_at + fetch_at, up = dn + PART_BYTES;
+        sgm_lane_units_copy_async_if < LPS, PW > (own (mine, DN, q_next),
+            (uint32_t *) (slots + dn), slots_s + dn, fetch_dn, sl);
+        sgm_lane_units_copy_async_if < LPS, PW > (own (mine, UP, q_next),
+            (uint32_t *) (slots + up), slots_s + up, fetch_up, sl);
       } else {
-        sgm_pixel_copy_async_at < LPS, PW, SWZ > (ring + part * PIX,
-            ring_s + part * PART_BYTES, fetch_dn, sl);
-        sgm_pixel_copy_async_at < LPS, PW, SWZ > (ring + (part + 1) * PIX,
-            ring_s + (part + 1) * PART_BYTES, fetch_up, sl);
+        const unsigned seg_dn = pixel_at + fetch_at;
+        sgm_pixel_copy_async_at < LPS, PW, SWZ > ((uint32_t *) (slots +
+                seg_dn), slots_s + seg_dn, fetch_dn, sl);
+        sgm_pixel_copy_async_at < LPS, PW, SWZ > ((uint32_t *) (slots +
+                seg_dn + PART_BYTES), slots_s + seg_dn + PART_BYTES,
+            fetch_up, sl);
       }
     }
+    const unsigned jumps_at = jump_at + fetch_at;
     sgm_copy_async_if_at (copy_jumps && own (mine, DN, q_next),
-        jump_ring + part * NSL, jump_ring_s + part * JUMP_PART_BYTES,
+        (uint2 *) (slots + jumps_at), slots_s + jumps_at,
         (const uint2 *) jumps_dn);
     sgm_copy_async_if_at (copy_jumps && own (mine, UP, q_next),
-        jump_ring + (part + 1) * NSL, jump_ring_s + (part + 1) *
+        (uint2 *) (slots + jumps_at + JUMP_PART_BYTES), slots_s + jumps_at +
         JUMP_PART_BYTES, (const uint2 *) jumps_up);
     sgm_copy_commit ();
     q_next++;
@@ -361,7 +408,7 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     fetch_up -= row_words;
     jumps_dn += jumps_row_bytes;
     jumps_up -= jumps_row_bytes;
-    slot_next = slot_next + 1 == SLOTS ? 0 : slot_next + 1;
+    fetch_at = next_slot (fetch_at);
   };
 
   /* Row step q is in the first half when 2 q <= n - 1: neither chain has
@@ -401,7 +448,6 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
 #pragma unroll
   for (int r = 0; r < KH; r++)
     L[DN][r] = L[UP][r] = 0;    /* a path start: the first step gives C */
-  int slot_rd = 0;
   uint32_t *row_dn = column, *row_up = column_last;
 
   /* PLANES: a lane's census words in a chain's part of a slot: the left
@@ -435,7 +481,8 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     if constexpr (PLANES) {
 #pragma unroll
       for (int c = 0; c < 2; c++) {
-        const uint32_t *cen = cen_ring + (2 * slot_rd + c) * CEN;
+        const uint32_t *cen = (const uint32_t *) (slots + CEN_AT + read_at +
+            c * CEN_BYTES);
         const uint32_t *right = cen + cen_off[c] + cen_lane;
         const uint32_t left = cen[4 * CEN_UNITS + (s_read - x_w)];
 #pragma unroll
@@ -443,8 +490,8 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
           C[c][r] = sgm_pack_halves ((uint32_t) __popc (left ^ right[-r]),
               (uint32_t) __popc (left ^ right[-r - WORDS]));
         if constexpr (SECOND || ACCUMULATE)
-          sgm_words_load_shared < KH / 2 > (bytes[c], ring + (2 * slot_rd +
-                  c) * PIX + KH / 2 * sl);
+          sgm_words_load_shared < KH / 2 > (bytes[c], (const uint32_t *)
+              (slots + pixel_at + read_at + c * PART_BYTES) + KH / 2 * sl);
         else
 #pragma unroll
           for (int j = 0; j < KH / 2; j++)
@@ -455,9 +502,9 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     } else {
 #pragma unroll
       for (int c = 0; c < 2; c++) {
-        const int part = 2 * slot_rd + c;
-        sgm_lane_words_load_shared_at < KH, SWZ > (cell[c], ring + part * PIX,
-            ring_s + part * PART_BYTES, sl);
+        const unsigned part = pixel_at + read_at + c * PART_BYTES;
+        sgm_lane_words_load_shared_at < KH, SWZ > (cell[c], (uint32_t *)
+            (slots + part), slots_s + part, sl);
 #pragma unroll
         for (int r = 0; r < KH; r++)
           C[c][r] = cell[c][r] & a.cmask_pk;
@@ -465,14 +512,14 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     }
     uint32_t p2[2] = { (uint32_t) a.p2, (uint32_t) a.p2 };
     if (a.adaptive) {
-      const int part = 2 * slot_rd;
-      p2[DN] = sgm_shared_load_u16_at ((const uint16_t *) (jump_ring +
-              part * NSL) + JUMP_DN, jump_ring_s + part * JUMP_PART_BYTES +
-          JUMP_DN * (unsigned) sizeof (uint16_t));
+      const unsigned dn = jump_at + read_at + JUMP_DN * sizeof (uint16_t);
+      const unsigned up = jump_at + read_at + JUMP_PART_BYTES + JUMP_UP *
+          sizeof (uint16_t);
+      p2[DN] = sgm_shared_load_u16_at ((const uint16_t *) (slots + dn),
+          slots_s + dn);
       p2[UP] = p2_up_before;
-      p2_up_before = sgm_shared_load_u16_at ((const uint16_t *) (jump_ring +
-              (part + 1) * NSL) + JUMP_UP, jump_ring_s + (part + 1) *
-          JUMP_PART_BYTES + JUMP_UP * (unsigned) sizeof (uint16_t));
+      p2_up_before = sgm_shared_load_u16_at ((const uint16_t *) (slots + up),
+          slots_s + up);
     }
     /* a path starts at the first row (SPLIT: the line's first pixel, a
      * row step later where the warp's other line starts first): m = 0 and
@@ -525,7 +572,8 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
       } else if constexpr (STAGED_STORE) {
         /* into the row's part of the slot (each lane over the words it
          * read), then out as whole sectors */
-        uint32_t *part = ring + (2 * slot_rd + c) * PIX;
+        uint32_t *part = (uint32_t *) (slots + pixel_at + read_at + c *
+            PART_BYTES);
         sgm_lane_words_store_shared < KH, SWZ > (part, out[c], sl);
         __syncwarp ();
         sgm_pixel_store_cg_if < LPS, WORDS, SWZ > (store_ok, dst, part, sl);
@@ -536,7 +584,7 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
 
     row_dn += row_words;
     row_up -= row_words;
-    slot_rd = slot_rd + 1 == SLOTS ? 0 : slot_rd + 1;
+    read_at = next_slot (read_at);
   };
 
   /* the first step (the paths' start), the other steps before the

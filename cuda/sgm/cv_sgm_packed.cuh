@@ -451,27 +451,31 @@ sgm_pixel_copy_async_at (uint32_t * dst, unsigned dst_s, const uint32_t * src,
     }
 }
 
-/* sgm_pixel_copy_async_at (unswizzled) where @pred: predicated copies,
- * nothing read from @src otherwise (it may lie outside the buffer).  The
- * lanes past the pixel's units are predicated off too, not branched
- * around: ptxas made a branch of that lane condition, and of @pred inside
- * it, each with its block's bookkeeping and the never-issued loads it
- * puts before a block's first copy (the diagonal pairs, session 54: 678
- * -> 648 SASS instructions per two row steps, 1226x370 D 128 0.541 ->
- * 0.520 ms on the H200; the vertical pair's copies, written this way,
- * lost: 580 -> 603 instructions, 0.155 -> 0.164 ms, so they keep
+/* sgm_pixel_copy_async_at (unswizzled) where @pred, with the lane's
+ * first unit (sl) folded into @dst, @dst_s and @src: the lane copies the
+ * units sl + LPS k at @dst_s + 16 LPS k from @src + 4 LPS k (the ring
+ * slot's and the pixel's running addresses need no lane term in the
+ * step).  Nothing is read from @src where not @pred (it may lie outside
+ * the buffer).  The lanes past the pixel's units are predicated off too,
+ * not branched around: ptxas made a branch of that lane condition, and of
+ * @pred inside it, each with its block's bookkeeping and the never-issued
+ * loads it puts before a block's first copy (the diagonal pairs, session
+ * 54: 678 -> 648 SASS instructions per two row steps, 1226x370 D 128
+ * 0.541 -> 0.520 ms on the H200; the vertical pair's copies, written this
+ * way, lost: 580 -> 603 instructions, 0.155 -> 0.164 ms, and so did
+ * their lane-folded form with the branch, session 55: the first half's
+ * loop 700 -> 761 instructions, 0.155 -> 0.160 ms; they keep
  * sgm_pixel_copy_async_at). */
 template < int LPS, int WORDS > static __device__ __forceinline__ void
-sgm_pixel_copy_async_if_at (bool pred, uint32_t * dst, unsigned dst_s,
+sgm_lane_units_copy_async_if (bool pred, uint32_t * dst, unsigned dst_s,
     const uint32_t * src, int sl)
 {
   constexpr int UNITS = WORDS / 4;
 #pragma unroll
-  for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++) {
-    const int u = sl + k * LPS;
-    sgm_copy_async16_cg_if_at (pred && (UNITS % LPS == 0 || u < UNITS),
-        dst + 4 * u, dst_s + 16u * u, src + 4 * u);
-  }
+  for (int k = 0; k < (UNITS + LPS - 1) / LPS; k++)
+    sgm_copy_async16_cg_if_at (pred && (UNITS % LPS == 0 || sl + k * LPS
+            < UNITS), dst + 4 * k * LPS, dst_s + 16u * k * LPS,
+        src + 4 * k * LPS);
 }
 
 template < int LPS, int WORDS, int SWZ = 0 >
