@@ -85,8 +85,8 @@ fast_pairs_census_words (int n_disp)
  * P2 values (adaptive P2; a 128-byte block, so that the parts after it
  * keep their alignment), their pixels' cells (D / 2 words a pixel) or,
  * with the byte planes, their plane bytes (D / 4 words), then (PLANES)
- * their census rows.  Offsets in bytes from the slot's start; a chain's
- * part follows the down chain's. */
+ * their census rows.  Offsets in bytes from the slot's start; in each
+ * pair of parts the up chain's follows the down chain's. */
 static __host__ __device__ constexpr int
 fast_pairs_jump_part_bytes (int lanes)
 {
