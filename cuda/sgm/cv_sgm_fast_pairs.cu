@@ -339,7 +339,8 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   const ptrdiff_t g_first = (ptrdiff_t) t0 * a.census_rows.stride + x_w -
       a.min_disp - (2 * WORDS - 1);
   const ptrdiff_t g_last = g_first + (ptrdiff_t) (n - 1) * cen_step;
-  const uint4 *cen_unit[2] = {     /* the lane's unit after it */
+  /* (each lane's pointer already at its own unit: lane units on) */
+  const uint4 *cen_unit[2] = {
     (const uint4 *) a.census_rows.data + (g_first - (g_first & 3)) / 4 +
         lane,
     (const uint4 *) a.census_rows.data + (g_last - (g_last & 3)) / 4 + lane
