@@ -969,10 +969,11 @@ sweeps_wide (const CvSgmCuda * plan, int width)
  * sweeps (H100, session 50: 1920x1080 D 256 3.92 ms with the sweeps, 4.28
  * with the planes; 1226x370 D 256 1.05 and 1.03; at D 128 the planes won
  * once their pairs ran in blocks of 4 warps, H200, session 54: 1920x1080
- * 2.043 against 2.188), and narrow images and D > 128 to the cells or the
- * sweeps on a device with plenty of DRAM bandwidth per SM that this plan
- * has to itself (sgm_planes8_auto: the H200, one plan alive and no other
- * work declared, cv_sgm_cuda_set_gpu_shared). */
+ * 2.043 against 2.188), and D > 128 to the cells or the sweeps on a
+ * device with plenty of DRAM bandwidth per SM that this plan has to
+ * itself (sgm_planes8_auto: the H200, one plan alive and no other work
+ * declared, cv_sgm_cuda_set_gpu_shared; narrow images at D 128 went to
+ * the cells there too until session 56). */
 static int
 planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
 {
@@ -982,7 +983,7 @@ planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
               && sweeps_wide (plan, width))
           || !sgm_planes8_auto (plan->bandwidth_per_sm,
               __atomic_load_n (&live_plans, __ATOMIC_RELAXED) +
-              plan->gpu_shared, width, p->max_disparity, plan->n_sms)))
+              plan->gpu_shared, p->max_disparity)))
     return 0;
   return plan->planes && (kind == SGM_PLANES_8 || plan->pairs)
       && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity,

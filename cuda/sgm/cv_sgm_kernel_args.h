@@ -480,14 +480,12 @@ int sgm_planes_kind (const CvSgmParams * params);
 
 /* TRUE when AUTO runs the 8 paths' byte planes on a device with
  * @bandwidth_per_sm bytes per second of DRAM bandwidth per SM (0:
- * unknown) and @n_sms SMs, with @plans sources of GPU work in the process
- * (the plans alive, one more where a plan shares the GPU with other work),
- * for rows of @width pixels and D = @n_disp: where bandwidth is scarce or
- * the GPU is shared; a single plan on a device with plenty of bandwidth
- * only at D <= 128 on images with enough columns per SM, else the 16-bit
+ * unknown), with @plans sources of GPU work in the process (the plans
+ * alive, one more where a plan shares the GPU with other work), for D =
+ * @n_disp: where bandwidth is scarce or the GPU is shared; a single plan
+ * on a device with plenty of bandwidth only at D <= 128, else the 16-bit
  * cells or the sweeps run faster (cv_sgm_plan.c). */
-int sgm_planes8_auto (double bandwidth_per_sm, int plans, int width,
-    int n_disp, int n_sms);
+int sgm_planes8_auto (double bandwidth_per_sm, int plans, int n_disp);
 
 /* The byte planes' D: multiples of this, so that a lane of every kernel
  * (the horizontal one: 32 lanes, the vertical pairs: 16, the

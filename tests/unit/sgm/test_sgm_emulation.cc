@@ -1227,20 +1227,17 @@ main (int argc, char **argv)
     /* AUTO on the device: the planes where DRAM bandwidth per SM is
      * scarce (an H100 SXM: 3.35 TB/s on 132 SMs; unknown: 0) or several
      * plans share the GPU; for one plan where bandwidth is plentiful (an
-     * H200: 4.81 TB/s) only at D <= 128 with 6 columns per SM or more */
+     * H200: 4.81 TB/s) only at D <= 128 */
     const double h100 = 3.35e12 / 132, h200 = 4.81e12 / 132;
-    if (!sgm_planes8_auto (h100, 1, 640, 128, 132)
-        || !sgm_planes8_auto (h100, 1, 1226, 256, 132)
-        || !sgm_planes8_auto (0, 1, 640, 256, 132)
-        || !sgm_planes8_auto (h200, 1, 1226, 128, 132)
-        || !sgm_planes8_auto (h200, 1, 792, 128, 132)
-        || sgm_planes8_auto (h200, 1, 791, 128, 132)
-        || sgm_planes8_auto (h200, 1, 640, 128, 132)
-        || sgm_planes8_auto (h200, 1, 1226, 256, 132)
-        || !sgm_planes8_auto (h200, 8, 640, 256, 132)) {
+    if (!sgm_planes8_auto (h100, 1, 128)
+        || !sgm_planes8_auto (h100, 1, 256)
+        || !sgm_planes8_auto (0, 1, 256)
+        || !sgm_planes8_auto (h200, 1, 128)
+        || sgm_planes8_auto (h200, 1, 256)
+        || !sgm_planes8_auto (h200, 2, 256)
+        || !sgm_planes8_auto (h200, 8, 256)) {
       fprintf (stderr, "sgm_planes8_auto: the planes on an H100 or with "
-          "several plans; for one plan on an H200 at D 128 from 792 "
-          "columns on 132 SMs only\n");
+          "several plans; for one plan on an H200 at D 128 only\n");
       return 1;
     }
     for (int h = 1; h <= 2 * (SGM_FAST_RING + 2) + 3 && ok; h++)

@@ -729,9 +729,8 @@ run_planes (int paths)
         g_snprintf (what, sizeof (what), "planes, %d paths, %s combo %d",
             paths, kind_names[kind], combo);
         /* (AUTO takes the 8 paths' planes for a plan alone where DRAM
-         * bandwidth is scarce or, on the H200, at D 128 on frames of 6
-         * columns per SM or more, but for every frame where the GPU is
-         * declared shared: sgm_planes8_auto) */
+         * bandwidth is scarce or, on the H200, at D 128, but at every D
+         * where the GPU is declared shared: sgm_planes8_auto) */
         cv_sgm_cuda_set_gpu_shared (g->plan, paths == 8);
         if (!compare_variant (g, &p, l, r, CV_SGM_SCHEDULE_AUTO,
                 k == 1 ? CV_SGM_VARIANT_PACKED16 : k == 2
@@ -788,9 +787,8 @@ run_graph (int paths)
   int16_t *gd = g_new (int16_t, (size_t) w * h);
   uint8_t *gc = g_new (uint8_t, (size_t) w * h);
 
-  /* the planes by name with 8 paths: AUTO takes them for this narrow
-   * frame only where DRAM bandwidth is scarce (sgm_planes8_auto: not on
-   * the H200) */
+  /* the planes by name with 8 paths (AUTO's choice at D 128 since
+   * session 56, sgm_planes8_auto; by name whatever AUTO picks) */
   if (paths == 8)
     cv_sgm_cuda_set_variant (g->plan, CV_SGM_VARIANT_PACKED16);
   CUDA_OK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
