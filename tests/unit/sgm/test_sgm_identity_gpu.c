@@ -787,8 +787,8 @@ run_graph (int paths)
   int16_t *gd = g_new (int16_t, (size_t) w * h);
   uint8_t *gc = g_new (uint8_t, (size_t) w * h);
 
-  /* the planes by name with 8 paths (AUTO's choice at D 128 since
-   * session 56, sgm_planes8_auto; by name whatever AUTO picks) */
+  /* the planes by name with 8 paths, whatever AUTO would pick
+   * (sgm_planes8_auto) */
   if (paths == 8)
     cv_sgm_cuda_set_variant (g->plan, CV_SGM_VARIANT_PACKED16);
   CUDA_OK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
