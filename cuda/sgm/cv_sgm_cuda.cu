@@ -1774,6 +1774,8 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   /* the byte planes where they apply (their lanes per vertical chain),
    * else the variant's lanes, the sweeps where they apply */
   lanes = sgm_planes_lanes (plan->variant, params);
+  if (lanes > 0 && plan->variant == CV_SGM_VARIANT_AUTO)
+    lanes = sgm_planes_auto_lanes (params, w, plan->n_sms);
   plan->planes_now = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? planes_kind (plan, params, w) : 0;
   if (plan->planes_now == 0)

@@ -94,6 +94,25 @@ sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * p)
   return sgm_planes_apply (p, lanes) ? lanes : 0;
 }
 
+/* ... but with 8 paths on frames narrower than this many columns per SM,
+ * 32: twice the vertical pair's warps where there are few columns.
+ * Session 56, `bench-sgm 200 ROW`, two or three runs each, 16 against 32
+ * lanes: H200 320x240 D 128 0.187-0.189 against 0.175-0.176 ms, 512x384
+ * 0.303 against 0.296, 640x480 0.435-0.436 against 0.437-0.438 (4.8
+ * columns per SM), 1226x370 0.512-0.515 against 0.560-0.571; H100 320x240
+ * 0.188-0.189 against 0.175-0.176, 512x384 0.305-0.306 against
+ * 0.298-0.301, 640x480 0.436 against 0.446-0.448, 1226x370 0.540 against
+ * 0.588. */
+#define SGM_PLANES8_AUTO_NARROW_COLUMNS_PER_SM 4
+
+int
+sgm_planes_auto_lanes (const CvSgmParams * p, int width, int n_sms)
+{
+  return p->paths == 8
+      && width < SGM_PLANES8_AUTO_NARROW_COLUMNS_PER_SM * (long) n_sms
+      ? 32 : SGM_PLANES_AUTO_LANES;
+}
+
 int
 sgm_planes_diagonal_lanes (int n_disp)
 {

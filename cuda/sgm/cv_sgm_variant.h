@@ -27,9 +27,12 @@
  *    paths as AUTO.  Needs a cooperative launch of its grid (else as
  *    PACKED).
  *  - AUTO (default): the byte planes with 16 lanes per vertical chain
- *    where they apply (sgm_planes_lanes; cv_sgm_kernel_args.h), with 8
- *    paths not on images wide enough for the sweeps' strips of 6 or more
- *    warps (there the sweeps were faster on the H100); else,
+ *    (with 8 paths 32 on frames of fewer than 4 columns per SM,
+ *    sgm_planes_auto_lanes) where they apply (sgm_planes_lanes;
+ *    cv_sgm_kernel_args.h), with 8 paths at D > 128 not on images wide
+ *    enough for the sweeps' strips of 6 or more warps (there the sweeps
+ *    were faster on the H100) nor for a plan alone on a device with
+ *    plenty of DRAM bandwidth per SM (sgm_planes8_auto); else,
  *    where the packed layout applies, SWEEPS with 8 paths where its grid
  *    fits the device and D > 128 or the image is wide (its strips of 6 or
  *    more warps: from 1321 columns on the H200), else PACKED16 with 4
@@ -86,6 +89,11 @@ CvSgmVariant cv_sgm_variant_of_lanes (int lanes);
  * SWEEPS 16, PACKED16 and PACKED32 theirs), 0 where they do not apply
  * (BASELINE, PACKED, PACKED4, SWEEPS with 8 paths). */
 int sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * params);
+
+/* The lanes per vertical chain with which AUTO runs the byte planes for
+ * @params on frames @width pixels wide on @n_sms SMs where they apply (16,
+ * sgm_planes_lanes; with 8 paths on narrow frames 32). */
+int sgm_planes_auto_lanes (const CvSgmParams * params, int width, int n_sms);
 
 /* TRUE when @variant runs the vertical and diagonal paths of @params as
  * two sweeps at any width (SWEEPS with 8 paths; AUTO with 8 paths and D >

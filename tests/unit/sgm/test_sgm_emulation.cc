@@ -415,8 +415,10 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   memset (&pa, 0, sizeof (pa));
   /* as cv_sgm_cuda_compute (the emulation's shared memory has no limit):
    * the byte planes where they apply, else the variant's lanes */
-  const int planes_lanes = emulate_planes && (p->paths == 8 || emulate_pairs)
+  int planes_lanes = emulate_planes && (p->paths == 8 || emulate_pairs)
       ? sgm_planes_lanes (variant, p) : 0;
+  if (planes_lanes > 0 && variant == CV_SGM_VARIANT_AUTO)
+    planes_lanes = sgm_planes_auto_lanes (p, l->width, n_sms);
   const int lanes = planes_lanes > 0 ? planes_lanes
       : cv_sgm_variant_lanes (variant, p);
   *used_variant = lanes == 0 || !sgm_packed_exact (p)
@@ -1219,6 +1221,19 @@ main (int argc, char **argv)
       fprintf (stderr, "P2 63: the planes should apply with 16 lanes\n");
       return 1;
     }
+    /* AUTO's lanes: 32 below 4 columns per SM with 8 paths */
+    if (sgm_planes_auto_lanes (&p, 527, 132) != 32
+        || sgm_planes_auto_lanes (&p, 528, 132) != 16) {
+      fprintf (stderr, "sgm_planes_auto_lanes: 32 lanes below 528 "
+          "columns on 132 SMs, else 16\n");
+      return 1;
+    }
+    p.paths = 4;
+    if (sgm_planes_auto_lanes (&p, 320, 132) != 16) {
+      fprintf (stderr, "sgm_planes_auto_lanes: 16 lanes with 4 paths\n");
+      return 1;
+    }
+    p.paths = 8;
     p.p2 = 64;
     if (sgm_planes_exact (&p)) {
       fprintf (stderr, "P2 64: the planes should not be exact\n");
