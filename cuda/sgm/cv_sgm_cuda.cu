@@ -362,7 +362,7 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
 typedef struct
 {
   CvSgmParams params;
-  int width, height, lanes, with_conf;
+  int width, height, lanes, diagonal_lanes, with_conf;
   CvSgmVariant variant;
   const void *buffers[10];
 } SgmGraphKey;
@@ -436,8 +436,9 @@ struct CvSgmCuda
    * (SGM_PLANES_4 or SGM_PLANES_8), or 0 */
   int planes, planes_now, planes_serial;
   int gpu_shared;               /* cv_sgm_cuda_set_gpu_shared */
-  /* lanes per chain of the 8 paths' diagonal pairs: 16 or 32 (environment
-   * CUDAVISION_SGM_DIAGONAL_LANES, for measurements), 0: by D
+  /* lanes per chain of the 8 paths' diagonal pairs: 16 or 32
+   * (cv_sgm_cuda_set_diagonal_lanes, environment
+   * CUDAVISION_SGM_DIAGONAL_LANES), 0: by D and the frame's size
    * (sgm_planes_diagonal_lanes) */
   int diagonal_lanes;
   /* the byte planes' plane-1 chain (the vertical paths, with 8 paths then
@@ -660,6 +661,12 @@ extern "C" int
 cv_sgm_cuda_get_planes (const CvSgmCuda * plan)
 {
   return plan->planes_now;
+}
+
+extern "C" void
+cv_sgm_cuda_set_diagonal_lanes (CvSgmCuda * plan, int lanes)
+{
+  plan->diagonal_lanes = lanes == 16 || lanes == 32 ? lanes : 0;
 }
 
 extern "C" void
@@ -1021,7 +1028,8 @@ run_fast_pairs (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   pa.accumulate = accumulate;
   if (dx != 0)
     lanes = plan->diagonal_lanes > 0 ? plan->diagonal_lanes
-        : sgm_planes_diagonal_lanes (p->max_disparity);
+        : sgm_planes_diagonal_lanes (p->max_disparity, pa.width, pa.height,
+        plan->n_sms);
   sgm_fast_paths_constants (&pa, p->census);
   plan->last_schedule = CV_SGM_SCHEDULE_CONCURRENT;
   return sgm_fast_pairs_launch (&pa, lanes, plan->n_sms, plan->smem_optin,
@@ -1504,6 +1512,7 @@ graph_key (const CvSgmCuda * plan, const SgmFrame * f, SgmGraphKey * key)
   key->width = f->left->width;
   key->height = f->left->height;
   key->lanes = f->lanes;
+  key->diagonal_lanes = plan->diagonal_lanes;
   key->with_conf = f->confidence != NULL;
   key->variant = plan->variant;
   key->buffers[0] = plan->census_l.ptr;
@@ -1773,9 +1782,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     return st;
   /* the byte planes where they apply (their lanes per vertical chain),
    * else the variant's lanes, the sweeps where they apply */
-  lanes = sgm_planes_lanes (plan->variant, params);
-  if (lanes > 0 && plan->variant == CV_SGM_VARIANT_AUTO)
-    lanes = sgm_planes_auto_lanes (params, w, plan->n_sms);
+  lanes = sgm_planes_lanes (plan->variant, params, w, plan->n_sms);
   plan->planes_now = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? planes_kind (plan, params, w) : 0;
   if (plan->planes_now == 0)

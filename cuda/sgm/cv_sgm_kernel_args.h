@@ -493,10 +493,11 @@ int sgm_planes8_auto (double bandwidth_per_sm, int plans, int n_disp);
  * of bytes. */
 #define SGM_PLANES_D_STEP 128
 
-/* Lanes per chain of the byte planes' diagonal pairs for D = @n_disp
- * (SGM_PLANES_8; 16: two diagonal lines per warp, 32: one;
+/* Lanes per chain of the byte planes' diagonal pairs for D = @n_disp on
+ * frames of @width x @height on @n_sms SMs (SGM_PLANES_8; 16: two
+ * diagonal lines per warp, 32: one, at D > 128 and on narrow frames;
  * cv_sgm_fast_pairs.cu). */
-int sgm_planes_diagonal_lanes (int n_disp);
+int sgm_planes_diagonal_lanes (int n_disp, int width, int height, int n_sms);
 
 /* TRUE when the packed variant with @lanes per vertical chain runs the byte
  * planes for @params: sgm_planes_exact, D a multiple of

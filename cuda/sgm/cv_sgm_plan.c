@@ -79,20 +79,8 @@ sgm_planes8_auto (double bandwidth_per_sm, int plans, int n_disp)
 
 /* The byte planes' lanes per vertical chain under AUTO (H100, session
  * 48, 4 paths: 1024x440 D 128 0.283 against 0.320 ms with 32, their census
- * rows staged per warp). */
+ * rows staged per warp) ... */
 #define SGM_PLANES_AUTO_LANES 16
-
-int
-sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * p)
-{
-  int lanes;
-  if (variant == CV_SGM_VARIANT_BASELINE
-      || (variant == CV_SGM_VARIANT_SWEEPS && p->paths == 8))
-    return 0;
-  lanes = variant == CV_SGM_VARIANT_AUTO || variant == CV_SGM_VARIANT_SWEEPS
-      ? SGM_PLANES_AUTO_LANES : cv_sgm_variant_lanes (variant, p);
-  return sgm_planes_apply (p, lanes) ? lanes : 0;
-}
 
 /* ... but with 8 paths on frames narrower than this many columns per SM,
  * 32: twice the vertical pair's warps where there are few columns.
@@ -105,7 +93,7 @@ sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * p)
  * 0.588. */
 #define SGM_PLANES8_AUTO_NARROW_COLUMNS_PER_SM 4
 
-int
+static int
 sgm_planes_auto_lanes (const CvSgmParams * p, int width, int n_sms)
 {
   return p->paths == 8
@@ -114,12 +102,39 @@ sgm_planes_auto_lanes (const CvSgmParams * p, int width, int n_sms)
 }
 
 int
-sgm_planes_diagonal_lanes (int n_disp)
+sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * p, int width,
+    int n_sms)
 {
-  /* H100, session 50: 1226x370 D 128 0.635-0.638 ms with 16 lanes,
-   * 0.664-0.666 with 32 (1024x440: 0.605, 0.596); D 256 1.248 with 16,
-   * 1.038 with 32 */
-  return n_disp <= 128 ? 16 : 32;
+  int lanes;
+  if (variant == CV_SGM_VARIANT_BASELINE
+      || (variant == CV_SGM_VARIANT_SWEEPS && p->paths == 8))
+    return 0;
+  lanes = variant == CV_SGM_VARIANT_AUTO
+      ? sgm_planes_auto_lanes (p, width, n_sms)
+      : variant == CV_SGM_VARIANT_SWEEPS ? SGM_PLANES_AUTO_LANES
+      : cv_sgm_variant_lanes (variant, p);
+  return sgm_planes_apply (p, lanes) ? lanes : 0;
+}
+
+/* The byte planes' diagonal pairs run 32 lanes per chain (one line per
+ * warp: twice the warps) at D > 128 (H100, session 50: 1226x370 D 256
+ * 1.248 ms with 16 lanes, 1.038 with 32) and on frames of fewer than this
+ * many diagonal lines (W + H - 1) per SM; else 16 (two lines per warp:
+ * H100, session 50, 1226x370 D 128 0.635-0.638 with 16, 0.664-0.666 with
+ * 32).  Session 57, `bench-sgm 100 ROW`, the frame with 16 against 32
+ * lanes per diagonal chain (AUTO's vertical lanes): H200 640x480 D 128
+ * (8.5 lines per SM) 0.435-0.437 against 0.417-0.418 ms, 512x384 0.296
+ * against 0.279, 320x240 0.175 against 0.158, 1024x440 (11.1) 0.507-0.510
+ * against 0.529-0.532, 1226x370 0.516-0.518 against 0.576-0.577; H100
+ * 640x480 0.434-0.437 against 0.422-0.423, 1024x440 0.522-0.526 against
+ * 0.550. */
+#define SGM_PLANES8_NARROW_DIAGONAL_LINES_PER_SM 10
+
+int
+sgm_planes_diagonal_lanes (int n_disp, int width, int height, int n_sms)
+{
+  return n_disp > 128 || width + height - 1
+      < SGM_PLANES8_NARROW_DIAGONAL_LINES_PER_SM * (long) n_sms ? 32 : 16;
 }
 
 int

@@ -99,6 +99,9 @@ static const Case cases[] = {
   /* narrower frames: 3.9 and 2.4 columns per SM on 132 SMs */
   {512, 384, 128, 8, 0, 0},
   {320, 240, 128, 8, 0, 0},
+  /* 10.6 diagonal lines per SM on 132 SMs: just above where the
+   * diagonal pairs take 32 lanes per chain (sgm_planes_diagonal_lanes) */
+  {800, 600, 128, 8, 0, 0},
 };
 
 #define N_CASES ((int) G_N_ELEMENTS (cases))

@@ -415,10 +415,8 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   memset (&pa, 0, sizeof (pa));
   /* as cv_sgm_cuda_compute (the emulation's shared memory has no limit):
    * the byte planes where they apply, else the variant's lanes */
-  int planes_lanes = emulate_planes && (p->paths == 8 || emulate_pairs)
-      ? sgm_planes_lanes (variant, p) : 0;
-  if (planes_lanes > 0 && variant == CV_SGM_VARIANT_AUTO)
-    planes_lanes = sgm_planes_auto_lanes (p, l->width, n_sms);
+  const int planes_lanes = emulate_planes && (p->paths == 8
+      || emulate_pairs) ? sgm_planes_lanes (variant, p, l->width, n_sms) : 0;
   const int lanes = planes_lanes > 0 ? planes_lanes
       : cv_sgm_variant_lanes (variant, p);
   *used_variant = lanes == 0 || !sgm_packed_exact (p)
@@ -499,7 +497,8 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
           pa.pair_dx = steps[i][1];
           pa.accumulate = steps[i][2];
           fast_pairs_dispatch (pa, pa.pair_dx == 0 ? lanes : diagonal_lanes
-              > 0 ? diagonal_lanes : sgm_planes_diagonal_lanes (D), n_sms);
+              > 0 ? diagonal_lanes : sgm_planes_diagonal_lanes (D, l->width,
+                  l->height, n_sms), n_sms);
         }
         n_planes8_mismatches += !check_planes8 (p, l, r,
             (const uint8_t *) sum.data ());
@@ -1216,21 +1215,33 @@ main (int argc, char **argv)
     p.census = CV_SGM_CENSUS_CS_9X7;
     p.p2 = 63;
     if (!sgm_planes_exact (&p) || sgm_planes_lanes (CV_SGM_VARIANT_AUTO,
-            &p) != 16 || sgm_planes_lanes (CV_SGM_VARIANT_SWEEPS, &p) != 0
-        || sgm_planes_lanes (CV_SGM_VARIANT_PACKED, &p) != 0) {
+            &p, 1226, 132) != 16 || sgm_planes_lanes (CV_SGM_VARIANT_SWEEPS,
+            &p, 1226, 132) != 0 || sgm_planes_lanes (CV_SGM_VARIANT_PACKED,
+            &p, 1226, 132) != 0) {
       fprintf (stderr, "P2 63: the planes should apply with 16 lanes\n");
       return 1;
     }
     /* AUTO's lanes: 32 below 4 columns per SM with 8 paths */
-    if (sgm_planes_auto_lanes (&p, 527, 132) != 32
-        || sgm_planes_auto_lanes (&p, 528, 132) != 16) {
-      fprintf (stderr, "sgm_planes_auto_lanes: 32 lanes below 528 "
-          "columns on 132 SMs, else 16\n");
+    if (sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 527, 132) != 32
+        || sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 528, 132) != 16
+        || sgm_planes_lanes (CV_SGM_VARIANT_PACKED16, &p, 320, 132) != 16) {
+      fprintf (stderr, "sgm_planes_lanes: AUTO 32 lanes below 528 "
+          "columns on 132 SMs, else 16; PACKED16 16 at any width\n");
+      return 1;
+    }
+    /* the diagonal pairs: 32 lanes at D > 128 and below 10 diagonal
+     * lines (W + H - 1) per SM */
+    if (sgm_planes_diagonal_lanes (128, 820, 500, 132) != 32
+        || sgm_planes_diagonal_lanes (128, 821, 500, 132) != 16
+        || sgm_planes_diagonal_lanes (256, 1226, 370, 132) != 32) {
+      fprintf (stderr, "sgm_planes_diagonal_lanes: 32 lanes at D > 128 "
+          "or below 1320 diagonal lines on 132 SMs, else 16\n");
       return 1;
     }
     p.paths = 4;
-    if (sgm_planes_auto_lanes (&p, 320, 132) != 16) {
-      fprintf (stderr, "sgm_planes_auto_lanes: 16 lanes with 4 paths\n");
+    if (sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 320, 132) != 16
+        || sgm_planes_lanes (CV_SGM_VARIANT_SWEEPS, &p, 320, 132) != 16) {
+      fprintf (stderr, "sgm_planes_lanes: 16 lanes with 4 paths\n");
       return 1;
     }
     p.paths = 8;

@@ -311,8 +311,9 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
           cv_sgm_variant_name (used));
       ok = FALSE;
     }
+    /* (whether the planes apply does not depend on the SMs) */
     if (cv_sgm_cuda_get_planes (g->plan) != 0
-        && sgm_planes_lanes (variant, p) == 0) {
+        && sgm_planes_lanes (variant, p, w, 1) == 0) {
       fprintf (stderr, "%s %dx%d: the byte planes ran under variant %s\n",
           what, w, h, cv_sgm_variant_name (variant));
       ok = FALSE;
@@ -695,7 +696,8 @@ run_packed (void)
 /* The byte planes (cv_sgm_kernel_args.h) with @paths 4 or 8: D 128 and
  * 256, the largest exact P2 (96 with 4 paths, 63 with 8) and smaller ones,
  * with and without adaptive P2 and a disparity offset, the default's 16
- * lanes per vertical chain and 32, on odd sizes (the chains of a column
+ * lanes per vertical chain and 32 (with 8 paths, the diagonal pairs' 16
+ * and 32 too, and AUTO's choice), on odd sizes (the chains of a column
  * or diagonal line meet between two pixels or on one; images narrower
  * than tall) and every image kind; each case also with the 16-bit cells
  * (the planes off). */
@@ -732,11 +734,14 @@ run_planes (int paths)
          * bandwidth is scarce or, on the H200, at D 128, but at every D
          * where the GPU is declared shared: sgm_planes8_auto) */
         cv_sgm_cuda_set_gpu_shared (g->plan, paths == 8);
+        cv_sgm_cuda_set_diagonal_lanes (g->plan, k == 1 ? 16 : k == 2 ? 32
+            : 0);
         if (!compare_variant (g, &p, l, r, CV_SGM_SCHEDULE_AUTO,
                 k == 1 ? CV_SGM_VARIANT_PACKED16 : k == 2
                 ? CV_SGM_VARIANT_PACKED32 : CV_SGM_VARIANT_AUTO, what))
           return 1;
         cv_sgm_cuda_set_gpu_shared (g->plan, FALSE);
+        cv_sgm_cuda_set_diagonal_lanes (g->plan, 0);
         /* (under a sanitizer only one case in SANITIZER_SAMPLE runs) */
         if (g->n_runs > runs_before && g->n_planes != before + 1) {
           fprintf (stderr, "%s %dx%d D %d: the byte planes did not run\n",
