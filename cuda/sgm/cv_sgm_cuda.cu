@@ -436,11 +436,12 @@ struct CvSgmCuda
    * (SGM_PLANES_4 or SGM_PLANES_8), or 0 */
   int planes, planes_now, planes_serial;
   int gpu_shared;               /* cv_sgm_cuda_set_gpu_shared */
-  /* lanes per chain of the 8 paths' diagonal pairs: 16 or 32
+  /* lanes per chain of the 8 paths' diagonal pairs: 8 (D 128), 16 or 32
    * (cv_sgm_cuda_set_diagonal_lanes, environment
-   * CUDAVISION_SGM_DIAGONAL_LANES), 0: by D and the frame's size
-   * (sgm_planes_diagonal_lanes) */
-  int diagonal_lanes;
+   * CUDAVISION_SGM_DIAGONAL_LANES), 0: by D, the frame's size and the
+   * plans alive (sgm_planes_diagonal_lanes); the lanes of the frame being
+   * computed, per vertical and diagonal chain */
+  int diagonal_lanes, vertical_lanes_now, diagonal_lanes_now;
   /* the byte planes' plane-1 chain (the vertical paths, with 8 paths then
    * the second diagonal pair) runs on this stream beside the plane-0 chain
    * (fork: after the census, join: before the winner-takes-all); created at
@@ -541,8 +542,21 @@ paths_occupancy (CvSgmCuda * plan, int k, int full, int ns, int n_disp)
 /* ---- plan ------------------------------------------------------------------------ */
 
 /* Plans alive in the process (pipelines that may share the GPU; AUTO
- * weighs them, sgm_planes8_auto). */
+ * weighs them, sgm_planes8_auto, sgm_planes_lanes). */
 static int live_plans;
+
+static int
+plans_alive (void)
+{
+  return __atomic_load_n (&live_plans, __ATOMIC_RELAXED);
+}
+
+/* A forced lane count of the diagonal pairs (8, 16 or 32), else 0. */
+static int
+diagonal_lanes_forced (int lanes)
+{
+  return lanes == 8 || lanes == 16 || lanes == 32 ? lanes : 0;
+}
 
 extern "C" CvSgmCuda *
 cv_sgm_cuda_new (void)
@@ -571,8 +585,8 @@ cv_sgm_cuda_new (void)
     plan->planes = env == NULL || strcmp (env, "0") != 0;
     plan->planes_serial = env != NULL && strcmp (env, "serial") == 0;
     env = getenv ("CUDAVISION_SGM_DIAGONAL_LANES");
-    plan->diagonal_lanes = env != NULL && (atoi (env) == 16
-        || atoi (env) == 32) ? atoi (env) : 0;
+    plan->diagonal_lanes = env != NULL ? diagonal_lanes_forced (atoi (env))
+        : 0;
     plan->wait_timeout_ns = SGM_WAIT_TIMEOUT_NS;
     if (cv_cuda_under_tool ())
       plan->wait_timeout_ns *= SGM_WAIT_TOOL_FACTOR;
@@ -666,7 +680,16 @@ cv_sgm_cuda_get_planes (const CvSgmCuda * plan)
 extern "C" void
 cv_sgm_cuda_set_diagonal_lanes (CvSgmCuda * plan, int lanes)
 {
-  plan->diagonal_lanes = lanes == 16 || lanes == 32 ? lanes : 0;
+  plan->diagonal_lanes = diagonal_lanes_forced (lanes);
+}
+
+extern "C" void
+cv_sgm_cuda_get_pair_lanes (const CvSgmCuda * plan, int *vertical,
+    int *diagonal)
+{
+  *vertical = plan->planes_now ? plan->vertical_lanes_now : 0;
+  *diagonal = plan->planes_now == SGM_PLANES_8 ? plan->diagonal_lanes_now
+      : 0;
 }
 
 extern "C" void
@@ -989,8 +1012,7 @@ planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
       && ((p->max_disparity > 128 && plan->coop_ok
               && sweeps_wide (plan, width))
           || !sgm_planes8_auto (plan->bandwidth_per_sm,
-              __atomic_load_n (&live_plans, __ATOMIC_RELAXED) +
-              plan->gpu_shared, p->max_disparity)))
+              plans_alive () + plan->gpu_shared, p->max_disparity)))
     return 0;
   return plan->planes && (kind == SGM_PLANES_8 || plan->pairs)
       && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity,
@@ -1027,9 +1049,7 @@ run_fast_pairs (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   pa.pair_dx = dx;
   pa.accumulate = accumulate;
   if (dx != 0)
-    lanes = plan->diagonal_lanes > 0 ? plan->diagonal_lanes
-        : sgm_planes_diagonal_lanes (p->max_disparity, pa.width, pa.height,
-        plan->n_sms);
+    lanes = plan->diagonal_lanes_now;
   sgm_fast_paths_constants (&pa, p->census);
   plan->last_schedule = CV_SGM_SCHEDULE_CONCURRENT;
   return sgm_fast_pairs_launch (&pa, lanes, plan->n_sms, plan->smem_optin,
@@ -1512,7 +1532,7 @@ graph_key (const CvSgmCuda * plan, const SgmFrame * f, SgmGraphKey * key)
   key->width = f->left->width;
   key->height = f->left->height;
   key->lanes = f->lanes;
-  key->diagonal_lanes = plan->diagonal_lanes;
+  key->diagonal_lanes = plan->diagonal_lanes_now;
   key->with_conf = f->confidence != NULL;
   key->variant = plan->variant;
   key->buffers[0] = plan->census_l.ptr;
@@ -1782,9 +1802,16 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     return st;
   /* the byte planes where they apply (their lanes per vertical chain),
    * else the variant's lanes, the sweeps where they apply */
-  lanes = sgm_planes_lanes (plan->variant, params, w, plan->n_sms);
+  lanes = sgm_planes_lanes (plan->variant, params, w, plan->n_sms,
+      plans_alive ());
   plan->planes_now = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? planes_kind (plan, params, w) : 0;
+  plan->vertical_lanes_now = lanes;
+  /* (8 forced only where the kernels have them) */
+  plan->diagonal_lanes_now = plan->diagonal_lanes > 0
+      && (plan->diagonal_lanes != 8 || sgm_planes_apply (params, 8))
+      ? plan->diagonal_lanes : sgm_planes_diagonal_lanes (params, w, h,
+      plan->n_sms, plans_alive ());
   if (plan->planes_now == 0)
     lanes = cv_sgm_variant_lanes (plan->variant, params);
   plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)

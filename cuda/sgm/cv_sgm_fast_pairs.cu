@@ -72,13 +72,21 @@
 #define FAST_PAIRS_BLOCK_WARPS 4
 
 /* PLANES: 32-bit words of a chain's census row in a ring slot: the right
- * view's D + columns - 1 words that the warp's columns (at most 2) read,
- * in D / 4 + 1 16-byte units from the one that holds the first, then the
- * left view's word of each column. */
+ * view's D + columns - 1 words that the warp's columns (1, 2 or 4) read,
+ * in whole 16-byte units from the one that holds the first (D / 4 + 1 for
+ * up to 2 columns, D / 4 + 2 for 4), then the left view's word of each
+ * column. */
 static __host__ __device__ constexpr int
-fast_pairs_census_words (int n_disp)
+fast_pairs_census_units (int n_disp, int lanes)
 {
-  return n_disp + 8;
+  return (n_disp + SGM_WARP / lanes - 1 + 3 + 3) / 4;
+}
+
+static __host__ __device__ constexpr int
+fast_pairs_census_words (int n_disp, int lanes)
+{
+  return (4 * fast_pairs_census_units (n_disp, lanes) + SGM_WARP / lanes
+      + 3) / 4 * 4;
 }
 
 /* A ring slot of a warp holds one row step of both chains: their pixels'
@@ -117,7 +125,7 @@ static __host__ __device__ constexpr int
 fast_pairs_slot_bytes (int n_disp, int lanes, int planes)
 {
   return fast_pairs_census_at (n_disp, lanes, planes) + (planes ? 2 *
-      fast_pairs_census_words (n_disp) * (int) sizeof (uint32_t) : 0);
+      fast_pairs_census_words (n_disp, lanes) * (int) sizeof (uint32_t) : 0);
 }
 
 static __host__ __device__ inline size_t
@@ -174,7 +182,8 @@ sgm_pair_chains (int line, int W, int H)
 struct SgmPairLine
 {
   int x;                        /* its column at row t0 (DX +-1: perhaps
-                                 * -1 or W, outside the image) */
+                                 * up to NSL - 1 columns outside the
+                                 * image) */
   int first_dn, first_up, count;        /* the row steps of its own
                                          * pixels: [first, first + count)
                                          * per chain */
@@ -227,7 +236,7 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   constexpr int PIX = NSL * PW;         /* words of a chain's part of a slot */
   static_assert (DX == 0 || PLANES, "diagonal lines with the byte planes");
   static_assert (PLANES || !ACCUMULATE, "the cells are always read");
-  /* the warp's diagonal lines start and end a row apart */
+  /* the warp's diagonal lines start and end up to NSL - 1 rows apart */
   constexpr bool SPLIT = DX != 0 && NSL > 1;
   /* SGM_PLANES_8: the plane's sums are path costs minus C */
   [[maybe_unused]] constexpr bool SUB_C = PLANES == SGM_PLANES_8;
@@ -280,8 +289,10 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
    * no slot index products and no lane terms in the step (H200, session
    * 55: the diagonal pair's loop 817 -> 729 SASS instructions per two row
    * steps, the stage at 1226x370 D 128 0.156 -> 0.145 ms) */
-  constexpr int CEN = fast_pairs_census_words (2 * WORDS);
-  constexpr int CEN_UNITS = 2 * WORDS / 4 + 1;  /* the right view's */
+  constexpr int CEN = fast_pairs_census_words (2 * WORDS, LPS);
+  constexpr int CEN_UNITS = fast_pairs_census_units (2 * WORDS, LPS);
+  static_assert (NSL > 2 || (CEN == 2 * WORDS + 8 && CEN_UNITS == 2 * WORDS
+          / 4 + 1), "the census part as before");
   constexpr unsigned JUMP_PART_BYTES = fast_pairs_jump_part_bytes (LPS);
   constexpr unsigned PART_BYTES = fast_pairs_pixel_part_bytes (2 * WORDS,
       LPS, PLANES);
@@ -523,7 +534,7 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
           slots_s + up);
     }
     /* a path starts at the first row (SPLIT: the line's first pixel, a
-     * row step later where the warp's other line starts first): m = 0 and
+     * few row steps later where the warp's other lines start first): m = 0 and
      * m + P2 = 0 give L = C */
 #pragma unroll
     for (int c = 0; c < 2; c++) {
@@ -630,7 +641,8 @@ pick_fast_pairs_kh (int kh)
 }
 
 /* The byte planes' kernels (D a multiple of SGM_PLANES_D_STEP) with
- * @lanes 16 or 32 lanes per chain. */
+ * @lanes 16 or 32 lanes per chain, and with 8 paths 8 at D 128 (8 words
+ * a lane; at D 256 the 16 would not fit the kernel's registers). */
 template < int PLANES, int DX, bool ACC > static SgmFastPairsKernel
 pick_fast_pairs_planes (int n_disp, int lanes)
 {
@@ -640,6 +652,11 @@ pick_fast_pairs_planes (int n_disp, int lanes)
     return pick_fast_pairs_kh < 32, SGM_PLANES_D_STEP / 64,
         SGM_PLANES_D_STEP / 64, CV_SGM_MAX_DISPARITIES / 64, PLANES, DX,
         ACC > (n_disp / 64);
+  if constexpr (PLANES == SGM_PLANES_8)
+    if (lanes == 8)
+      return pick_fast_pairs_kh < 8, SGM_PLANES_D_STEP / 16,
+          SGM_PLANES_D_STEP / 16, SGM_PLANES_D_STEP / 16, PLANES, DX,
+          ACC > (n_disp / 16);
   if (lanes == 16)
     return pick_fast_pairs_kh < 16, SGM_PLANES_D_STEP / 32,
         SGM_PLANES_D_STEP / 32, CV_SGM_MAX_DISPARITIES / 32, PLANES, DX,
@@ -650,7 +667,8 @@ pick_fast_pairs_planes (int n_disp, int lanes)
 /* The kernel for D disparities with @lanes (4, 8, 16 or 32) lanes per
  * chain, as cv_sgm_fast_paths.cu pick_fast_paths; NULL for any other
  * pair.  @planes: the byte planes' kernels (sgm_planes_apply), for 16 or
- * 32 lanes and D a multiple of SGM_PLANES_D_STEP only: SGM_PLANES_4 the
+ * 32 lanes (8 with 8 paths at D 128) and D a multiple of
+ * SGM_PLANES_D_STEP only: SGM_PLANES_4 the
  * vertical pair (@dx 0, not @accumulate); SGM_PLANES_8 the vertical pair
  * (@dx 0, not @accumulate) and the diagonal pairs (@dx +-1,
  * @accumulate). */

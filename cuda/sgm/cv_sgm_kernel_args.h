@@ -126,13 +126,14 @@ typedef struct
 } SgmCensusRows;
 
 /* Zero words before each row of SgmCensusRows: a pixel's words reach
- * min_disparity + D - 1 left of it, and a diagonal line's chains read one
- * more at a pixel outside the image; a multiple of 4 (whole 16-byte units,
- * each row's pixel 0 at the start of one). */
+ * min_disparity + D - 1 left of it, and the chains of a warp's diagonal
+ * lines read up to 3 more at pixels outside the image (4 lines a warp
+ * with 8 lanes per chain); a multiple of 4 (whole 16-byte units, each
+ * row's pixel 0 at the start of one). */
 static inline int
 sgm_census_rows_pad (int min_disp, int n_disp)
 {
-  return (min_disp + n_disp + 3) & ~3;
+  return (min_disp + n_disp - 1 + 3 + 3) & ~3;
 }
 
 static inline int
@@ -493,16 +494,18 @@ int sgm_planes8_auto (double bandwidth_per_sm, int plans, int n_disp);
  * of bytes. */
 #define SGM_PLANES_D_STEP 128
 
-/* Lanes per chain of the byte planes' diagonal pairs for D = @n_disp on
- * frames of @width x @height on @n_sms SMs (SGM_PLANES_8; 16: two
- * diagonal lines per warp, 32: one, at D > 128 and on narrow frames;
- * cv_sgm_fast_pairs.cu). */
-int sgm_planes_diagonal_lanes (int n_disp, int width, int height, int n_sms);
+/* Lanes per chain of the byte planes' diagonal pairs for @params on
+ * frames of @width x @height on @n_sms SMs with @plans plans alive
+ * (SGM_PLANES_8; 16: two diagonal lines per warp; 32: one, at D > 128 and
+ * on narrow frames; 8: four, at D 128 with several plans;
+ * cv_sgm_fast_pairs.cu, cv_sgm_plan.c). */
+int sgm_planes_diagonal_lanes (const CvSgmParams * params, int width,
+    int height, int n_sms, int plans);
 
 /* TRUE when the packed variant with @lanes per vertical chain runs the byte
  * planes for @params: sgm_planes_exact, D a multiple of
- * SGM_PLANES_D_STEP, and 16 or 32 lanes (the vertical-pair kernel has
- * byte-plane instances of those only). */
+ * SGM_PLANES_D_STEP, and 16 or 32 lanes, or 8 with 8 paths at D 128 (the
+ * pair kernel has byte-plane instances of those only). */
 int sgm_planes_apply (const CvSgmParams * params, int lanes);
 
 /* Byte plane @plane (0 or 1) of the cells @sum of a W x H x D volume (a

@@ -93,9 +93,38 @@ sgm_planes8_auto (double bandwidth_per_sm, int plans, int n_disp)
  * 0.588. */
 #define SGM_PLANES8_AUTO_NARROW_COLUMNS_PER_SM 4
 
+/* With several plans alive (pipelines sharing the GPU), the 8 paths'
+ * vertical and diagonal pairs at D 128 run 8 lanes per chain: 8 words of
+ * a pixel per lane instead of 4 or 2, so a row step's fixed work (the
+ * fetches, the minimum over D, the stores) is shared by twice the cells,
+ * where one frame alone needs the warps that 16 or 32 lanes give it.
+ * Session 58, H200, 1242x375 D 128 (bench-chain, in all, AUTO before
+ * against 8 lanes): cudasgm alone 8 streams 2279 against 2514 fps, 4
+ * streams 2274 against 2527, 2 streams 2247 against 2224; the five
+ * elements 8 streams 1610-1633 / 1490 without / with overlays against
+ * 1694-1696 / 1565-1582, 4 streams 1653 / 1571 against 1733-1739 /
+ * 1643-1655, 2 streams 1592-1594 / 1525 against 1705-1710 / 1616-1626;
+ * cudasgm alone at 640x480, 8 streams, 2957 against 3686 fps.  One plan
+ * stays with 16 or 32 (bench-sgm, 1226x370 0.514 against 0.531 ms,
+ * 1024x440 0.504 against 0.590; one stream of the five elements, one
+ * plan beside other work, 1405-1409 against 1289-1299 fps).  Not at D >
+ * 128: 16 words per lane would not fit the kernels' 128 registers. */
+#define SGM_PLANES8_SHARED_LANES 8
+#define SGM_PLANES8_SHARED_LANES_MAX_D 128
+
 static int
-sgm_planes_auto_lanes (const CvSgmParams * p, int width, int n_sms)
+planes8_shared_lanes (const CvSgmParams * p, int plans)
 {
+  return p->paths == 8 && plans > 1
+      && p->max_disparity <= SGM_PLANES8_SHARED_LANES_MAX_D;
+}
+
+static int
+sgm_planes_auto_lanes (const CvSgmParams * p, int width, int n_sms,
+    int plans)
+{
+  if (planes8_shared_lanes (p, plans))
+    return SGM_PLANES8_SHARED_LANES;
   return p->paths == 8
       && width < SGM_PLANES8_AUTO_NARROW_COLUMNS_PER_SM * (long) n_sms
       ? 32 : SGM_PLANES_AUTO_LANES;
@@ -103,16 +132,25 @@ sgm_planes_auto_lanes (const CvSgmParams * p, int width, int n_sms)
 
 int
 sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * p, int width,
-    int n_sms)
+    int n_sms, int plans)
 {
   int lanes;
-  if (variant == CV_SGM_VARIANT_BASELINE
-      || (variant == CV_SGM_VARIANT_SWEEPS && p->paths == 8))
-    return 0;
-  lanes = variant == CV_SGM_VARIANT_AUTO
-      ? sgm_planes_auto_lanes (p, width, n_sms)
-      : variant == CV_SGM_VARIANT_SWEEPS ? SGM_PLANES_AUTO_LANES
-      : cv_sgm_variant_lanes (variant, p);
+  switch (variant) {
+    case CV_SGM_VARIANT_AUTO:
+      lanes = sgm_planes_auto_lanes (p, width, n_sms, plans);
+      break;
+    case CV_SGM_VARIANT_SWEEPS:
+      /* with 8 paths the sweeps themselves */
+      lanes = p->paths == 4 ? SGM_PLANES_AUTO_LANES : 0;
+      break;
+    case CV_SGM_VARIANT_PACKED16:
+    case CV_SGM_VARIANT_PACKED32:
+      lanes = cv_sgm_variant_lanes (variant, p);
+      break;
+    default:
+      /* BASELINE; PACKED and PACKED4 name the 16-bit cells */
+      return 0;
+  }
   return sgm_planes_apply (p, lanes) ? lanes : 0;
 }
 
@@ -131,17 +169,22 @@ sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * p, int width,
 #define SGM_PLANES8_NARROW_DIAGONAL_LINES_PER_SM 10
 
 int
-sgm_planes_diagonal_lanes (int n_disp, int width, int height, int n_sms)
+sgm_planes_diagonal_lanes (const CvSgmParams * p, int width, int height,
+    int n_sms, int plans)
 {
-  return n_disp > 128 || width + height - 1
+  if (planes8_shared_lanes (p, plans))
+    return SGM_PLANES8_SHARED_LANES;
+  return p->max_disparity > 128 || width + height - 1
       < SGM_PLANES8_NARROW_DIAGONAL_LINES_PER_SM * (long) n_sms ? 32 : 16;
 }
 
 int
 sgm_planes_apply (const CvSgmParams * p, int lanes)
 {
-  return sgm_planes_exact (p) && (lanes == 16 || lanes == 32)
-      && p->max_disparity % SGM_PLANES_D_STEP == 0;
+  return sgm_planes_exact (p) && p->max_disparity % SGM_PLANES_D_STEP == 0
+      && (lanes == 16 || lanes == 32 || (lanes == SGM_PLANES8_SHARED_LANES
+              && p->paths == 8
+              && p->max_disparity <= SGM_PLANES8_SHARED_LANES_MAX_D));
 }
 
 /* The packed cells' constants for @census and @p1: P1 in both halves of a

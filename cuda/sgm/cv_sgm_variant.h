@@ -27,8 +27,9 @@
  *    paths as AUTO.  Needs a cooperative launch of its grid (else as
  *    PACKED).
  *  - AUTO (default): the byte planes with 16 lanes per vertical chain
- *    (with 8 paths 32 on frames of fewer than 4 columns per SM; the
- *    diagonal pairs' lanes: sgm_planes_diagonal_lanes) where they apply
+ *    (with 8 paths 8 at D 128 with several plans alive, else 32 on frames
+ *    of fewer than 4 columns per SM; the diagonal pairs' lanes:
+ *    sgm_planes_diagonal_lanes) where they apply
  *    (sgm_planes_lanes;
  *    cv_sgm_kernel_args.h), with 8 paths at D > 128 not on images wide
  *    enough for the sweeps' strips of 6 or more warps (there the sweeps
@@ -85,14 +86,14 @@ int cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params);
 CvSgmVariant cv_sgm_variant_of_lanes (int lanes);
 
 /* Lanes per vertical chain with which @variant runs the byte planes for
- * @params on frames @width pixels wide on @n_sms SMs
- * (cv_sgm_kernel_args.h: 4 or 8 paths, the centre-symmetric census, P2
- * <= 96 or 63, D a multiple of 128; AUTO 16, with 8 paths on frames of
- * fewer than 4 columns per SM 32; SWEEPS with 4 paths 16; PACKED16 and
- * PACKED32 theirs), 0 where they do not apply (BASELINE, PACKED, PACKED4,
- * SWEEPS with 8 paths). */
+ * @params on frames @width pixels wide on @n_sms SMs with @plans plans
+ * alive (cv_sgm_kernel_args.h: 4 or 8 paths, the centre-symmetric census,
+ * P2 <= 96 or 63, D a multiple of 128; AUTO 16, with 8 paths 8 at D 128
+ * with several plans, else 32 on frames of fewer than 4 columns per SM;
+ * SWEEPS with 4 paths 16; PACKED16 and PACKED32 theirs), 0 where they do
+ * not apply (BASELINE, PACKED, PACKED4, SWEEPS with 8 paths). */
 int sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * params,
-    int width, int n_sms);
+    int width, int n_sms, int plans);
 
 /* TRUE when @variant runs the vertical and diagonal paths of @params as
  * two sweeps at any width (SWEEPS with 8 paths; AUTO with 8 paths and D >
@@ -124,10 +125,15 @@ void cv_sgm_cuda_set_planes (CvSgmCuda * plan, int planes);
 int cv_sgm_cuda_get_planes (const CvSgmCuda * plan);
 
 /* Lanes per chain of the 8 paths' diagonal pairs in the byte planes: 16
- * or 32, or 0 (the default) by D and the frame's size
- * (sgm_planes_diagonal_lanes); environment CUDAVISION_SGM_DIAGONAL_LANES
- * sets it at the plan's creation. */
+ * or 32 (8 at D 128), or 0 (the default) by D, the frame's size and the
+ * plans alive (sgm_planes_diagonal_lanes); environment
+ * CUDAVISION_SGM_DIAGONAL_LANES sets it at the plan's creation. */
 void cv_sgm_cuda_set_diagonal_lanes (CvSgmCuda * plan, int lanes);
+
+/* The lanes per chain of the byte planes' vertical and diagonal pairs in
+ * the last cv_sgm_cuda_compute (0: none ran). */
+void cv_sgm_cuda_get_pair_lanes (const CvSgmCuda * plan, int *vertical,
+    int *diagonal);
 
 /* The byte planes' frames run as one CUDA graph on a capturable stream
  * (@graphs TRUE, the default; environment CUDAVISION_SGM_GRAPH=0 turns it

@@ -235,9 +235,11 @@ static bool emulate_pairs = true;
 static bool emulate_planes = true;
 static int n_planes = 0;        /* emulated runs with the byte planes */
 static int n_planes8 = 0;       /* of them with 8 paths */
-/* lanes per chain of the 8 paths' diagonal pairs (16: two lines per warp,
- * 32: one; 0: as cv_sgm_cuda_compute, sgm_planes_diagonal_lanes) */
+/* lanes per chain of the 8 paths' diagonal pairs (8: four lines per warp,
+ * 16: two, 32: one; 0: as cv_sgm_cuda_compute, sgm_planes_diagonal_lanes) */
 static int diagonal_lanes = 0;
+/* the plans alive that AUTO's lanes weigh (sgm_planes_lanes) */
+static int plans = 1;
 /* strip warps of the sweeps variant */
 static int sweep_strip_warps = SGM_SWEEP_MIN_STRIP_WARPS;
 
@@ -416,7 +418,8 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   /* as cv_sgm_cuda_compute (the emulation's shared memory has no limit):
    * the byte planes where they apply, else the variant's lanes */
   const int planes_lanes = emulate_planes && (p->paths == 8
-      || emulate_pairs) ? sgm_planes_lanes (variant, p, l->width, n_sms) : 0;
+      || emulate_pairs) ? sgm_planes_lanes (variant, p, l->width, n_sms,
+      plans) : 0;
   const int lanes = planes_lanes > 0 ? planes_lanes
       : cv_sgm_variant_lanes (variant, p);
   *used_variant = lanes == 0 || !sgm_packed_exact (p)
@@ -497,8 +500,8 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
           pa.pair_dx = steps[i][1];
           pa.accumulate = steps[i][2];
           fast_pairs_dispatch (pa, pa.pair_dx == 0 ? lanes : diagonal_lanes
-              > 0 ? diagonal_lanes : sgm_planes_diagonal_lanes (D, l->width,
-                  l->height, n_sms), n_sms);
+              > 0 ? diagonal_lanes : sgm_planes_diagonal_lanes (p, l->width,
+                  l->height, n_sms, plans), n_sms);
         }
         n_planes8_mismatches += !check_planes8 (p, l, r,
             (const uint8_t *) sum.data ());
@@ -1207,7 +1210,8 @@ main (int argc, char **argv)
      * or on one, the ring runs dry at the crossing), images narrower than
      * tall (diagonal lines ended by the sides) and wider than D, D 128
      * and 256, 16 and 32 lanes per vertical and diagonal chain (two
-     * diagonal lines per warp or one), the largest exact P2 on
+     * diagonal lines per warp or one) and, as AUTO takes with two plans
+     * alive at D 128, 8 (four lines a warp), the largest exact P2 on
      * noise (four path costs minus 4 C near a byte's limit), a disparity
      * offset, adaptive P2 on and off. */
     CvSgmParams p;
@@ -1215,32 +1219,56 @@ main (int argc, char **argv)
     p.census = CV_SGM_CENSUS_CS_9X7;
     p.p2 = 63;
     if (!sgm_planes_exact (&p) || sgm_planes_lanes (CV_SGM_VARIANT_AUTO,
-            &p, 1226, 132) != 16 || sgm_planes_lanes (CV_SGM_VARIANT_SWEEPS,
-            &p, 1226, 132) != 0 || sgm_planes_lanes (CV_SGM_VARIANT_PACKED,
-            &p, 1226, 132) != 0) {
+            &p, 1226, 132, 1) != 16 || sgm_planes_lanes (CV_SGM_VARIANT_SWEEPS,
+            &p, 1226, 132, 1) != 0 || sgm_planes_lanes (CV_SGM_VARIANT_PACKED,
+            &p, 1226, 132, 1) != 0 || sgm_planes_lanes (CV_SGM_VARIANT_PACKED,
+            &p, 1226, 132, 2) != 0) {
       fprintf (stderr, "P2 63: the planes should apply with 16 lanes\n");
       return 1;
     }
     /* AUTO's lanes: 32 below 4 columns per SM with 8 paths */
-    if (sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 527, 132) != 32
-        || sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 528, 132) != 16
-        || sgm_planes_lanes (CV_SGM_VARIANT_PACKED16, &p, 320, 132) != 16) {
+    if (sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 527, 132, 1) != 32
+        || sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 528, 132, 1) != 16
+        || sgm_planes_lanes (CV_SGM_VARIANT_PACKED16, &p, 320, 132, 1) != 16
+        || sgm_planes_lanes (CV_SGM_VARIANT_PACKED16, &p, 1226, 132, 2)
+        != 16) {
       fprintf (stderr, "sgm_planes_lanes: AUTO 32 lanes below 528 "
           "columns on 132 SMs, else 16; PACKED16 16 at any width\n");
       return 1;
     }
     /* the diagonal pairs: 32 lanes at D > 128 and below 10 diagonal
      * lines (W + H - 1) per SM */
-    if (sgm_planes_diagonal_lanes (128, 820, 500, 132) != 32
-        || sgm_planes_diagonal_lanes (128, 821, 500, 132) != 16
-        || sgm_planes_diagonal_lanes (256, 1226, 370, 132) != 32) {
+    if (sgm_planes_diagonal_lanes (&p, 820, 500, 132, 1) != 32
+        || sgm_planes_diagonal_lanes (&p, 821, 500, 132, 1) != 16) {
       fprintf (stderr, "sgm_planes_diagonal_lanes: 32 lanes at D > 128 "
           "or below 1320 diagonal lines on 132 SMs, else 16\n");
       return 1;
     }
+    /* several plans alive: 8 lanes per vertical and diagonal chain at D
+     * 128, at any width */
+    if (sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 320, 132, 2) != 8
+        || sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 1226, 132, 8) != 8
+        || sgm_planes_diagonal_lanes (&p, 320, 240, 132, 2) != 8
+        || sgm_planes_diagonal_lanes (&p, 1226, 370, 132, 8) != 8
+        || !sgm_planes_apply (&p, 8)) {
+      fprintf (stderr, "several plans, D 128: 8 lanes per chain\n");
+      return 1;
+    }
+    p.max_disparity = 256;
+    if (sgm_planes_diagonal_lanes (&p, 1226, 370, 132, 1) != 32
+        || sgm_planes_diagonal_lanes (&p, 1226, 370, 132, 2) != 32
+        || sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 1226, 132, 2) != 16
+        || sgm_planes_apply (&p, 8)) {
+      fprintf (stderr, "D 256: 32 lanes per diagonal chain, 16 per "
+          "vertical one, with any plans\n");
+      return 1;
+    }
+    p.max_disparity = 128;
     p.paths = 4;
-    if (sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 320, 132) != 16
-        || sgm_planes_lanes (CV_SGM_VARIANT_SWEEPS, &p, 320, 132) != 16) {
+    if (sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 320, 132, 1) != 16
+        || sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 320, 132, 2) != 16
+        || sgm_planes_apply (&p, 8)
+        || sgm_planes_lanes (CV_SGM_VARIANT_SWEEPS, &p, 320, 132, 1) != 16) {
       fprintf (stderr, "sgm_planes_lanes: 16 lanes with 4 paths\n");
       return 1;
     }
@@ -1277,12 +1305,16 @@ main (int argc, char **argv)
         const int w = wi == 0 ? 1 + (h * 5) % 11 : (di ? 257 : 129) + (h *
             13 + wi) % 9;
         const int before = n_planes8;
-        /* two diagonal lines per warp, or one */
-        diagonal_lanes = (h + wi) % 3 == 2 ? 32 : 16;
+        /* two diagonal lines per warp, or one; with two plans alive AUTO's
+         * (four lines a warp, 8 lanes per vertical chain at D 128) */
+        plans = (h + wi) % 4 == 0 ? 2 : 1;
+        diagonal_lanes = plans > 1 ? 0 : (h + wi) % 3 == 2 ? 32 : 16;
         /* the default's 16 lanes per vertical chain, or 32 */
         ok = check_variant (&p, w, h, (unsigned) (h * 23 + wi), h % 3 != 0,
-            CV_SGM_SCHEDULE_AUTO, wi == 2 ? CV_SGM_VARIANT_PACKED32
-            : CV_SGM_VARIANT_AUTO, 132, CV_SGM_SCHEDULE_CONCURRENT);
+            CV_SGM_SCHEDULE_AUTO, wi == 2 && plans == 1
+            ? CV_SGM_VARIANT_PACKED32 : CV_SGM_VARIANT_AUTO, 132,
+            CV_SGM_SCHEDULE_CONCURRENT);
+        plans = 1;
         if (ok && n_planes8 != before + 1) {
           fprintf (stderr, "%dx%d, D %d: the planes did not run\n", w, h,
               p.max_disparity);

@@ -313,7 +313,7 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
     }
     /* (whether the planes apply does not depend on the SMs) */
     if (cv_sgm_cuda_get_planes (g->plan) != 0
-        && sgm_planes_lanes (variant, p, w, 1) == 0) {
+        && sgm_planes_lanes (variant, p, w, 1, 2) == 0) {
       fprintf (stderr, "%s %dx%d: the byte planes ran under variant %s\n",
           what, w, h, cv_sgm_variant_name (variant));
       ok = FALSE;
@@ -697,10 +697,41 @@ run_packed (void)
  * 256, the largest exact P2 (96 with 4 paths, 63 with 8) and smaller ones,
  * with and without adaptive P2 and a disparity offset, the default's 16
  * lanes per vertical chain and 32 (with 8 paths, the diagonal pairs' 16
- * and 32 too, and AUTO's choice), on odd sizes (the chains of a column
+ * and 32 too, and AUTO's choice, with one plan alive and with two: 8 lanes
+ * per vertical and diagonal chain at D 128), on odd sizes (the chains of a column
  * or diagonal line meet between two pixels or on one; images narrower
  * than tall) and every image kind; each case also with the 16-bit cells
  * (the planes off). */
+/* TRUE when the 8 paths' pairs of the last frame ran the lanes per
+ * vertical and diagonal chain that case @k of run_planes asks for: 16 /
+ * 16 and 32 / 32 forced (k 1, 2), AUTO's with one plan alive (k 0:
+ * sgm_planes_lanes, sgm_planes_diagonal_lanes), and with two (k 3: 8 / 8
+ * at D 128, else as with one). */
+static gboolean
+pair_lanes_expected (const CvSgmCuda * plan, const CvSgmParams * p, int w,
+    int h, int k)
+{
+  int v, d, want_v, want_d, n_sms;
+  CUDA_OK (cudaDeviceGetAttribute (&n_sms, cudaDevAttrMultiProcessorCount,
+          0));
+  cv_sgm_cuda_get_pair_lanes (plan, &v, &d);
+  want_v = k == 1 ? 16 : k == 2 ? 32 : sgm_planes_lanes (CV_SGM_VARIANT_AUTO,
+      p, w, n_sms, k == 3 ? 2 : 1);
+  want_d = k == 1 ? 16 : k == 2 ? 32 : sgm_planes_diagonal_lanes (p, w, h,
+      n_sms, k == 3 ? 2 : 1);
+  if (k == 3 && p->max_disparity == 128 && (want_v != 8 || want_d != 8)) {
+    fprintf (stderr, "two plans at D 128: 8 lanes expected, the rule "
+        "gives %d / %d\n", want_v, want_d);
+    return FALSE;
+  }
+  if (v != want_v || d != want_d) {
+    fprintf (stderr, "case %d: the pairs ran %d / %d lanes per vertical / "
+        "diagonal chain, %d / %d expected\n", k, v, d, want_v, want_d);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static int
 run_planes (int paths)
 {
@@ -716,7 +747,7 @@ run_planes (int paths)
     CvImageU8 *l = cv_test_image_new (w, h, 1, 5);
     CvImageU8 *r = cv_test_image_new (w, h, 1, 3);
     for (int D = 128; D <= CV_SGM_MAX_DISPARITIES; D += 128)
-      for (int k = 0; k < 3; k++, combo++) {
+      for (int k = 0; k < (paths == 8 ? 4 : 3); k++, combo++) {
         CvSgmParams p;
         char what[64];
         const ImageKind kind = (ImageKind) (combo % 5);
@@ -736,10 +767,20 @@ run_planes (int paths)
         cv_sgm_cuda_set_gpu_shared (g->plan, paths == 8);
         cv_sgm_cuda_set_diagonal_lanes (g->plan, k == 1 ? 16 : k == 2 ? 32
             : 0);
+        /* k 3: another plan alive (AUTO: 8 lanes per chain at D 128) */
+        CvSgmCuda *other = k == 3 ? cv_sgm_cuda_new () : NULL;
+        const long planes_before = g->n_planes;
         if (!compare_variant (g, &p, l, r, CV_SGM_SCHEDULE_AUTO,
                 k == 1 ? CV_SGM_VARIANT_PACKED16 : k == 2
                 ? CV_SGM_VARIANT_PACKED32 : CV_SGM_VARIANT_AUTO, what))
           return 1;
+        if (g->n_planes > planes_before && paths == 8
+            && !pair_lanes_expected (g->plan, &p, w, h, k)) {
+          fprintf (stderr, "%s %dx%d D %d\n", what, w, h, D);
+          return 1;
+        }
+        if (other != NULL)
+          cv_sgm_cuda_free (other);
         cv_sgm_cuda_set_gpu_shared (g->plan, FALSE);
         cv_sgm_cuda_set_diagonal_lanes (g->plan, 0);
         /* (under a sanitizer only one case in SANITIZER_SAMPLE runs) */
