@@ -497,8 +497,8 @@ int sgm_planes8_auto (double bandwidth_per_sm, int plans, int n_disp);
 /* Lanes per chain of the byte planes' diagonal pairs for @params on
  * frames of @width x @height on @n_sms SMs with @plans plans alive
  * (SGM_PLANES_8; 16: two diagonal lines per warp; 32: one, at D > 128 and
- * on narrow frames; 8: four, at D 128 with several plans;
- * cv_sgm_fast_pairs.cu, cv_sgm_plan.c). */
+ * on narrow frames; 8: four, at D 128 with several plans or on wide
+ * frames; cv_sgm_fast_pairs.cu, cv_sgm_plan.c). */
 int sgm_planes_diagonal_lanes (const CvSgmParams * params, int width,
     int height, int n_sms, int plans);
 

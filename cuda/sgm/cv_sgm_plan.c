@@ -112,18 +112,33 @@ sgm_planes8_auto (double bandwidth_per_sm, int plans, int n_disp)
 #define SGM_PLANES8_SHARED_LANES 8
 #define SGM_PLANES8_SHARED_LANES_MAX_D 128
 
+/* ... and so does one plan on frames of at least this many columns per SM
+ * (W / 4 warps of 8-lane vertical pairs: 2.5 per SM and more).  Session
+ * 58, `bench-sgm 100 "D128 8p cs"`, the default's own median, 16 lanes
+ * per vertical and diagonal chain against 8: H200 (two runs each)
+ * 1920x1080 D 128 (14.5 columns per SM) 1.963-1.968 against 1.855-1.858
+ * ms, 1760x600 (13.3) 1.001 against 0.943-0.952, 1440x600 (10.9) 0.912
+ * against 0.867-0.874, 1920x370 (14.5) 0.715-0.722 against 0.690-0.692;
+ * H100 2.230 against 2.089, 1.124 against 1.044, 1.012 against 0.907,
+ * 0.785 against 0.741.  Narrower frames lost with 8 lanes or stayed even
+ * (H200, an experiment build): 1280x720 (9.7) 0.952 against 0.948,
+ * 1226x1080 (9.3) 1.340 against 1.409, 1226x370 0.514 against 0.531,
+ * 1024x440 0.504 against 0.590, 640x480 0.417 against 0.491. */
+#define SGM_PLANES8_WIDE_COLUMNS_PER_SM 10
+
 static int
-planes8_shared_lanes (const CvSgmParams * p, int plans)
+planes8_lanes8 (const CvSgmParams * p, int width, int n_sms, int plans)
 {
-  return p->paths == 8 && plans > 1
-      && p->max_disparity <= SGM_PLANES8_SHARED_LANES_MAX_D;
+  return p->paths == 8 && p->max_disparity <= SGM_PLANES8_SHARED_LANES_MAX_D
+      && (plans > 1
+      || width >= SGM_PLANES8_WIDE_COLUMNS_PER_SM * (long) n_sms);
 }
 
 static int
 sgm_planes_auto_lanes (const CvSgmParams * p, int width, int n_sms,
     int plans)
 {
-  if (planes8_shared_lanes (p, plans))
+  if (planes8_lanes8 (p, width, n_sms, plans))
     return SGM_PLANES8_SHARED_LANES;
   return p->paths == 8
       && width < SGM_PLANES8_AUTO_NARROW_COLUMNS_PER_SM * (long) n_sms
@@ -172,7 +187,7 @@ int
 sgm_planes_diagonal_lanes (const CvSgmParams * p, int width, int height,
     int n_sms, int plans)
 {
-  if (planes8_shared_lanes (p, plans))
+  if (planes8_lanes8 (p, width, n_sms, plans))
     return SGM_PLANES8_SHARED_LANES;
   return p->max_disparity > 128 || width + height - 1
       < SGM_PLANES8_NARROW_DIAGONAL_LINES_PER_SM * (long) n_sms ? 32 : 16;

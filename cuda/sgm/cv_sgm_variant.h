@@ -27,8 +27,9 @@
  *    paths as AUTO.  Needs a cooperative launch of its grid (else as
  *    PACKED).
  *  - AUTO (default): the byte planes with 16 lanes per vertical chain
- *    (with 8 paths 8 at D 128 with several plans alive, else 32 on frames
- *    of fewer than 4 columns per SM; the diagonal pairs' lanes:
+ *    (with 8 paths 8 at D 128 with several plans alive or on frames of 10
+ *    columns per SM and more, else 32 on frames of fewer than 4 columns
+ *    per SM; the diagonal pairs' lanes:
  *    sgm_planes_diagonal_lanes) where they apply
  *    (sgm_planes_lanes;
  *    cv_sgm_kernel_args.h), with 8 paths at D > 128 not on images wide
@@ -89,7 +90,8 @@ CvSgmVariant cv_sgm_variant_of_lanes (int lanes);
  * @params on frames @width pixels wide on @n_sms SMs with @plans plans
  * alive (cv_sgm_kernel_args.h: 4 or 8 paths, the centre-symmetric census,
  * P2 <= 96 or 63, D a multiple of 128; AUTO 16, with 8 paths 8 at D 128
- * with several plans, else 32 on frames of fewer than 4 columns per SM;
+ * with several plans or from 10 columns per SM, else 32 on frames of
+ * fewer than 4 columns per SM;
  * SWEEPS with 4 paths 16; PACKED16 and PACKED32 theirs), 0 where they do
  * not apply (BASELINE, PACKED, PACKED4, SWEEPS with 8 paths). */
 int sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * params,

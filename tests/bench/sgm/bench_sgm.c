@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Benchmark of the CUDA SGM chain (census, paths, winner-takes-all with
  * sub-pixel and uniqueness, left-right check, median), every implementation
- * variant (cv_sgm_variant.h) on every size: GPU time per frame with CUDA
+ * variant (cv_sgm_variant.h) and the default (AUTO, which may run lanes no
+ * variant names) on every size: GPU time per frame with CUDA
  * events, median of BENCH_RUNS runs after BENCH_WARMUP (each frame
  * synchronised), the mean of as many frames queued back to back ("b2b":
  * without the GPU waiting for the host between frames), the time of each
@@ -130,6 +131,12 @@ typedef struct
   double ms[N_VARIANTS];
   gboolean identical[N_VARIANTS];
   CvSgmVariant auto_choice;     /* what AUTO uses */
+  /* AUTO's own median, whether its output is identical, and its byte
+   * planes' lanes per vertical and diagonal chain (0: none; AUTO may run
+   * lanes that no variant names, 8 with the byte planes) */
+  double auto_ms;
+  gboolean auto_identical;
+  int auto_lanes[2];
 } Job;
 
 static void
@@ -517,17 +524,25 @@ run_job (Bench * b, Job * j)
     cv_sgm_cuda_free (plan);
   }
 
-  /* the default's choice */
+  /* the default: its choice, timed as it runs */
   {
     CvSgmCuda *plan = cv_sgm_cuda_new ();
-    CvError err = { 0 };
-    if (cv_sgm_cuda_compute (plan, &p, &vl, &vr, &vd, &vc, b->stream, &err)
-        != CV_OK) {
-      fprintf (stderr, "compute failed: %s\n", err.message);
-      exit (1);
-    }
-    CUDA_OK (cudaStreamSynchronize (b->stream));
+    float p10, p90, b2b;
+    sgm_watchdog_arm ("bench-sgm %s D %d paths %d census %s: the default "
+        "did not finish", size, c->d, c->paths, j->census ? "full" : "cs");
+    j->auto_ms = time_frames (b, plan, &p, &vl, &vr, &vd, &vc, &p10, &p90,
+        &b2b);
+    CUDA_OK (cudaMemcpy (gd, dd, npix * 2, cudaMemcpyDeviceToHost));
+    CUDA_OK (cudaMemcpy (gc, dc, npix, cudaMemcpyDeviceToHost));
+    sgm_watchdog_disarm ();
     j->auto_choice = cv_sgm_cuda_get_variant (plan);
+    cv_sgm_cuda_get_pair_lanes (plan, &j->auto_lanes[0], &j->auto_lanes[1]);
+    printf ("%-10s %4d %5d %-6s default: %s, byte planes' lanes %d / %d "
+        "(vertical / diagonal), %7.3fms median, %6.3fms back to back\n",
+        size, c->d, c->paths, j->census ? "full" : "cs",
+        cv_sgm_variant_name (j->auto_choice), j->auto_lanes[0],
+        j->auto_lanes[1], j->auto_ms, b2b);
+    j->auto_identical = verify (j, gd, gc);
     cv_sgm_cuda_free (plan);
   }
 
@@ -670,12 +685,13 @@ main (int argc, char **argv)
 
   printf ("\n# summary: median ms per frame (x = output differs from the "
       "CPU reference; n/a = the variant does not apply); auto = the "
-      "default's choice; speed-up = baseline / default\n");
+      "default's choice (with the byte planes' lanes per vertical / "
+      "diagonal chain) and its own median; speed-up = baseline / default\n");
   printf ("%-10s %4s %5s %-6s", "size", "D", "paths", "census");
   for (int vi = 0; vi < N_VARIANTS; vi++)
     printf (" %10s", cv_sgm_variant_name (variants[vi]));
-  printf (" %-8s %8s %8s %9s %8s\n", "auto", "target", "libSGM", "speed-up",
-      "cpu-ref");
+  printf (" %-14s %8s %8s %8s %9s %8s\n", "auto", "auto-ms", "target",
+      "libSGM", "speed-up", "cpu-ref");
   for (int census = 0; census < N_CENSUS; census++)
     for (int ci = 0; ci < N_CASES; ci++) {
       Job *j = &jobs[census][ci];
@@ -695,19 +711,28 @@ main (int argc, char **argv)
           j->census ? "full" : "cs");
       for (int vi = 0; vi < N_VARIANTS; vi++)
         printf (" %10s", col[vi]);
-      printf (" %-8s ", cv_sgm_variant_name (j->auto_choice));
+      {
+        char name[40], ms[24];
+        if (j->auto_lanes[0] > 0)
+          g_snprintf (name, sizeof (name), "%s %d/%d",
+              cv_sgm_variant_name (j->auto_choice), j->auto_lanes[0],
+              j->auto_lanes[1]);
+        else
+          g_snprintf (name, sizeof (name), "%s",
+              cv_sgm_variant_name (j->auto_choice));
+        g_snprintf (ms, sizeof (ms), "%.3f%s", j->auto_ms,
+            j->auto_identical ? "" : "x");
+        printf (" %-14s %8s ", name, ms);
+        all_identical &= j->auto_identical;
+      }
       if (j->c->target_ms > 0)
         printf ("%8.2f %8.2f ", j->c->target_ms, j->c->libsgm_ms);
       else
         printf ("%8s %8s ", "-", "-");
       {
         /* baseline over the default's time */
-        int ai = 0;
-        for (int vi = 0; vi < N_VARIANTS; vi++)
-          if (variants[vi] == j->auto_choice)
-            ai = vi;
-        if (j->ms[0] > 0 && j->ms[ai] > 0)
-          printf ("%8.1fx ", j->ms[0] / j->ms[ai]);
+        if (j->ms[0] > 0 && j->auto_ms > 0)
+          printf ("%8.1fx ", j->ms[0] / j->auto_ms);
         else
           printf ("%9s ", "-");
       }

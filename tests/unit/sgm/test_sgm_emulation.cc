@@ -1244,6 +1244,16 @@ main (int argc, char **argv)
           "or below 1320 diagonal lines on 132 SMs, else 16\n");
       return 1;
     }
+    /* one plan on frames of 10 columns per SM and more: 8 lanes per
+     * vertical and diagonal chain at D 128 */
+    if (sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 1319, 132, 1) != 16
+        || sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 1320, 132, 1) != 8
+        || sgm_planes_diagonal_lanes (&p, 1319, 1080, 132, 1) != 16
+        || sgm_planes_diagonal_lanes (&p, 1320, 370, 132, 1) != 8) {
+      fprintf (stderr, "one plan, D 128: 8 lanes per chain from 1320 "
+          "columns on 132 SMs, else 16\n");
+      return 1;
+    }
     /* several plans alive: 8 lanes per vertical and diagonal chain at D
      * 128, at any width */
     if (sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 320, 132, 2) != 8
@@ -1257,7 +1267,9 @@ main (int argc, char **argv)
     p.max_disparity = 256;
     if (sgm_planes_diagonal_lanes (&p, 1226, 370, 132, 1) != 32
         || sgm_planes_diagonal_lanes (&p, 1226, 370, 132, 2) != 32
+        || sgm_planes_diagonal_lanes (&p, 1920, 1080, 132, 1) != 32
         || sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 1226, 132, 2) != 16
+        || sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 1920, 132, 1) != 16
         || sgm_planes_apply (&p, 8)) {
       fprintf (stderr, "D 256: 32 lanes per diagonal chain, 16 per "
           "vertical one, with any plans\n");
