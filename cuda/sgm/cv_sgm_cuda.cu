@@ -1802,8 +1802,9 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     return st;
   /* the byte planes where they apply (their lanes per vertical chain),
    * else the variant's lanes, the sweeps where they apply */
-  lanes = sgm_planes_lanes (plan->variant, params, w, plan->n_sms,
-      plans_alive ());
+  /* (the plans alive read once: both lane rules see the same count) */
+  const int plans = plans_alive ();
+  lanes = sgm_planes_lanes (plan->variant, params, w, plan->n_sms, plans);
   plan->planes_now = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? planes_kind (plan, params, w) : 0;
   plan->vertical_lanes_now = lanes;
@@ -1811,7 +1812,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   plan->diagonal_lanes_now = plan->diagonal_lanes > 0
       && (plan->diagonal_lanes != 8 || sgm_planes_apply (params, 8))
       ? plan->diagonal_lanes : sgm_planes_diagonal_lanes (params, w, h,
-      plan->n_sms, plans_alive ());
+      plan->n_sms, plans);
   if (plan->planes_now == 0)
     lanes = cv_sgm_variant_lanes (plan->variant, params);
   plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)

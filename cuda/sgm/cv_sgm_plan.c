@@ -109,8 +109,8 @@ sgm_planes8_auto (double bandwidth_per_sm, int plans, int n_disp)
  * 1024x440 0.504 against 0.590; one stream of the five elements, one
  * plan beside other work, 1405-1409 against 1289-1299 fps).  Not at D >
  * 128: 16 words per lane would not fit the kernels' 128 registers. */
-#define SGM_PLANES8_SHARED_LANES 8
-#define SGM_PLANES8_SHARED_LANES_MAX_D 128
+#define SGM_PLANES8_FULL_GPU_LANES 8
+#define SGM_PLANES8_LANES8_MAX_D 128
 
 /* ... and so does one plan on frames of at least this many columns per SM
  * (W / 4 warps of 8-lane vertical pairs: 2.5 per SM and more).  Session
@@ -129,7 +129,7 @@ sgm_planes8_auto (double bandwidth_per_sm, int plans, int n_disp)
 static int
 planes8_lanes8 (const CvSgmParams * p, int width, int n_sms, int plans)
 {
-  return p->paths == 8 && p->max_disparity <= SGM_PLANES8_SHARED_LANES_MAX_D
+  return p->paths == 8 && p->max_disparity <= SGM_PLANES8_LANES8_MAX_D
       && (plans > 1
       || width >= SGM_PLANES8_WIDE_COLUMNS_PER_SM * (long) n_sms);
 }
@@ -139,7 +139,7 @@ sgm_planes_auto_lanes (const CvSgmParams * p, int width, int n_sms,
     int plans)
 {
   if (planes8_lanes8 (p, width, n_sms, plans))
-    return SGM_PLANES8_SHARED_LANES;
+    return SGM_PLANES8_FULL_GPU_LANES;
   return p->paths == 8
       && width < SGM_PLANES8_AUTO_NARROW_COLUMNS_PER_SM * (long) n_sms
       ? 32 : SGM_PLANES_AUTO_LANES;
@@ -188,7 +188,7 @@ sgm_planes_diagonal_lanes (const CvSgmParams * p, int width, int height,
     int n_sms, int plans)
 {
   if (planes8_lanes8 (p, width, n_sms, plans))
-    return SGM_PLANES8_SHARED_LANES;
+    return SGM_PLANES8_FULL_GPU_LANES;
   return p->max_disparity > 128 || width + height - 1
       < SGM_PLANES8_NARROW_DIAGONAL_LINES_PER_SM * (long) n_sms ? 32 : 16;
 }
@@ -197,9 +197,9 @@ int
 sgm_planes_apply (const CvSgmParams * p, int lanes)
 {
   return sgm_planes_exact (p) && p->max_disparity % SGM_PLANES_D_STEP == 0
-      && (lanes == 16 || lanes == 32 || (lanes == SGM_PLANES8_SHARED_LANES
+      && (lanes == 16 || lanes == 32 || (lanes == SGM_PLANES8_FULL_GPU_LANES
               && p->paths == 8
-              && p->max_disparity <= SGM_PLANES8_SHARED_LANES_MAX_D));
+              && p->max_disparity <= SGM_PLANES8_LANES8_MAX_D));
 }
 
 /* The packed cells' constants for @census and @p1: P1 in both halves of a

@@ -1236,12 +1236,12 @@ main (int argc, char **argv)
           "columns on 132 SMs, else 16; PACKED16 16 at any width\n");
       return 1;
     }
-    /* the diagonal pairs: 32 lanes at D > 128 and below 10 diagonal
-     * lines (W + H - 1) per SM */
+    /* the diagonal pairs at D 128, one plan: 32 lanes below 10 diagonal
+     * lines (W + H - 1) per SM (D 256: below) */
     if (sgm_planes_diagonal_lanes (&p, 820, 500, 132, 1) != 32
         || sgm_planes_diagonal_lanes (&p, 821, 500, 132, 1) != 16) {
-      fprintf (stderr, "sgm_planes_diagonal_lanes: 32 lanes at D > 128 "
-          "or below 1320 diagonal lines on 132 SMs, else 16\n");
+      fprintf (stderr, "sgm_planes_diagonal_lanes: 32 lanes below 1320 "
+          "diagonal lines on 132 SMs, else 16\n");
       return 1;
     }
     /* one plan on frames of 10 columns per SM and more: 8 lanes per
