@@ -104,9 +104,10 @@ fast_wta_block_threads (int n_disp)
   return fast_wta_warps (n_disp / (2 * SGM_FAST_LANES)) * SGM_WARP;
 }
 
-template < int KH, int PLANES > __global__ void
-__launch_bounds__ (fast_wta_warps (KH) * SGM_WARP)
-sgm_fast_wta_kernel (const SgmWtaArgs a)
+/* The kernel's body (the kernels below differ in their launch bounds
+ * only). */
+template < int KH, int PLANES > static __device__ __forceinline__ void
+fast_wta_row (const SgmWtaArgs & a)
 {
   /* SGM_PLANES_8: the planes hold path costs minus C, 8 C to add */
   constexpr bool ADD_C = PLANES == SGM_PLANES_8;
@@ -366,6 +367,28 @@ sgm_fast_wta_kernel (const SgmWtaArgs a)
   }
 }
 
+template < int KH, int PLANES > __global__ void
+__launch_bounds__ (fast_wta_warps (KH) * SGM_WARP)
+sgm_fast_wta_kernel (const SgmWtaArgs a)
+{
+  fast_wta_row < KH, PLANES > (a);
+}
+
+/* The cells at D 128 (KH 8) with room for three blocks of 16 warps per
+ * SM (40 registers, no spills; without the bound ptxas took 51, two
+ * blocks): a frame of 370 rows is then one wave of blocks on 132 SMs,
+ * not one and a half (H200, 1226x370 D 128 8 paths on the cells: the
+ * kernel 0.050 -> 0.045 ms).  The byte planes keep the kernel above: with
+ * this bound theirs took as long (0.067 ms at 1226x370; their work per
+ * cell, 8 C from the census and the planes' bytes, bounds it, not the
+ * wave), and a bound of 1 on the others made ptxas take more registers. */
+__global__ void
+__launch_bounds__ (fast_wta_warps (8) * SGM_WARP, 3)
+sgm_fast_wta_kernel_cells128 (const SgmWtaArgs a)
+{
+  fast_wta_row < 8, 0 > (a);
+}
+
 typedef void (*SgmFastWtaKernel) (const SgmWtaArgs);
 
 /* sgm_fast_wta_kernel <@kh, PLANES> for @kh in KH, KH + STEP, ..
@@ -377,8 +400,12 @@ pick_fast_wta_kh (int kh)
     (void) kh;
     return NULL;
   } else {
-    return kh == KH ? sgm_fast_wta_kernel < KH, PLANES >
-        : pick_fast_wta_kh < KH + STEP, STEP, PLANES > (kh);
+    SgmFastWtaKernel k;
+    if constexpr (KH == 8 && PLANES == 0)
+      k = sgm_fast_wta_kernel_cells128;
+    else
+      k = sgm_fast_wta_kernel < KH, PLANES >;
+    return kh == KH ? k : pick_fast_wta_kh < KH + STEP, STEP, PLANES > (kh);
   }
 }
 
