@@ -391,7 +391,8 @@ sgm_fast_wta_kernel_cells128 (const SgmWtaArgs a)
 
 typedef void (*SgmFastWtaKernel) (const SgmWtaArgs);
 
-/* sgm_fast_wta_kernel <@kh, PLANES> for @kh in KH, KH + STEP, ..
+/* sgm_fast_wta_kernel <@kh, PLANES> (the cells at KH 8:
+ * sgm_fast_wta_kernel_cells128) for @kh in KH, KH + STEP, ..
  * CV_SGM_MAX_DISPARITIES / (2 SGM_FAST_LANES); NULL for any other @kh. */
 template < int KH, int STEP, int PLANES > static SgmFastWtaKernel
 pick_fast_wta_kh (int kh)
