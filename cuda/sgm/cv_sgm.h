@@ -145,8 +145,17 @@ void cv_sgm_params_init (CvSgmParams * params);
 /* Checks @params; CV_ERROR_INVALID_ARGUMENT naming the field otherwise. */
 CvStatus cv_sgm_params_validate (const CvSgmParams * params, CvError * err);
 
-/* CPU reference: the whole chain on host luma views (any stride; both of
- * the same size, at least 1x1).  @disparity (int16, CV_DISP_FRAC_BITS
+/* Checks one frame's views for either backend: @left, @right and
+ * @disparity present, the views at least 1x1 and of one size,
+ * @confidence (may be NULL or have data NULL) of that size too, and no
+ * row stride shorter than its row; CV_ERROR_INVALID_ARGUMENT saying what
+ * is wrong otherwise.  Reads no pixel. */
+CvStatus cv_sgm_views_validate (const CvImageU8 * left,
+    const CvImageU8 * right, const CvImageS16 * disparity,
+    const CvImageU8 * confidence, CvError * err);
+
+/* CPU reference: the whole chain on host luma views (any stride from the
+ * row's length on; cv_sgm_views_validate).  @disparity (int16, CV_DISP_FRAC_BITS
  * fractional bits, values include min_disparity, CV_DISP_INVALID where
  * invalid) and @confidence (uint8; may have data NULL when not wanted) have
  * the size of the views.  Allocates its working memory per call
@@ -202,9 +211,10 @@ CvSgmCuda *cv_sgm_cuda_new (void);
 void cv_sgm_cuda_free (CvSgmCuda * plan);
 
 /* The whole chain on device luma views, asynchronously on @stream:
- * results bit-identical to cv_sgm_cpu.  The views must stay valid until the
- * stream has executed the work; the caller synchronises.  Two rows of both
- * views' census words must fit in a block's shared memory:
+ * results bit-identical to cv_sgm_cpu.  The views as cv_sgm_views_validate
+ * checks them, the disparity view 2-byte aligned; they must stay valid
+ * until the stream has executed the work; the caller synchronises.  Two
+ * rows of both views' census words must fit in a block's shared memory:
  * CV_ERROR_UNSUPPORTED beyond about 7000 px (centre-symmetric census) or
  * 4000 px (full census) of width on an H200. */
 CvStatus cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,

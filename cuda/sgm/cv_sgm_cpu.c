@@ -312,41 +312,6 @@ cv_sgm_median_cpu (int width, int height, const int16_t * in, int16_t * out)
 
 /* ---- the whole chain ------------------------------------------------------ */
 
-static CvStatus
-check_views (const CvImageU8 * left, const CvImageU8 * right,
-    const CvImageS16 * disparity, const CvImageU8 * confidence, CvError * err)
-{
-  if (left == NULL || right == NULL || disparity == NULL
-      || left->data == NULL || right->data == NULL || disparity->data == NULL)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "sgm: left, right and disparity views are required");
-  if (left->width < 1 || left->height < 1)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "sgm: empty image (%dx%d)", left->width, left->height);
-  if (right->width != left->width || right->height != left->height)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "sgm: left %dx%d and right %dx%d differ in size", left->width,
-        left->height, right->width, right->height);
-  if (disparity->width != left->width || disparity->height != left->height)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "sgm: disparity %dx%d does not match the views (%dx%d)",
-        disparity->width, disparity->height, left->width, left->height);
-  if (confidence != NULL && confidence->data != NULL
-      && (confidence->width != left->width
-          || confidence->height != left->height))
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "sgm: confidence %dx%d does not match the views (%dx%d)",
-        confidence->width, confidence->height, left->width, left->height);
-  if (left->stride < (size_t) left->width
-      || right->stride < (size_t) right->width
-      || disparity->stride < (size_t) disparity->width * sizeof (int16_t)
-      || (confidence != NULL && confidence->data != NULL
-          && confidence->stride < (size_t) confidence->width))
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "sgm: a row stride is smaller than the row");
-  return CV_OK;
-}
-
 CvStatus
 cv_sgm_cpu (const CvSgmParams * params, const CvImageU8 * left,
     const CvImageU8 * right, CvImageS16 * disparity, CvImageU8 * confidence,
@@ -362,7 +327,8 @@ cv_sgm_cpu (const CvSgmParams * params, const CvImageU8 * left,
 
   if ((st = cv_sgm_params_validate (params, err)) != CV_OK)
     return st;
-  if ((st = check_views (left, right, disparity, confidence, err)) != CV_OK)
+  if ((st = cv_sgm_views_validate (left, right, disparity, confidence,
+              err)) != CV_OK)
     return st;
 
   w = left->width;

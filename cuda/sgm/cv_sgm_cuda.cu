@@ -837,31 +837,17 @@ cv_sgm_cuda_take_fault (CvSgmCuda * plan, CvError * err)
 
 /* ---- orchestration ------------------------------------------------------------------ */
 
+/* The views as cv_sgm_views_validate checks them, and the disparity
+ * view 2-byte aligned (the kernels store int16). */
 static CvStatus
 check_device_views (const CvImageU8 * left, const CvImageU8 * right,
     const CvImageS16 * disparity, const CvImageU8 * confidence, CvError * err)
 {
-  if (left == NULL || right == NULL || disparity == NULL || left->data == NULL
-      || right->data == NULL || disparity->data == NULL)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "sgm: left, right and disparity views are required");
-  if (left->width < 1 || left->height < 1)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "sgm: empty image (%dx%d)", left->width, left->height);
-  if (right->width != left->width || right->height != left->height)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "sgm: left %dx%d and right %dx%d differ in size", left->width,
-        left->height, right->width, right->height);
-  if (disparity->width != left->width || disparity->height != left->height)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "sgm: disparity %dx%d does not match the views (%dx%d)",
-        disparity->width, disparity->height, left->width, left->height);
-  if (confidence != NULL && confidence->data != NULL
-      && (confidence->width != left->width
-          || confidence->height != left->height))
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "sgm: confidence %dx%d does not match the views (%dx%d)",
-        confidence->width, confidence->height, left->width, left->height);
+  CvStatus st = cv_sgm_views_validate (left, right, disparity, confidence,
+      err);
+
+  if (st != CV_OK)
+    return st;
   if ((size_t) disparity->data % sizeof (int16_t) != 0
       || disparity->stride % sizeof (int16_t) != 0)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,

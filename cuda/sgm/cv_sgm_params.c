@@ -73,6 +73,44 @@ cv_sgm_params_validate (const CvSgmParams * p, CvError * err)
   return CV_OK;
 }
 
+CvStatus
+cv_sgm_views_validate (const CvImageU8 * left, const CvImageU8 * right,
+    const CvImageS16 * disparity, const CvImageU8 * confidence, CvError * err)
+{
+  const int with_confidence = confidence != NULL && confidence->data != NULL;
+
+  if (left == NULL || right == NULL || disparity == NULL
+      || left->data == NULL || right->data == NULL || disparity->data == NULL)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: left, right and disparity views are required");
+  if (left->width < 1 || left->height < 1)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: empty image (%dx%d)", left->width, left->height);
+  if (right->width != left->width || right->height != left->height)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: left %dx%d and right %dx%d differ in size", left->width,
+        left->height, right->width, right->height);
+  if (disparity->width != left->width || disparity->height != left->height)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: disparity %dx%d does not match the views (%dx%d)",
+        disparity->width, disparity->height, left->width, left->height);
+  if (with_confidence && (confidence->width != left->width
+          || confidence->height != left->height))
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: confidence %dx%d does not match the views (%dx%d)",
+        confidence->width, confidence->height, left->width, left->height);
+  if (left->stride < (size_t) left->width
+      || right->stride < (size_t) right->width
+      || disparity->stride < (size_t) disparity->width * sizeof (int16_t)
+      || (with_confidence && confidence->stride < (size_t) confidence->width))
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "sgm: a row stride is smaller than the row (strides: left %zu, "
+        "right %zu, disparity %zu, confidence %zu bytes; width %d)",
+        left->stride, right->stride, disparity->stride,
+        with_confidence ? confidence->stride : (size_t) 0, left->width);
+  return CV_OK;
+}
+
 const char *
 cv_sgm_schedule_name (CvSgmSchedule schedule)
 {

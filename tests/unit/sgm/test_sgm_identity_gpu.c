@@ -612,6 +612,33 @@ run_special (void)
       return 1;
     }
   }
+  {
+    /* device views whose rows overlap (a stride shorter than the row):
+     * refused before any kernel reads them (cv_sgm_views_validate) */
+    CvError err = { 0 };
+    CvSgmParams p;
+    uint8_t *img;
+    int16_t *disp;
+    CvStatus st;
+    CUDA_OK (cudaMalloc ((void **) &img, (size_t) w * h));
+    CUDA_OK (cudaMalloc ((void **) &disp, (size_t) w * h * sizeof (int16_t)));
+    {
+      CvImageU8 v8 = { img, w, h, w - 1 };
+      CvImageS16 v16 = { disp, w, h, w * sizeof (int16_t) };
+      cv_sgm_params_init (&p);
+      p.max_disparity = 16;
+      st = cv_sgm_cuda_compute (g->plan, &p, &v8, &v8, &v16, NULL, NULL,
+          &err);
+    }
+    CUDA_OK (cudaFree (img));
+    CUDA_OK (cudaFree (disp));
+    if (st != CV_ERROR_INVALID_ARGUMENT
+        || strstr (err.message, "row stride") == NULL) {
+      fprintf (stderr, "compute with a stride shorter than the row: status "
+          "%d (%s), not CV_ERROR_INVALID_ARGUMENT\n", (int) st, err.message);
+      return 1;
+    }
+  }
   printf ("special: %ld GPU runs (%ld packed) identical to the CPU\n",
       g->n_runs, g->n_packed);
   cv_test_image_free (l);

@@ -697,6 +697,61 @@ test_params (void)
   g_assert_nonnull (strstr (err.message, "uniqueness"));
 }
 
+/* The views' checks shared by both backends (cv_sgm_views_validate), each
+ * failure with its message, and the CPU reference refusing them. */
+static void
+test_views (void)
+{
+  enum
+  { W = 40, H = 6 };
+  static uint8_t lbuf[W * H], rbuf[W * H], cbuf[W * H];
+  static int16_t dbuf[W * H];
+  CvImageU8 l = { lbuf, W, H, W }, r = { rbuf, W, H, W };
+  CvImageU8 c = { cbuf, W, H, W };
+  CvImageS16 d = { dbuf, W, H, W * sizeof (int16_t) };
+  CvSgmParams p;
+  CvError err = { 0 };
+  struct
+  {
+    const char *what;           /* a part of the expected message */
+    CvImageU8 l, r, c;
+    CvImageS16 d;
+  } cases[] = {
+    { "are required", { NULL, W, H, W }, r, c, d },
+    { "are required", l, r, c, { NULL, W, H, 2 * W } },
+    { "empty image", { lbuf, 0, H, W }, r, c, d },
+    { "differ in size", l, { rbuf, W - 1, H, W }, c, d },
+    { "disparity 40x5", l, r, c, { dbuf, W, H - 1, 2 * W } },
+    { "confidence 39x6", l, r, { cbuf, W - 1, H, W }, d },
+    { "left 39", { lbuf, W, H, W - 1 }, r, c, d },
+    { "right 0", l, { rbuf, W, H, 0 }, c, d },
+    { "disparity 79", l, r, c, { dbuf, W, H, 2 * W - 1 } },
+    { "confidence 20", l, r, { cbuf, W, H, W / 2 }, d },
+  };
+
+  cv_sgm_params_init (&p);
+  p.max_disparity = 16;
+  g_assert_cmpint (cv_sgm_views_validate (&l, &r, &d, &c, &err), ==, CV_OK);
+  g_assert_cmpint (cv_sgm_views_validate (&l, &r, &d, NULL, &err), ==, CV_OK);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
+    cv_error_clear (&err);
+    g_assert_cmpint (cv_sgm_views_validate (&cases[i].l, &cases[i].r,
+            &cases[i].d, &cases[i].c, &err), ==, CV_ERROR_INVALID_ARGUMENT);
+    if (strstr (err.message, cases[i].what) == NULL)
+      g_error ("case %" G_GSIZE_FORMAT ": \"%s\" not in \"%s\"", i,
+          cases[i].what, err.message);
+    cv_error_clear (&err);
+    g_assert_cmpint (cv_sgm_cpu (&p, &cases[i].l, &cases[i].r, &cases[i].d,
+            &cases[i].c, &err), ==, CV_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (err.message, cases[i].what));
+  }
+  /* a confidence view without data is not wanted: not checked */
+  c.data = NULL;
+  c.stride = 0;
+  cv_error_clear (&err);
+  g_assert_cmpint (cv_sgm_views_validate (&l, &r, &d, &c, &err), ==, CV_OK);
+}
+
 /* ---- colour map -------------------------------------------------------------------------- */
 
 static void
@@ -758,6 +813,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sgm/known-shift", test_known_shift);
   g_test_add_func ("/sgm/uniform", test_uniform);
   g_test_add_func ("/sgm/params", test_params);
+  g_test_add_func ("/sgm/views", test_views);
   g_test_add_func ("/sgm/color", test_color);
   return g_test_run ();
 }
