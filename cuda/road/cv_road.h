@@ -168,6 +168,13 @@ void cv_road_params_init (CvRoadParams * params);
 CvStatus cv_road_params_validate (const CvRoadParams * params, int width,
     int height, CvError * err);
 
+/* Checks one frame's images for either backend: @rgba and @disparity
+ * present, of one size, and no row stride shorter than its row (4 bytes a
+ * pixel, 2 a disparity); CV_ERROR_INVALID_ARGUMENT saying what is wrong
+ * otherwise.  Reads no pixel. */
+CvStatus cv_road_images_validate (const CvImageU8 * rgba,
+    const CvImageS16 * disparity, CvError * err);
+
 /* Result of one frame.  The arrays belong to the detector and stay valid
  * until its next process/reset/free call. */
 typedef struct

@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RGBA_BYTES 4
-
 struct _CvRoadCpu
 {
   CvRoadParams params;
@@ -169,26 +167,6 @@ cv_road_cpu_set_params (CvRoadCpu * det, const CvRoadParams * params,
   return init_library (det, err);
 }
 
-static CvStatus
-check_images (const CvImageU8 * rgba, const CvImageS16 * disparity,
-    CvError * err)
-{
-  if (rgba == NULL || disparity == NULL || rgba->data == NULL
-      || disparity->data == NULL)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "road: image or disparity missing");
-  if (rgba->width != disparity->width || rgba->height != disparity->height)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "road: image %dx%d and disparity %dx%d differ in size", rgba->width,
-        rgba->height, disparity->width, disparity->height);
-  if (rgba->stride < (size_t) rgba->width * RGBA_BYTES
-      || disparity->stride < (size_t) disparity->width * sizeof (int16_t))
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "road: stride smaller than a row (image %zu, disparity %zu)",
-        rgba->stride, disparity->stride);
-  return CV_OK;
-}
-
 static void
 fill_summary (CvRoadCpu * det)
 {
@@ -219,7 +197,7 @@ cv_road_cpu_process (CvRoadCpu * det, const CvImageU8 * rgba,
   CvStatus status;
   int seed_root, seed_size, n_training = 0, n_road = 0;
 
-  status = check_images (rgba, disparity, err);
+  status = cv_road_images_validate (rgba, disparity, err);
   if (status == CV_OK)
     status = cv_road_params_validate (p, rgba->width, rgba->height, err);
   if (status != CV_OK)

@@ -35,7 +35,6 @@
 
 /* Sub-arrays of an arena start at this alignment (covers uint4 and double). */
 #define ARENA_ALIGN 256
-#define RGBA_BYTES 4
 #define RGB_HIST_BINS (3 * 256)
 
 struct ModelLayout
@@ -334,25 +333,18 @@ mark_stage (CvRoadCuda * det, CvRoadStage stage, CvStream stream)
     det->stage_callback (det->stage_user_data, stage, stream);
 }
 
+/* The images as cv_road_images_validate checks them, aligned for the
+ * kernels, which read pixels as 4-byte words. */
 static CvStatus
 check_images (const CvImageU8 * rgba, const CvImageS16 * disparity,
     CvError * err)
 {
-  if (rgba == NULL || disparity == NULL || rgba->data == NULL
-      || disparity->data == NULL)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "road: image or disparity missing");
-  if (rgba->width != disparity->width || rgba->height != disparity->height)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "road: image %dx%d and disparity %dx%d differ in size", rgba->width,
-        rgba->height, disparity->width, disparity->height);
-  if (rgba->stride < (size_t) rgba->width * RGBA_BYTES
-      || disparity->stride < (size_t) disparity->width * sizeof (int16_t))
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "road: stride smaller than a row (image %zu, disparity %zu)",
-        rgba->stride, disparity->stride);
-  /* the kernels read pixels as 4-byte words */
-  if (rgba->stride % RGBA_BYTES != 0 || (uintptr_t) rgba->data % RGBA_BYTES
+  CvStatus status = cv_road_images_validate (rgba, disparity, err);
+
+  if (status != CV_OK)
+    return status;
+  if (rgba->stride % CV_ROAD_RGBA_BYTES != 0
+      || (uintptr_t) rgba->data % CV_ROAD_RGBA_BYTES
       || disparity->stride % sizeof (int16_t) != 0
       || (uintptr_t) disparity->data % sizeof (int16_t))
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,

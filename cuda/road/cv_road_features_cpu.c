@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-#define RGBA_BYTES 4
 #define CHANNELS 3
 #define LEVELS 256
 
@@ -27,7 +26,7 @@ cv_road_equalize_lut_cpu (const CvImageU8 * rgba, int equalize,
     const uint8_t *row = CV_ROW (rgba, y);
     for (int x = 0; x < rgba->width; x++)
       for (int c = 0; c < CHANNELS; c++)
-        hist[c][row[RGBA_BYTES * x + c]]++;
+        hist[c][row[CV_ROAD_RGBA_BYTES * x + c]]++;
   }
 
   for (int c = 0; c < CHANNELS; c++) {
@@ -67,7 +66,7 @@ cv_road_features_cpu (const CvImageU8 * rgba, const CvImageS16 * disparity,
 
         for (int c = 0; c < n; c++) {
           int x = pc * n + c, h, s, v;
-          const uint8_t *px = row + RGBA_BYTES * x;
+          const uint8_t *px = row + CV_ROAD_RGBA_BYTES * x;
           int d16 = drow[x];
 
           cv_road_rgb_to_hsv (lut[px[0]], lut[LEVELS + px[1]],

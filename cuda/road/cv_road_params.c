@@ -129,6 +129,26 @@ cv_road_params_validate (const CvRoadParams * p, int width, int height,
   return CV_OK;
 }
 
+CvStatus
+cv_road_images_validate (const CvImageU8 * rgba, const CvImageS16 * disparity,
+    CvError * err)
+{
+  if (rgba == NULL || disparity == NULL || rgba->data == NULL
+      || disparity->data == NULL)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "road: image or disparity missing");
+  if (rgba->width != disparity->width || rgba->height != disparity->height)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "road: image %dx%d and disparity %dx%d differ in size", rgba->width,
+        rgba->height, disparity->width, disparity->height);
+  if (rgba->stride < (size_t) rgba->width * CV_ROAD_RGBA_BYTES
+      || disparity->stride < (size_t) disparity->width * sizeof (int16_t))
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "road: stride smaller than a row (image %zu, disparity %zu)",
+        rgba->stride, disparity->stride);
+  return CV_OK;
+}
+
 void
 cv_road_config_init (CvRoadConfig * cfg, const CvRoadParams * p, int width,
     int height)

@@ -19,6 +19,9 @@
 extern "C" {
 #endif
 
+/* Bytes of an RGBA pixel (the colour image of both backends). */
+#define CV_ROAD_RGBA_BYTES 4
+
 /* Sizes and thresholds derived from CvRoadParams for one frame size. */
 typedef struct
 {

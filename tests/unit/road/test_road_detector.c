@@ -234,6 +234,27 @@ main (void)
     EXPECT (cv_road_cpu_process (det, s.rgba, &small, &r, &err) ==
         CV_ERROR_INVALID_ARGUMENT && strstr (err.message, "differ") != NULL,
         "size mismatch: %s", err.message);
+    /* the images' checks both backends share (cv_road_images_validate) */
+    {
+      CvImageU8 short_rgba = *s.rgba;
+      CvImageS16 short_disp = *s.disp;
+      short_rgba.stride = 4 * W - 1;
+      short_disp.stride = 2 * W - 2;
+      cv_error_clear (&err);
+      EXPECT (cv_road_images_validate (s.rgba, s.disp, &err) == CV_OK,
+          "valid images refused: %s", err.message);
+      EXPECT (cv_road_images_validate (NULL, s.disp, &err) ==
+          CV_ERROR_INVALID_ARGUMENT && strstr (err.message, "missing"),
+          "no image: %s", err.message);
+      cv_error_clear (&err);
+      EXPECT (cv_road_cpu_process (det, &short_rgba, s.disp, &r, &err) ==
+          CV_ERROR_INVALID_ARGUMENT && strstr (err.message, "stride"),
+          "short RGBA stride: %s", err.message);
+      cv_error_clear (&err);
+      EXPECT (cv_road_cpu_process (det, s.rgba, &short_disp, &r, &err) ==
+          CV_ERROR_INVALID_ARGUMENT && strstr (err.message, "stride"),
+          "short disparity stride: %s", err.message);
+    }
     bad.min_samples = 0;
     cv_error_clear (&err);
     EXPECT (cv_road_cpu_set_params (det, &bad, &err) ==
