@@ -921,30 +921,15 @@ cv_stixels_cuda_prepare (CvStixelsCuda * plan, const CvStixelParams * params,
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "stixels: no CUDA plan given (plan is NULL)");
   plan->prepared = 0;
-  if (disparity == nullptr || disparity->data == nullptr)
+  /* the checks of the CPU reference, and int16 rows for the kernels */
+  if ((st = cv_stx_check_inputs (params, disparity, confidence, err))
+      != CV_OK)
+    return st;
+  if (disparity->stride % sizeof (int16_t) != 0
+      || (uintptr_t) disparity->data % sizeof (int16_t) != 0)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "stixels: no disparity map given (disparity %s)",
-        disparity == nullptr ? "is NULL" : "has no device data");
-  if (disparity->stride < (size_t) disparity->width * sizeof (int16_t)
-      || disparity->stride % sizeof (int16_t) != 0)
-    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "stixels: disparity stride %zu invalid for width %d",
-        disparity->stride, disparity->width);
-  if (confidence != nullptr) {
-    if (confidence->data == nullptr)
-      return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-          "stixels: confidence map has no data (pass NULL for none)");
-    if (confidence->width != disparity->width
-        || confidence->height != disparity->height)
-      return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-          "stixels: confidence %d x %d does not match disparity %d x %d",
-          confidence->width, confidence->height, disparity->width,
-          disparity->height);
-    if (confidence->stride < (size_t) confidence->width)
-      return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-          "stixels: confidence stride %zu < width %d", confidence->stride,
-          confidence->width);
-  }
+        "stixels: disparity rows not 2-byte aligned (stride %zu)",
+        disparity->stride);
   st = cv_stixels_model_init (&plan->model, params, disparity->width,
       disparity->height, err);
   if (st != CV_OK)

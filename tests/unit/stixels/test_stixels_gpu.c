@@ -389,6 +389,30 @@ main (int argc, char **argv)
             stream, &err), ==, CV_ERROR_INVALID_ARGUMENT);
     g_assert_nonnull (strstr (err.message, "disparity"));
   }
+  /* rows shorter than their stride says, and odd strides: refused before
+   * any kernel reads the map (the CPU reference's checks, then the
+   * kernels' alignment) */
+  {
+    CvStixelParams p;
+    int16_t *d;
+    cv_stixel_params_init (&p);
+    p.calibration.focal_length = 700;
+    p.calibration.baseline = 0.5f;
+    GPU_CHECK (cudaMalloc ((void **) &d, 2 * 64 * 48 * sizeof (int16_t)));
+    {
+      CvImageS16 short_rows = { d, 64, 48, 64 * sizeof (int16_t) - 2 };
+      CvImageS16 odd = { d, 64, 48, 64 * sizeof (int16_t) + 1 };
+      cv_error_clear (&err);
+      g_assert_cmpint (cv_stixels_cuda_compute (plan, &p, &short_rows, NULL,
+              NULL, stream, &err), ==, CV_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (err.message, "stride"));
+      cv_error_clear (&err);
+      g_assert_cmpint (cv_stixels_cuda_compute (plan, &p, &odd, NULL, NULL,
+              stream, &err), ==, CV_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (err.message, "aligned"));
+    }
+    GPU_CHECK (cudaFree (d));
+  }
   g_assert_false (cv_stixels_cuda_set_variant (plan, CV_STIXELS_N_VARIANTS));
 
   if (quick) {
