@@ -92,6 +92,47 @@ equalize_lut_kernel (RoadDev c)
 
 /* ---- features --------------------------------------------------------------- */
 
+/* The end of both feature kernels, after their barrier: each tile
+ * column's patch (the threads of row 0) from its rows' sums, added top to
+ * bottom as the CPU reference does: height variance, points, candidate
+ * flag, the labelling's start; then the tile's histograms out as
+ * consecutive rows of the feature array (all threads). */
+static __device__ __forceinline__ void
+finish_patch_tile (const RoadDev & c, int pr, int tid, int n_threads,
+    const unsigned int *hist, int hist_stride,
+    const double (*row_sum)[FEAT_TILE], const double (*row_sq)[FEAT_TILE],
+    const int (*row_count)[FEAT_TILE])
+{
+  const int tx = threadIdx.x, pc = blockIdx.x * FEAT_TILE + tx;
+
+  if (threadIdx.y == 0 && pc < c.cols) {
+    int p = pr * c.cols + pc, count = 0;
+    double sum = 0.0, sum_sq = 0.0, var;
+    bool candidate;
+
+    for (int r = 0; r < c.n; r++) {
+      sum = CV_ROAD_DADD (sum, row_sum[r][tx]);
+      sum_sq = CV_ROAD_DADD (sum_sq, row_sq[r][tx]);
+      count += row_count[r][tx];
+    }
+    var = cv_road_patch_variance (sum, sum_sq, count);
+    candidate = count >= c.min_points && var >= 0.0 && var < c.roughness;
+    c.variance[p] = (float) var;
+    c.n_points[p] = (uint16_t) count;
+    c.candidates[p] = candidate;
+    c.labels[p] = candidate ? p : -1;   /* the labelling's start */
+    c.comp_size[p] = 0;
+  }
+
+  for (int i = tid; i < FEAT_TILE * c.dims_pad; i += n_threads) {
+    int t = i / c.dims_pad, d = i - t * c.dims_pad;
+    int col = blockIdx.x * FEAT_TILE + t;
+    if (col < c.cols)
+      c.features[(size_t) (pr * c.cols + col) * c.dims_pad + d] =
+          d < c.dims ? (uint8_t) hist[t * hist_stride + d] : 0;
+  }
+}
+
 __global__ void __launch_bounds__ (FEAT_TILE * FEAT_ROW_THREADS)
 patch_features_kernel (RoadDev c, int hist_stride)
 {
@@ -147,34 +188,8 @@ patch_features_kernel (RoadDev c, int hist_stride)
   }
   __syncthreads ();
 
-  if (ty == 0 && pc < c.cols) {
-    int p = pr * c.cols + pc, count = 0;
-    double sum = 0.0, sum_sq = 0.0, var;
-    bool candidate;
-
-    /* rows added top to bottom, as the CPU reference does */
-    for (int r = 0; r < n; r++) {
-      sum = CV_ROAD_DADD (sum, row_sum[r][tx]);
-      sum_sq = CV_ROAD_DADD (sum_sq, row_sq[r][tx]);
-      count += row_count[r][tx];
-    }
-    var = cv_road_patch_variance (sum, sum_sq, count);
-    candidate = count >= c.min_points && var >= 0.0 && var < c.roughness;
-    c.variance[p] = (float) var;
-    c.n_points[p] = (uint16_t) count;
-    c.candidates[p] = candidate;
-    c.labels[p] = candidate ? p : -1;   /* connected-components init */
-    c.comp_size[p] = 0;
-  }
-
-  /* the tile's histograms are consecutive rows of the feature array */
-  for (int i = tid; i < FEAT_TILE * c.dims_pad; i += n_threads) {
-    int t = i / c.dims_pad, d = i - t * c.dims_pad;
-    int col = blockIdx.x * FEAT_TILE + t;
-    if (col < c.cols)
-      c.features[(size_t) (pr * c.cols + col) * c.dims_pad + d] =
-          d < c.dims ? (uint8_t) hist[t * hist_stride + d] : 0;
-  }
+  finish_patch_tile (c, pr, tid, n_threads, hist, hist_stride, row_sum,
+      row_sq, row_count);
 }
 
 /* ---- FAST variants ------------------------------------------------------------ */
@@ -297,34 +312,8 @@ patch_features_fast_kernel (RoadDev c, int hist_stride)
   }
   __syncthreads ();
 
-  if (ty == 0 && pc < c.cols) {
-    int p = pr * c.cols + pc, count = 0;
-    double sum = 0.0, sum_sq = 0.0, var;
-    bool candidate;
-
-    /* rows added top to bottom, as the CPU reference does */
-    for (int r = 0; r < n; r++) {
-      sum = CV_ROAD_DADD (sum, row_sum[r][tx]);
-      sum_sq = CV_ROAD_DADD (sum_sq, row_sq[r][tx]);
-      count += row_count[r][tx];
-    }
-    var = cv_road_patch_variance (sum, sum_sq, count);
-    candidate = count >= c.min_points && var >= 0.0 && var < c.roughness;
-    c.variance[p] = (float) var;
-    c.n_points[p] = (uint16_t) count;
-    c.candidates[p] = candidate;
-    c.labels[p] = candidate ? p : -1;   /* global labelling fallback */
-    c.comp_size[p] = 0;
-  }
-
-  /* the tile's histograms are consecutive rows of the feature array */
-  for (int i = tid; i < FEAT_TILE * c.dims_pad; i += n_threads) {
-    int t = i / c.dims_pad, d = i - t * c.dims_pad;
-    int col = blockIdx.x * FEAT_TILE + t;
-    if (col < c.cols)
-      c.features[(size_t) (pr * c.cols + col) * c.dims_pad + d] =
-          d < c.dims ? (uint8_t) hist[t * hist_stride + d] : 0;
-  }
+  finish_patch_tile (c, pr, tid, n_threads, hist, hist_stride, row_sum,
+      row_sq, row_count);
 }
 
 /* ---- launchers ------------------------------------------------------------ */
