@@ -20,6 +20,8 @@
  *
  * --elements N runs the first N elements only (1: cudasgm alone, as issue 3
  * asks for its frames per second).
+ * CUDAVISION_BENCH_CTX_SCHED=spin|yield|blocking makes the context with
+ * that scheduling (chain_context_new).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -31,6 +33,7 @@
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
+#include <gst/cuda/cuda-gst.h>
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,6 +211,41 @@ push_frames (gpointer data)
   }
   gst_app_src_end_of_stream (GST_APP_SRC (s->src));
   return NULL;
+}
+
+/* The pipelines' CUDA context: GStreamer's (gst_cuda_context_new, the
+ * driver's default scheduling: with fewer contexts than cores, a thread
+ * waiting on the GPU spins), or with CUDAVISION_BENCH_CTX_SCHED=spin|yield|
+ * blocking one made with that scheduling, to measure what the element
+ * threads' waits cost the host (docs/performance.md, the chain, session
+ * 60).  The context made here lives as long as the process. */
+static GstCudaContext *
+chain_context_new (void)
+{
+  const gchar *sched = g_getenv ("CUDAVISION_BENCH_CTX_SCHED");
+  CUdevice dev;
+  CUcontext ctx, popped;
+  guint flags;
+
+  if (sched == NULL)
+    return gst_cuda_context_new (0);
+  if (!strcmp (sched, "spin"))
+    flags = CU_CTX_SCHED_SPIN;
+  else if (!strcmp (sched, "yield"))
+    flags = CU_CTX_SCHED_YIELD;
+  else if (!strcmp (sched, "blocking"))
+    flags = CU_CTX_SCHED_BLOCKING_SYNC;
+  else {
+    g_printerr ("bench-chain: CUDAVISION_BENCH_CTX_SCHED=%s is none of "
+        "spin, yield, blocking\n", sched);
+    return NULL;
+  }
+  if (CuInit (0) != CUDA_SUCCESS || CuDeviceGet (&dev, 0) != CUDA_SUCCESS
+      || CuCtxCreate (&ctx, flags, dev) != CUDA_SUCCESS)
+    return NULL;
+  CuCtxPopCurrent (&popped);
+  printf ("CUDA context scheduling: %s\n", sched);
+  return gst_cuda_context_new_wrapped (ctx, dev);
 }
 
 static gboolean
@@ -433,7 +471,11 @@ main (int argc, char **argv)
     }
     gst_object_unref (f);
   }
-  bench.context = gst_cuda_context_new (0);
+  bench.context = chain_context_new ();
+  if (bench.context == NULL) {
+    g_printerr ("bench-chain: could not make the CUDA context\n");
+    return 1;
+  }
   render_ring ();
   {
     /* the scene generator's rig (cv_scene_params_init) */
