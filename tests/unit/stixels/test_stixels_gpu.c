@@ -389,9 +389,9 @@ main (int argc, char **argv)
             stream, &err), ==, CV_ERROR_INVALID_ARGUMENT);
     g_assert_nonnull (strstr (err.message, "disparity"));
   }
-  /* rows shorter than their stride says, and odd strides: refused before
-   * any kernel reads the map (the CPU reference's checks, then the
-   * kernels' alignment) */
+  /* a stride shorter than a row, and an odd stride: refused before any
+   * kernel reads the map (the CPU reference's checks, then the kernels'
+   * alignment) */
   {
     CvStixelParams p;
     int16_t *d;
