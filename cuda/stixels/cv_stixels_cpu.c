@@ -63,8 +63,8 @@ list_reserve_stixels (CvStixelList * list, int n_stixels, CvError * err)
 /* ---- input checks --------------------------------------------------------- */
 
 CvStatus
-cv_stx_check_inputs (const CvStixelParams * params, const CvImageS16 * disparity,
-    const CvImageU8 * confidence, CvError * err)
+cv_stx_check_maps (const CvImageS16 * disparity, const CvImageU8 * confidence,
+    CvError * err)
 {
   if (disparity == NULL || disparity->data == NULL)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
@@ -89,8 +89,17 @@ cv_stx_check_inputs (const CvStixelParams * params, const CvImageS16 * disparity
           "stixels: confidence stride %zu < width %d", confidence->stride,
           confidence->width);
   }
-  return cv_stixel_params_validate (params, disparity->width,
-      disparity->height, err);
+  return CV_OK;
+}
+
+CvStatus
+cv_stx_check_inputs (const CvStixelParams * params, const CvImageS16 * disparity,
+    const CvImageU8 * confidence, CvError * err)
+{
+  CvStatus st = cv_stx_check_maps (disparity, confidence, err);
+
+  return st != CV_OK ? st : cv_stixel_params_validate (params,
+      disparity->width, disparity->height, err);
 }
 
 /* ---- downsampling + transpose --------------------------------------------- */

@@ -921,9 +921,9 @@ cv_stixels_cuda_prepare (CvStixelsCuda * plan, const CvStixelParams * params,
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "stixels: no CUDA plan given (plan is NULL)");
   plan->prepared = 0;
-  /* the checks of the CPU reference, and int16 rows for the kernels */
-  if ((st = cv_stx_check_inputs (params, disparity, confidence, err))
-      != CV_OK)
+  /* the CPU reference's checks of the maps (cv_stixels_model_init checks
+   * the parameters), and int16 rows for the kernels */
+  if ((st = cv_stx_check_maps (disparity, confidence, err)) != CV_OK)
     return st;
   if (disparity->stride % sizeof (int16_t) != 0
       || (uintptr_t) disparity->data % sizeof (int16_t) != 0)

@@ -650,10 +650,13 @@ void cv_stx_build_sat (const CvStxModel * model, const CvStxCell * cells,
     CvStxSums * sat, CvStxSums * scratch);
 
 /* Pieces of the CPU reference shared with the tiled emulation
- * (cv_stixels_cpu.c): the input checks (the CUDA path's too), the cells
- * of every column (cells[u * n_rows + k], malloc'ed), and the list of
- * n_rows-slot per-column results packed into @out (whose column arrays
- * have room, see cv_stx_list_reserve_columns). */
+ * (cv_stixels_cpu.c): the input checks (the maps' alone, which the CUDA
+ * path shares, and with the parameters), the cells of every column
+ * (cells[u * n_rows + k], malloc'ed), and the list of n_rows-slot
+ * per-column results packed into @out (whose column arrays have room,
+ * see cv_stx_list_reserve_columns). */
+CvStatus cv_stx_check_maps (const CvImageS16 * disparity,
+    const CvImageU8 * confidence, CvError * err);
 CvStatus cv_stx_check_inputs (const CvStixelParams * params,
     const CvImageS16 * disparity, const CvImageU8 * confidence,
     CvError * err);
