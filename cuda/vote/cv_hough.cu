@@ -110,7 +110,8 @@ radix_select (const uint64_t * __restrict__ keys, uint32_t n, uint32_t rank,
 __global__ void __launch_bounds__ (kSelectThreads)
 select_kernel (const uint64_t * __restrict__ keys,
     HoughCounters * counters, const uint32_t * n_points, int max_lines,
-    CvHoughGeometry g, HoughResult * __restrict__ result)
+    CvHoughGeometry g, const double *__restrict__ trig,
+    HoughResult * __restrict__ result)
 {
   __shared__ uint64_t s_keys[kSelectCapacity];
   __shared__ uint32_t s_hist[kRadixBins];
@@ -148,7 +149,7 @@ select_kernel (const uint64_t * __restrict__ keys,
   hough_bitonic_sort_descending (s_keys, sort_n);
 
   for (uint32_t i = threadIdx.x; i < k; i += blockDim.x)
-    cv_hough_make_line (&g, s_keys[i], &result->lines[i]);
+    cv_hough_make_line (&g, trig, s_keys[i], &result->lines[i]);
   if (threadIdx.x == 0) {
     result->n_lines = (int32_t) k;
     result->n_points = (int32_t) *n_points;
@@ -194,6 +195,7 @@ cv_hough_cuda_free (CvHoughCuda * plan)
   cv_device_buffer_free (&plan->counters);
   cv_device_buffer_free (&plan->result);
   cv_host_buffer_free (&plan->host_result);
+  cv_device_buffer_free (&plan->draw_lines);
   cv_hough_geometry_clear (&plan->geom);
   delete plan;
 }
@@ -297,7 +299,7 @@ configure (CvHoughCuda * plan, int width, int height,
   /* whole quads: the FAST vote reads 4 locations per load */
   const size_t n_pixels = ((size_t) g->roi_w * g->roi_h + 3) / 4 * 4;
   status = cv_device_buffer_ensure (&plan->tables,
-      2 * sizeof (int32_t) * g->n_theta, err);
+      hough_tables_bytes (g->n_theta), err);
   if (status == CV_OK)
     status = cv_device_buffer_ensure (&plan->points, sizeof (uint32_t) * n_pixels, err);
   if (status == CV_OK)
@@ -338,7 +340,9 @@ configure (CvHoughCuda * plan, int width, int height,
           sizeof (int32_t) * g->n_theta, cudaMemcpyHostToDevice, stream));
   CV_CUDA_TRY (err, cudaMemcpyAsync (tables + g->n_theta, g->sin_q,
           sizeof (int32_t) * g->n_theta, cudaMemcpyHostToDevice, stream));
-  plan->transfer_bytes += 2 * sizeof (int32_t) * g->n_theta;
+  CV_CUDA_TRY (err, cudaMemcpyAsync ((void *) hough_trig (plan), g->trig,
+          2 * sizeof (double) * g->n_theta, cudaMemcpyHostToDevice, stream));
+  plan->transfer_bytes += hough_tables_bytes (g->n_theta);
   CV_CUDA_TRY (err, cudaMemsetAsync (plan->counters.ptr, 0,
           sizeof (HoughCounters), stream));
   CV_CUDA_TRY (err, cudaMemsetAsync (plan->acc.ptr, 0,
@@ -508,7 +512,7 @@ cv_hough_cuda_peaks (CvHoughCuda * plan, CvStream stream, CvError * err)
     CV_CUDA_CHECK_LAUNCH (err, "peaks_kernel");
     select_kernel<<<1, kSelectThreads, 0, s>>> ((const uint64_t *) plan->keys.ptr,
         counters, points_count (plan), plan->params.max_lines, *g,
-        (HoughResult *) plan->result.ptr);
+        hough_trig (plan), (HoughResult *) plan->result.ptr);
     CV_CUDA_CHECK_LAUNCH (err, "select_kernel");
     CV_CUDA_TRY (err, cudaMemcpyAsync (plan->host_result.ptr, plan->result.ptr,
             hough_result_bytes (plan->params.max_lines), cudaMemcpyDeviceToHost, s));

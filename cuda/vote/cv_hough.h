@@ -42,7 +42,10 @@
  *    Peaks are sorted by votes (descending), ties by linear index
  *    (ascending), and the first max_lines are reported.
  * 4. Each line gets the two end points where it crosses the ROI's border
- *    (pixel centres of the outermost ROI rows/columns), in frame pixels.
+ *    (pixel centres of the outermost ROI rows/columns), in frame pixels,
+ *    in double arithmetic without fused multiply-adds, from cos (theta_t)
+ *    and sin (theta_t) computed once on the host (the trig table, uploaded
+ *    with the CUDA plan): both backends report the same floats.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -52,6 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cv_draw.h"
 #include "cv_error.h"
 #include "cv_types.h"
 #include "cv_vote.h"
@@ -123,6 +127,7 @@ typedef struct
   double theta0, theta_step;    /* rad */
   double rho_step;              /* px */
   int32_t *cos_q, *sin_q;       /* n_theta entries each (owned) */
+  double *trig;                 /* cos, sin of theta_t, n_theta pairs (owned) */
   int tables_capacity;          /* entries allocated */
 } CvHoughGeometry;
 
@@ -151,15 +156,6 @@ cv_hough_rho_bin (int32_t cos_q, int32_t sin_q, int x, int y, int64_t offset_q)
   return (int) ((uint64_t) ((int64_t) x * cos_q + (int64_t) y * sin_q +
           offset_q) >> CV_HOUGH_FRAC_BITS);
 }
-
-/* The line of accumulator bin (@theta_index, @rho_index) holding @votes,
- * exactly as both pipelines report it (rho, theta, end points on the ROI
- * border), computed on the host.  The CUDA pipeline computes its lines on
- * the device, where cos / sin may differ from the host's in the last bit;
- * callers that need the same floats from both backends (the elements)
- * rebuild the lines from the (exact) bins with this function. */
-void cv_hough_line_from_bin (const CvHoughGeometry * geom, int theta_index,
-    int rho_index, uint32_t votes, CvHoughLine * line);
 
 /* ---- CPU reference -------------------------------------------------------- */
 
@@ -211,6 +207,13 @@ CvStatus cv_hough_cuda_peaks (CvHoughCuda * plan, CvStream stream, CvError * err
 CvStatus cv_hough_cuda_result (CvHoughCuda * plan, const CvHoughLine ** lines,
     int *n_lines, int *n_points, CvError * err);
 
+/* Draws the lines of the last run into the device frame @frame on @stream,
+ * each @thickness px wide in @color, from the device's line list: nothing
+ * copied, nothing waited for.  The same pixels as cv_draw_cpu drawing the
+ * host lines' end points with that colour and thickness. */
+CvStatus cv_hough_cuda_draw (CvHoughCuda * plan, CvFrame * frame,
+    CvColor color, int thickness, CvStream stream, CvError * err);
+
 /* Device accumulator of the last run (n_theta x n_rho uint32, tests). */
 const uint32_t *cv_hough_cuda_accumulator (const CvHoughCuda * plan,
     int *n_theta, int *n_rho);
@@ -218,7 +221,7 @@ const uint32_t *cv_hough_cuda_accumulator (const CvHoughCuda * plan,
 const uint32_t *cv_hough_cuda_points (const CvHoughCuda * plan);
 const CvHoughGeometry *cv_hough_cuda_geometry (const CvHoughCuda * plan);
 /* Bytes copied between host and device since the last cv_hough_cuda (or
- * cv_hough_cuda_edges): the angle tables (2 x 4 bytes per angle) when the
+ * cv_hough_cuda_edges): the angle tables (2 x 4 + 2 x 8 bytes per angle) when the
  * parameters or the frame size changed, and the line list after the peaks
  * (16 + sizeof (CvHoughLine) x max_lines bytes). */
 size_t cv_hough_cuda_transfer_bytes (const CvHoughCuda * plan);

@@ -282,6 +282,7 @@ struct PeakArgs
   uint32_t threshold;
   int radius, max_lines;
   CvHoughGeometry g;
+  const double *trig;           /* device copy of g's trig table */
 };
 
 struct PeakShared
@@ -510,7 +511,7 @@ fast_peaks_kernel (PeakArgs a)
 
   CvHoughGeometry g = a.g;
   for (uint32_t i = tid; i < k; i += blockDim.x)
-    cv_hough_make_line (&g, sh.keys[i], &a.result->lines[i]);
+    cv_hough_make_line (&g, a.trig, sh.keys[i], &a.result->lines[i]);
   if (tid == 0) {
     a.result->n_lines = (int32_t) k;
     a.result->n_points = (int32_t) *a.n_points;
@@ -656,6 +657,7 @@ hough_fast_enqueue_peaks (CvHoughCuda * plan, const uint32_t * n_points,
   a.radius = plan->params.nms_radius;
   a.max_lines = plan->params.max_lines;
   a.g = *g;
+  a.trig = hough_trig (plan);
   int blocks = cv_div_up (n_bins, kPeakThreads);
   if (blocks > plan->peak_blocks)
     blocks = plan->peak_blocks;

@@ -94,8 +94,10 @@ cv_hough_geometry_clear (CvHoughGeometry * geom)
 {
   free (geom->cos_q);
   free (geom->sin_q);
+  free (geom->trig);
   geom->cos_q = NULL;
   geom->sin_q = NULL;
+  geom->trig = NULL;
   geom->tables_capacity = 0;
 }
 
@@ -106,7 +108,7 @@ cv_hough_geometry_init (CvHoughGeometry * g, int width, int height,
   const double deg = M_PI / HALF_TURN_DEG;
   const double scale = (double) ((int64_t) 1 << CV_HOUGH_FRAC_BITS) / p->rho_step;
   int64_t x0, y0, x1, y1, ox, oy, bin_min = INT64_MAX, bin_max = INT64_MIN;
-  double span;
+  double span, *trig;
   int n_theta, t, k;
   CvStatus status;
 
@@ -157,6 +159,11 @@ cv_hough_geometry_init (CvHoughGeometry * g, int width, int height,
       return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
           "Hough: no memory for %d angles", n_theta);
     g->sin_q = s;
+    trig = realloc (g->trig, 2 * sizeof (double) * n_theta);
+    if (trig == NULL)
+      return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+          "Hough: no memory for %d angles", n_theta);
+    g->trig = trig;
     g->tables_capacity = n_theta;
   }
   for (t = 0; t < n_theta; t++) {
@@ -206,14 +213,12 @@ cv_hough_geometry_init (CvHoughGeometry * g, int width, int height,
   g->theta0 = p->min_theta * deg;
   g->theta_step = p->theta_step * deg;
   g->rho_step = p->rho_step;
+  /* the angles of the reported lines, exactly as cv_hough_make_line names
+   * them (cos / sin here, once: the device's may differ in the last bit) */
+  for (t = 0; t < n_theta; t++) {
+    const double theta = g->theta0 + cv_dmul ((double) t, g->theta_step);
+    g->trig[2 * t] = cos (theta);
+    g->trig[2 * t + 1] = sin (theta);
+  }
   return CV_OK;
-}
-
-void
-cv_hough_line_from_bin (const CvHoughGeometry * geom, int theta_index,
-    int rho_index, uint32_t votes, CvHoughLine * line)
-{
-  cv_hough_make_line (geom, cv_hough_key (votes,
-          (uint32_t) theta_index * (uint32_t) geom->n_rho + (uint32_t) rho_index),
-      line);
 }

@@ -81,13 +81,14 @@ struct CvHoughCuda
   CvHoughFastLayout fast;       /* FAST stage 2 */
   int peak_blocks;              /* FAST peaks: resident blocks (one wave) */
 
-  CvDeviceBuffer tables;        /* cos_q[n_theta], sin_q[n_theta] */
+  CvDeviceBuffer tables;        /* cos_q[n_theta], sin_q[n_theta], trig[2 n_theta] */
   CvDeviceBuffer points;        /* uint32 per ROI pixel, rounded up to whole quads */
   CvDeviceBuffer acc;           /* 2 x (n_theta x n_rho) uint32, used in turn */
   CvDeviceBuffer keys;          /* uint64 per accumulator bin (peaks) */
   CvDeviceBuffer counters;      /* HoughCounters */
   CvDeviceBuffer result;        /* HoughResult */
   CvHostBuffer host_result;     /* pinned copy of result */
+  CvDeviceBuffer draw_lines;    /* CvDrawLine per line: the overlay's list */
   HoughResult *host_result_dev; /* its device address (FAST writes it), or NULL */
 
   int edge_parity;              /* FAST: counter slot of the last edge run */
@@ -110,6 +111,21 @@ hough_acc (const CvHoughCuda * plan, int which)
 {
   const size_t n_bins = (size_t) plan->geom.n_theta * plan->geom.n_rho;
   return (uint32_t *) plan->acc.ptr + (size_t) which * n_bins;
+}
+
+/* The device copy of the geometry's trig table (after the int32 tables). */
+static inline const double *
+hough_trig (const CvHoughCuda * plan)
+{
+  return (const double *) ((const int32_t *) plan->tables.ptr
+      + 2 * (size_t) plan->geom.n_theta);
+}
+
+/* Bytes of the three angle tables of @n_theta angles. */
+static inline size_t
+hough_tables_bytes (int n_theta)
+{
+  return (2 * sizeof (int32_t) + 2 * sizeof (double)) * (size_t) n_theta;
 }
 
 static inline HoughCounters *

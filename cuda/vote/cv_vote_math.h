@@ -147,15 +147,17 @@ cv_hough_is_peak (const uint32_t * acc, int n_theta, int n_rho,
 /* ---- Hough: line end points ------------------------------------------------ */
 
 /* The line of accumulator bin @key: rho / theta in frame coordinates and its
- * end points on the ROI border (double arithmetic, then float). */
+ * end points on the ROI border (double arithmetic, then float).  @trig: the
+ * geometry's cos / sin pairs (its trig table, in the caller's memory). */
 CV_VOTE_HD void
-cv_hough_make_line (const CvHoughGeometry * g, uint64_t key, CvHoughLine * line)
+cv_hough_make_line (const CvHoughGeometry * g, const double *trig,
+    uint64_t key, CvHoughLine * line)
 {
   const uint32_t index = cv_hough_key_index (key);
   const int t = (int) (index / (uint32_t) g->n_rho);
   const int r = (int) (index % (uint32_t) g->n_rho);
   const double theta = g->theta0 + cv_dmul ((double) t, g->theta_step);
-  const double c = cos (theta), s = sin (theta);
+  const double c = trig[2 * t], s = trig[2 * t + 1];
   /* rho about the Hough origin, then about the ROI's top-left pixel */
   const double rho_roi = cv_dmul ((double) (r + g->rho_bin_min), g->rho_step)
       + cv_dmul (g->origin_x, c) + cv_dmul (g->origin_y, s);

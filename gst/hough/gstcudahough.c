@@ -132,7 +132,6 @@ struct _GstCudaHough
 #ifdef CV_HAVE_CUDA
   CvHoughCuda *cuda;
   CvDeviceBuffer luma_dev;      /* luma of RGB frames on the device */
-  CvDrawCuda *draw;
 #endif
 };
 
@@ -224,7 +223,6 @@ gst_cuda_hough_release (GstCvFilter * filter)
 #ifdef CV_HAVE_CUDA
   /* called with the CUDA context pushed when there is one */
   g_clear_pointer (&self->cuda, cv_hough_cuda_free);
-  g_clear_pointer (&self->draw, cv_draw_cuda_free);
   cv_device_buffer_free (&self->luma_dev);
 #endif
 }
@@ -408,12 +406,10 @@ gst_cuda_hough_process_cuda (GstCvFilter * filter, gconstpointer settings,
   if (!make_params (s, info, &params, &err))
     return gst_cv_filter_core_error (filter, "cudahough", &err);
 
-  /* plans: created once, reused for every frame, freed in release() */
+  /* the plan: created once, reused for every frame, freed in release() */
   if (self->cuda == NULL)
     self->cuda = cv_hough_cuda_new ();
-  if (self->draw == NULL)
-    self->draw = cv_draw_cuda_new ();
-  if (self->cuda == NULL || self->draw == NULL) {
+  if (self->cuda == NULL) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("No memory for the CUDA Hough plan"), (NULL));
     return GST_FLOW_ERROR;
@@ -450,7 +446,14 @@ gst_cuda_hough_process_cuda (GstCvFilter * filter, gconstpointer settings,
     ret = gst_cv_filter_core_error (filter, "cudahough", &err);
     goto out;
   }
-  /* the line list is needed on the host now (meta, overlay list) */
+  /* the overlay from the device's line list: the one wait below covers it */
+  if (s->overlay && cv_hough_cuda_draw (self->cuda, &frame,
+          gst_hough_overlay_color (), GST_HOUGH_OVERLAY_THICKNESS,
+          filter->stream, &err) != CV_OK) {
+    ret = gst_cv_filter_core_error (filter, "cudahough: overlay", &err);
+    goto out;
+  }
+  /* the line list is needed on the host now (meta, message) */
   sync = cudaStreamSynchronize (stream);
   if (sync != cudaSuccess) {
     ret = cuda_call_error (filter, "cudaStreamSynchronize", sync);
@@ -465,19 +468,6 @@ gst_cuda_hough_process_cuda (GstCvFilter * filter, gconstpointer settings,
   }
   gst_hough_result_set (&self->result, cv_hough_cuda_geometry (self->cuda),
       lines, n_lines, n_points);
-
-  if (s->overlay && self->result.n_lines > 0) {
-    CvDrawList list = gst_hough_result_draw_list (&self->result);
-
-    /* the draw list goes up to the device (small) */
-    if (cv_draw_cuda (self->draw, &frame, &list, filter->stream,
-            &err) != CV_OK) {
-      ret = gst_cv_filter_core_error (filter, "cudahough: overlay", &err);
-      goto out;
-    }
-    gst_cv_filter_count_transfer (filter,
-        sizeof (CvDrawLine) * (gsize) list.n_lines);
-  }
 
 out:
   /* the base class synchronises the stream before the buffer is pushed */

@@ -19,9 +19,7 @@ void
 gst_hough_result_set (GstHoughResult * result, const CvHoughGeometry * geom,
     const CvHoughLine * lines, gint n_lines, gint n_edge_pixels)
 {
-  const CvColor color = { GST_HOUGH_OVERLAY_COLOR_R, GST_HOUGH_OVERLAY_COLOR_G,
-    GST_HOUGH_OVERLAY_COLOR_B, 255
-  };
+  const CvColor color = gst_hough_overlay_color ();
   gint i;
 
   n_lines = CLAMP (n_lines, 0, CV_HOUGH_MAX_LINES);
@@ -33,12 +31,10 @@ gst_hough_result_set (GstHoughResult * result, const CvHoughGeometry * geom,
   result->roi_height = geom->roi_h;
 
   for (i = 0; i < n_lines; i++) {
-    CvHoughLine line;
+    const CvHoughLine line = lines[i];
     GstCvLine *out = &result->lines[i];
     CvDrawLine *draw = &result->draw[i];
 
-    cv_hough_line_from_bin (geom, lines[i].theta_index, lines[i].rho_index,
-        lines[i].votes, &line);
     out->rho = line.rho;
     out->theta = line.theta;
     out->votes = line.votes;

@@ -21,6 +21,15 @@ G_BEGIN_DECLS
 #define GST_HOUGH_OVERLAY_COLOR_G 0
 #define GST_HOUGH_OVERLAY_COLOR_B 255
 
+static inline CvColor
+gst_hough_overlay_color (void)
+{
+  const CvColor color = { GST_HOUGH_OVERLAY_COLOR_R, GST_HOUGH_OVERLAY_COLOR_G,
+    GST_HOUGH_OVERLAY_COLOR_B, 255
+  };
+  return color;
+}
+
 /* Lines listed in the "cudahough" bus message (the strongest ones). */
 #define GST_HOUGH_MESSAGE_MAX_LINES 8
 
@@ -33,14 +42,14 @@ typedef struct
   gint roi_x, roi_y, roi_width, roi_height;     /* the ROI used (clipped), px */
 } GstHoughResult;
 
-/* Fills @result from the core's @lines of a run with geometry @geom.
- * Every line is rebuilt on the host from its (exact) accumulator bin, so
- * both backends give the same floats (cv_hough_line_from_bin). */
+/* Fills @result from the core's @lines of a run with geometry @geom (both
+ * backends report the same floats, see cv_hough.h). */
 void gst_hough_result_set (GstHoughResult * result,
     const CvHoughGeometry * geom, const CvHoughLine * lines, gint n_lines,
     gint n_edge_pixels);
 
-/* The overlay of @result (its lines clipped to the ROI). */
+/* The overlay of @result (its lines clipped to the ROI), for the CPU; the
+ * CUDA path draws the same lines from the device (cv_hough_cuda_draw). */
 CvDrawList gst_hough_result_draw_list (const GstHoughResult * result);
 
 /* Adds the lines meta (also when there are no lines) to @buffer. */
