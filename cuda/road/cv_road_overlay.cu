@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Road overlay, CUDA: one thread per pixel of the grid, then (NV12 / I420)
- * one per chroma sample; the per-pixel functions are the CPU's. */
+/* Road overlay, CUDA: one thread per pixel of the grid, or (NV12 / I420)
+ * one per chroma sample and its 2x2 pixels, in one kernel; the per-pixel
+ * functions are the CPU's. */
 #include "cv_cuda.cuh"
 #include "cv_pixel.h"
 #include "cv_road_overlay_raster.h"
@@ -21,14 +22,14 @@ road_overlay_pixels_kernel (CvFrame frame, CvRoadOverlayRaster o)
 }
 
 __global__ void
-road_overlay_chroma_kernel (CvFrame frame, CvRoadOverlayRaster o, int cw,
+road_overlay_blocks_kernel (CvFrame frame, CvRoadOverlayRaster o, int cw,
     int ch)
 {
   int cx = blockIdx.x * blockDim.x + threadIdx.x;
   int cy = blockIdx.y * blockDim.y + threadIdx.y;
 
   if (cx < cw && cy < ch)
-    cv_road_overlay_chroma (&frame, &o, cx, cy);
+    cv_road_overlay_block (&frame, &o, cx, cy);
 }
 
 static dim3
@@ -51,14 +52,16 @@ cv_road_overlay_cuda (CvFrame * frame, const CvRoadGrid * grid,
   cv_road_overlay_setup (grid, &o);
   if (o.width == 0 || o.height == 0)
     return CV_OK;
-  road_overlay_pixels_kernel <<< overlay_grid (o.width, o.height), block, 0,
-      stream >>> (*frame, o);
-  CV_CUDA_CHECK_LAUNCH (err, "road_overlay_pixels_kernel");
   if (cv_pixel_format_is_subsampled (frame->format)) {
+    /* the chroma samples touching the grid's pixels, with those pixels */
     int cw = (o.width + 1) / 2, ch = (o.height + 1) / 2;
-    road_overlay_chroma_kernel <<< overlay_grid (cw, ch), block, 0,
+    road_overlay_blocks_kernel <<< overlay_grid (cw, ch), block, 0,
         stream >>> (*frame, o, cw, ch);
-    CV_CUDA_CHECK_LAUNCH (err, "road_overlay_chroma_kernel");
+    CV_CUDA_CHECK_LAUNCH (err, "road_overlay_blocks_kernel");
+  } else {
+    road_overlay_pixels_kernel <<< overlay_grid (o.width, o.height), block,
+        0, stream >>> (*frame, o);
+    CV_CUDA_CHECK_LAUNCH (err, "road_overlay_pixels_kernel");
   }
   return CV_OK;
 }

@@ -111,6 +111,29 @@ cv_road_overlay_chroma (const CvFrame * f, const CvRoadOverlayRaster * o,
         &o->road);
 }
 
+/* NV12 / I420, the 2x2 pixels of chroma sample (cx, cy) and the sample:
+ * the same bytes as cv_road_overlay_pixel on each pixel inside the frame
+ * followed by cv_road_overlay_chroma, with each paint found once. */
+static inline CV_HOST_DEVICE void
+cv_road_overlay_block (const CvFrame * f, const CvRoadOverlayRaster * o,
+    int cx, int cy)
+{
+  int strongest = CV_ROAD_PAINT_NONE;
+
+  for (int y = 2 * cy; y <= 2 * cy + 1 && y < f->height; y++)
+    for (int x = 2 * cx; x <= 2 * cx + 1 && x < f->width; x++) {
+      int p = cv_road_overlay_paint_at (o, x, y);
+      if (p == CV_ROAD_PAINT_NONE)
+        continue;
+      cv_draw_blend_pixel (f, x, y, p == CV_ROAD_PAINT_SEED ? &o->seed :
+          &o->road);
+      strongest = p > strongest ? p : strongest;
+    }
+  if (strongest != CV_ROAD_PAINT_NONE)
+    cv_draw_blend_chroma (f, cx, cy, strongest == CV_ROAD_PAINT_SEED ?
+        &o->seed : &o->road);
+}
+
 #ifdef __cplusplus
 }
 #endif
