@@ -1,9 +1,10 @@
 /* gst-cudavision core: the road overlay per pixel (internal).
  *
  * cv_road_overlay.c (CPU loops) and cv_road_overlay.cu (one thread per
- * pixel / chroma sample) call these same inline functions; every pixel and
- * every chroma sample is blended at most once and depends only on the patch
- * grid, so both backends write identical bytes.  Blending and the YUV
+ * pixel, or per chroma sample and its 2x2 pixels) call these same inline
+ * functions; every pixel and every chroma sample is blended at most once
+ * and depends only on the patch grid, so both backends write identical
+ * bytes.  Blending and the YUV
  * conversion are cv_draw's (cv_draw_raster.h), so the colours match the
  * other elements' overlays.
  *
