@@ -40,15 +40,16 @@ cv_road_overlay_cpu (CvFrame * frame, const CvRoadGrid * grid, CvError * err)
   if (status != CV_OK)
     return status;
   cv_road_overlay_setup (grid, &o);
-  for (int y = 0; y < o.height; y++)
-    for (int x = 0; x < o.width; x++)
-      cv_road_overlay_pixel (frame, &o, x, y);
   if (cv_pixel_format_is_subsampled (frame->format)) {
-    /* the chroma samples touching the grid's pixels */
+    /* the chroma samples touching the grid's pixels, with those pixels */
     int cw = (o.width + 1) / 2, ch = (o.height + 1) / 2;
     for (int cy = 0; cy < ch; cy++)
       for (int cx = 0; cx < cw; cx++)
-        cv_road_overlay_chroma (frame, &o, cx, cy);
+        cv_road_overlay_block (frame, &o, cx, cy);
+  } else {
+    for (int y = 0; y < o.height; y++)
+      for (int x = 0; x < o.width; x++)
+        cv_road_overlay_pixel (frame, &o, x, y);
   }
   return CV_OK;
 }

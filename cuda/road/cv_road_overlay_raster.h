@@ -82,7 +82,7 @@ cv_road_overlay_paint_at (const CvRoadOverlayRaster * o, int x, int y)
   return CV_ROAD_PAINT_ROAD;
 }
 
-/* Pixel (x, y) inside the frame: everything but subsampled chroma. */
+/* Pixel (x, y) inside the frame, of a format without subsampled chroma. */
 static inline CV_HOST_DEVICE void
 cv_road_overlay_pixel (const CvFrame * f, const CvRoadOverlayRaster * o,
     int x, int y)
@@ -94,27 +94,9 @@ cv_road_overlay_pixel (const CvFrame * f, const CvRoadOverlayRaster * o,
         &o->road);
 }
 
-/* Chroma sample (cx, cy) of NV12 / I420: the strongest paint of the block's
- * pixels inside the frame. */
-static inline CV_HOST_DEVICE void
-cv_road_overlay_chroma (const CvFrame * f, const CvRoadOverlayRaster * o,
-    int cx, int cy)
-{
-  int paint = CV_ROAD_PAINT_NONE;
-
-  for (int y = 2 * cy; y <= 2 * cy + 1 && y < f->height; y++)
-    for (int x = 2 * cx; x <= 2 * cx + 1 && x < f->width; x++) {
-      int p = cv_road_overlay_paint_at (o, x, y);
-      paint = p > paint ? p : paint;
-    }
-  if (paint != CV_ROAD_PAINT_NONE)
-    cv_draw_blend_chroma (f, cx, cy, paint == CV_ROAD_PAINT_SEED ? &o->seed :
-        &o->road);
-}
-
-/* NV12 / I420, the 2x2 pixels of chroma sample (cx, cy) and the sample:
- * the same bytes as cv_road_overlay_pixel on each pixel inside the frame
- * followed by cv_road_overlay_chroma, with each paint found once. */
+/* NV12 / I420: the 2x2 pixels of chroma sample (cx, cy) inside the frame,
+ * each as cv_road_overlay_pixel, then the sample with the strongest of
+ * their paints. */
 static inline CV_HOST_DEVICE void
 cv_road_overlay_block (const CvFrame * f, const CvRoadOverlayRaster * o,
     int cx, int cy)
