@@ -462,6 +462,14 @@ hough_error_case (CvHoughCuda * plan, const CvImageU8 * img)
   VT_CHECK (cv_hough_cuda (plan, &dimg, &p, (CvStream) stream, &err)
       == CV_ERROR_INVALID_ARGUMENT, "GPU: empty theta range must fail");
   printf ("    expected error: %s\n", err.message);
+  /* a failed run leaves no lines to draw */
+  CvFrame frame = { 0 };
+  const CvColor color = { 255, 0, 255, 255 };
+  cv_error_clear (&err);
+  VT_CHECK (cv_hough_cuda_draw (plan, &frame, color, 2, (CvStream) stream,
+          &err) == CV_ERROR_INVALID_ARGUMENT,
+      "GPU: drawing after a failed run must fail");
+  printf ("    expected error: %s\n", err.message);
   cudaFree (dimg.data);
   n_checks++;
 }
