@@ -221,9 +221,9 @@ const uint32_t *cv_hough_cuda_accumulator (const CvHoughCuda * plan,
 const uint32_t *cv_hough_cuda_points (const CvHoughCuda * plan);
 const CvHoughGeometry *cv_hough_cuda_geometry (const CvHoughCuda * plan);
 /* Bytes copied between host and device since the last cv_hough_cuda (or
- * cv_hough_cuda_edges): the angle tables (2 x 4 + 2 x 8 bytes per angle) when the
- * parameters or the frame size changed, and the line list after the peaks
- * (16 + sizeof (CvHoughLine) x max_lines bytes). */
+ * cv_hough_cuda_edges): the angle tables (2 x 4 + 2 x 8 bytes per angle)
+ * when the parameters or the frame size changed, and the line list after
+ * the peaks (16 + sizeof (CvHoughLine) x max_lines bytes). */
 size_t cv_hough_cuda_transfer_bytes (const CvHoughCuda * plan);
 const CvVoteLayout *cv_hough_cuda_layout (const CvHoughCuda * plan);
 #endif
