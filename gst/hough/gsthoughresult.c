@@ -19,7 +19,6 @@ void
 gst_hough_result_set (GstHoughResult * result, const CvHoughGeometry * geom,
     const CvHoughLine * lines, gint n_lines, gint n_edge_pixels)
 {
-  const CvColor color = gst_hough_overlay_color ();
   gint i;
 
   n_lines = CLAMP (n_lines, 0, CV_HOUGH_MAX_LINES);
@@ -31,34 +30,38 @@ gst_hough_result_set (GstHoughResult * result, const CvHoughGeometry * geom,
   result->roi_height = geom->roi_h;
 
   for (i = 0; i < n_lines; i++) {
-    const CvHoughLine line = lines[i];
     GstCvLine *out = &result->lines[i];
-    CvDrawLine *draw = &result->draw[i];
 
-    out->rho = line.rho;
-    out->theta = line.theta;
-    out->votes = line.votes;
-    out->x0 = line.x0;
-    out->y0 = line.y0;
-    out->x1 = line.x1;
-    out->y1 = line.y1;
-
-    /* the end points lie on the ROI border: the segment is the line
-     * clipped to the ROI */
-    draw->x0 = line.x0;
-    draw->y0 = line.y0;
-    draw->x1 = line.x1;
-    draw->y1 = line.y1;
-    draw->color = color;
-    draw->thickness = GST_HOUGH_OVERLAY_THICKNESS;
+    out->rho = lines[i].rho;
+    out->theta = lines[i].theta;
+    out->votes = lines[i].votes;
+    out->x0 = lines[i].x0;
+    out->y0 = lines[i].y0;
+    out->x1 = lines[i].x1;
+    out->y1 = lines[i].y1;
   }
 }
 
 CvDrawList
-gst_hough_result_draw_list (const GstHoughResult * result)
+gst_hough_result_draw_list (GstHoughResult * result)
 {
+  const CvColor color = gst_hough_overlay_color ();
   CvDrawList list = { NULL, 0, result->draw, (int) result->n_lines };
+  guint i;
 
+  for (i = 0; i < result->n_lines; i++) {
+    const GstCvLine *line = &result->lines[i];
+    CvDrawLine *draw = &result->draw[i];
+
+    /* the end points lie on the ROI border: the segment is the line
+     * clipped to the ROI */
+    draw->x0 = line->x0;
+    draw->y0 = line->y0;
+    draw->x1 = line->x1;
+    draw->y1 = line->y1;
+    draw->color = color;
+    draw->thickness = GST_HOUGH_OVERLAY_THICKNESS;
+  }
   return list;
 }
 

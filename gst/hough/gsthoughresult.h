@@ -36,7 +36,7 @@ gst_hough_overlay_color (void)
 typedef struct
 {
   GstCvLine lines[CV_HOUGH_MAX_LINES];  /* most votes first */
-  CvDrawLine draw[CV_HOUGH_MAX_LINES];  /* the overlay of the lines */
+  CvDrawLine draw[CV_HOUGH_MAX_LINES];  /* the CPU overlay of the lines */
   guint n_lines;
   guint n_edge_pixels;          /* pixels that voted */
   gint roi_x, roi_y, roi_width, roi_height;     /* the ROI used (clipped), px */
@@ -48,9 +48,10 @@ void gst_hough_result_set (GstHoughResult * result,
     const CvHoughGeometry * geom, const CvHoughLine * lines, gint n_lines,
     gint n_edge_pixels);
 
-/* The overlay of @result (its lines clipped to the ROI), for the CPU; the
- * CUDA path draws the same lines from the device (cv_hough_cuda_draw). */
-CvDrawList gst_hough_result_draw_list (const GstHoughResult * result);
+/* The overlay of @result (its lines clipped to the ROI), built in its draw
+ * array, for the CPU; the CUDA path draws the same lines from the device
+ * (cv_hough_cuda_draw). */
+CvDrawList gst_hough_result_draw_list (GstHoughResult * result);
 
 /* Adds the lines meta (also when there are no lines) to @buffer. */
 void gst_hough_result_attach (const GstHoughResult * result,
