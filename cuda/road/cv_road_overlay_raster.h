@@ -4,9 +4,8 @@
  * pixel, or per chroma sample and its 2x2 pixels) call these same inline
  * functions; every pixel and every chroma sample is blended at most once
  * and depends only on the patch grid, so both backends write identical
- * bytes.  Blending and the YUV
- * conversion are cv_draw's (cv_draw_raster.h), so the colours match the
- * other elements' overlays.
+ * bytes.  Blending and the YUV conversion are cv_draw's (cv_draw_raster.h),
+ * so the colours match the other elements' overlays.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -82,6 +81,13 @@ cv_road_overlay_paint_at (const CvRoadOverlayRaster * o, int x, int y)
   return CV_ROAD_PAINT_ROAD;
 }
 
+/* The colour of a paint other than CV_ROAD_PAINT_NONE. */
+static inline CV_HOST_DEVICE const CvPaint *
+cv_road_overlay_colour (const CvRoadOverlayRaster * o, int paint)
+{
+  return paint == CV_ROAD_PAINT_SEED ? &o->seed : &o->road;
+}
+
 /* Pixel (x, y) inside the frame, of a format without subsampled chroma. */
 static inline CV_HOST_DEVICE void
 cv_road_overlay_pixel (const CvFrame * f, const CvRoadOverlayRaster * o,
@@ -90,8 +96,7 @@ cv_road_overlay_pixel (const CvFrame * f, const CvRoadOverlayRaster * o,
   int paint = cv_road_overlay_paint_at (o, x, y);
 
   if (paint != CV_ROAD_PAINT_NONE)
-    cv_draw_blend_pixel (f, x, y, paint == CV_ROAD_PAINT_SEED ? &o->seed :
-        &o->road);
+    cv_draw_blend_pixel (f, x, y, cv_road_overlay_colour (o, paint));
 }
 
 /* NV12 / I420: the 2x2 pixels of chroma sample (cx, cy) inside the frame,
@@ -108,13 +113,11 @@ cv_road_overlay_block (const CvFrame * f, const CvRoadOverlayRaster * o,
       int p = cv_road_overlay_paint_at (o, x, y);
       if (p == CV_ROAD_PAINT_NONE)
         continue;
-      cv_draw_blend_pixel (f, x, y, p == CV_ROAD_PAINT_SEED ? &o->seed :
-          &o->road);
+      cv_draw_blend_pixel (f, x, y, cv_road_overlay_colour (o, p));
       strongest = p > strongest ? p : strongest;
     }
   if (strongest != CV_ROAD_PAINT_NONE)
-    cv_draw_blend_chroma (f, cx, cy, strongest == CV_ROAD_PAINT_SEED ?
-        &o->seed : &o->road);
+    cv_draw_blend_chroma (f, cx, cy, cv_road_overlay_colour (o, strongest));
 }
 
 #ifdef __cplusplus
