@@ -45,6 +45,10 @@ void stx_frame_add_noise (StxFrame * f, float sigma, float hole_fraction,
 /* Stixel parameters for the frame's calibration and pose. */
 void stx_params_for_frame (CvStixelParams * p, const StxFrame * f);
 
+/* Draws the priors' weights, the class and pose sigmas and the object slope
+ * sigma (0 on half of the draws) from fixed ranges, with cv_test_rand. */
+void stx_randomize_priors (CvStixelParams * p, guint32 * rng);
+
 /* Evaluation of a stixel list against the frame's ground truth. */
 typedef struct
 {

@@ -156,34 +156,6 @@ typedef struct
 
 static Tally tally[N_VARIANTS];
 
-static void
-randomize_priors (CvStixelParams * p, guint32 * rng)
-{
-#define U(lo, hi) ((float) ((lo) + ((hi) - (lo)) * (cv_test_rand (rng) / 4294967296.0)))
-  p->sigma_ground = U (0.5, 2.0);
-  p->sigma_object = U (0.5, 2.0);
-  p->sigma_sky = U (0.2, 1.0);
-  p->model_complexity = U (1.0, 8.0);
-  p->gravity_alpha_flying = U (0, 5);
-  p->gravity_beta_flying = U (0, 2);
-  p->gravity_alpha_sinking = U (0, 5);
-  p->gravity_beta_sinking = U (0, 2);
-  p->gravity_tolerance = U (0.5, 4);
-  p->ordering_alpha = U (0, 4);
-  p->ordering_beta = U (0, 2);
-  p->gap_alpha_nearer = U (0, 3);
-  p->gap_alpha_farther = U (0, 3);
-  p->gap_beta_nearer = U (0, 1);
-  p->gap_beta_farther = U (0, 1);
-  p->gap_tolerance = U (0.5, 4);
-  p->transition[CV_STIXEL_OBJECT][CV_STIXEL_GROUND] = U (0, 3);
-  p->transition[CV_STIXEL_SKY][CV_STIXEL_OBJECT] = U (0, 3);
-  p->camera_height_sigma = U (0.01, 0.2);
-  p->camera_pitch_sigma = U (0.0005, 0.02);
-  p->object_slope_sigma = cv_test_rand (rng) % 2 ? U (0.01, 0.2) : 0.0f;
-#undef U
-}
-
 /* One variant on one frame against the CPU list @cpu. */
 static void
 run_variant (CvStixelsCuda * plan, cudaStream_t stream, guint vi,
@@ -272,7 +244,7 @@ run_case (CvStixelsCuda * plan, cudaStream_t stream, const Case * c,
   p.stixel_width = c->stixel_width;
   p.row_step = c->row_step;
   if (c->random_priors)
-    randomize_priors (&p, &rng);
+    stx_randomize_priors (&p, &rng);
   if (c->fixed_ground) {
     p.camera_height_sigma = 0.0f;
     p.camera_pitch_sigma = 0.0f;
