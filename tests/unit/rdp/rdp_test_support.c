@@ -916,3 +916,54 @@ rdp_result_stats (const CvRdpResult * r, int *cuts, int *gaps, int *max_levels)
   if (max_levels)
     *max_levels = m;
 }
+
+const char *
+rdp_params_set (CvRdpParams * p, int which)
+{
+  cv_rdp_params_init (p);
+  p->calib.focal_length = 720.0f;
+  p->calib.baseline = 0.54f;
+  switch (which) {
+    case 0:
+      return "defaults (disparity, eps 4, median 3)";
+    case 1:
+      p->median_window = 0;
+      p->epsilon = 0.0f;
+      return "eps 0, no median";
+    case 2:
+      p->median_window = 5;
+      p->epsilon = 8.0f;
+      p->column_step = 3;
+      p->column_mode = CV_RDP_COLUMNS_MEAN;
+      return "eps 8, median 5, mean of 3";
+    case 3:
+      p->signal = CV_RDP_SIGNAL_DEPTH;
+      p->epsilon = 0.5f;
+      p->median_window = 0;
+      return "depth eps 0.5";
+    case 4:
+      p->signal = CV_RDP_SIGNAL_DEPTH;
+      p->epsilon = 2.0f;
+      p->max_depth = 60.0f;
+      p->column_step = 2;
+      return "depth eps 2, max 60 m, every 2nd column";
+    case 5:
+      p->epsilon = 1.03f;       /* rounds to 16/16 px */
+      p->column_step = 2;
+      p->column_mode = CV_RDP_COLUMNS_SAMPLE;
+      return "eps 1.03, every 2nd column sampled";
+    case 6:
+      p->epsilon = 1.03f;
+      p->column_step = 4;
+      p->column_mode = CV_RDP_COLUMNS_MEAN;
+      return "eps 1.03, mean of 4";
+    case 7:
+      p->signal = CV_RDP_SIGNAL_DEPTH;
+      p->epsilon = 0.05f;
+      p->calib.focal_length = 1234.5f;
+      p->calib.baseline = 0.12f;
+      return "depth eps 0.05, f 1234.5 px, B 0.12 m";
+  }
+  g_assert_not_reached ();
+  return NULL;
+}

@@ -89,6 +89,12 @@ gboolean rdp_check_properties (const RdpNaive * naive,
     const CvRdpParams * params, const CvRdpResult * result, const char *label,
     int *n_removable);
 
+/* The parameter sets of the CPU, emulated and GPU tests: @which in 0 ..
+ * RDP_N_PARAM_SETS - 1 (0 the defaults, 3 the depth signal); fills @p and
+ * returns the set's name. */
+#define RDP_N_PARAM_SETS 8
+const char *rdp_params_set (CvRdpParams * p, int which);
+
 /* Identical results (cuts, values bit for bit, gaps, levels); prints the
  * first difference with both sides. */
 gboolean rdp_results_equal (const CvRdpResult * expected,

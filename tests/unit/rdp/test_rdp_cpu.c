@@ -305,47 +305,6 @@ run_case (RdpInputKind kind, int w, int h, const CvRdpParams * p, guint32 seed,
   return ok;
 }
 
-static void
-params_set (CvRdpParams * p, int which)
-{
-  cv_rdp_params_init (p);
-  p->calib.focal_length = 720.0f;
-  p->calib.baseline = 0.54f;
-  switch (which) {
-    case 0:                    /* defaults: disparity, eps 4, median 3 */
-      break;
-    case 1:
-      p->median_window = 0;
-      p->epsilon = 0.0f;
-      break;
-    case 2:
-      p->median_window = 5;
-      p->epsilon = 8.0f;
-      p->column_step = 3;
-      p->column_mode = CV_RDP_COLUMNS_MEAN;
-      break;
-    case 3:
-      p->signal = CV_RDP_SIGNAL_DEPTH;
-      p->epsilon = 0.5f;
-      p->median_window = 0;
-      break;
-    case 4:
-      p->signal = CV_RDP_SIGNAL_DEPTH;
-      p->epsilon = 2.0f;
-      p->max_depth = 60.0f;
-      p->column_step = 2;
-      break;
-    case 5:
-      p->epsilon = 1.03f;       /* rounds to 16/16 px */
-      p->median_window = 3;
-      p->column_step = 2;
-      p->column_mode = CV_RDP_COLUMNS_SAMPLE;
-      break;
-  }
-}
-
-#define N_PARAM_SETS 6
-
 /* Decodes a one-column wire form of @n cut words (rows 0..9) into @flat;
  * returns the status. */
 static CvStatus
@@ -432,11 +391,11 @@ test_suite (void)
 
   for (int k = 0; k < RDP_N_INPUTS; k++) {
     for (guint hi = 0; hi < G_N_ELEMENTS (heights); hi++) {
-      for (int ps = 0; ps < N_PARAM_SETS; ps++) {
+      for (int ps = 0; ps < RDP_N_PARAM_SETS; ps++) {
         CvRdpParams p;
         int h = heights[hi];
         int w = h >= 1024 ? 2 + (int) (seed % 3) : 3 + (int) (seed % 6);
-        params_set (&p, ps);
+        rdp_params_set (&p, ps);
         run_case ((RdpInputKind) k, w, h, &p, seed++, &removable);
         cases++;
       }
@@ -445,10 +404,10 @@ test_suite (void)
   /* the tallest columns, a few kinds */
   {
     CvRdpParams p;
-    params_set (&p, 0);
+    rdp_params_set (&p, 0);
     run_case (RDP_INPUT_STREET, 2, CV_RDP_MAX_HEIGHT, &p, seed++, &removable);
     run_case (RDP_INPUT_RAMPS, 1, CV_RDP_MAX_HEIGHT, &p, seed++, &removable);
-    params_set (&p, 3);
+    rdp_params_set (&p, 3);
     run_case (RDP_INPUT_INVALID_RUNS, 1, CV_RDP_MAX_HEIGHT, &p, seed++,
         &removable);
     cases += 3;

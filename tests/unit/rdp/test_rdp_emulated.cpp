@@ -166,46 +166,11 @@ emu_compute (const CvRdpParams * p, const CvImageS16 * img,
 int failures = 0;
 
 void
-params_set (CvRdpParams * p, int which)
-{
-  cv_rdp_params_init (p);
-  p->calib.focal_length = 720.0f;
-  p->calib.baseline = 0.54f;
-  switch (which) {
-    case 0:
-      break;
-    case 1:
-      p->median_window = 0;
-      p->epsilon = 0.0f;
-      break;
-    case 2:
-      p->median_window = 5;
-      p->epsilon = 8.0f;
-      p->column_step = 3;
-      p->column_mode = CV_RDP_COLUMNS_MEAN;
-      break;
-    case 3:
-      p->signal = CV_RDP_SIGNAL_DEPTH;
-      p->epsilon = 0.5f;
-      p->median_window = 0;
-      break;
-    case 4:
-      p->signal = CV_RDP_SIGNAL_DEPTH;
-      p->epsilon = 2.0f;
-      p->max_depth = 60.0f;
-      p->column_step = 2;
-      break;
-  }
-}
-
-constexpr int kParamSets = 5;
-
-void
 run_case (RdpInputKind kind, int w, int h, int param_set, guint32 seed)
 {
   char label[160];
   CvRdpParams p;
-  params_set (&p, param_set);
+  rdp_params_set (&p, param_set);
   /* the launcher's choice, 1 or kMaxColumnsPerBlock columns per block:
    * warps sharing a block, partial last blocks (odd widths) */
   const int choices[] = { 0, 1, kMaxColumnsPerBlock };
@@ -253,7 +218,7 @@ main ()
    * of the emulation) with the default disparity and the depth signal */
   for (int k = 0; k < RDP_N_INPUTS; k++)
     for (int h : heights)
-      for (int ps = 0; ps < kParamSets; ps++, seed++) {
+      for (int ps = 0; ps < RDP_N_PARAM_SETS; ps++, seed++) {
         if (h >= 375 && ps != 0 && ps != 3)
           continue;
         run_case ((RdpInputKind) k, h >= 1000 ? 2 : 3 + (int) (seed % 5), h,
@@ -268,7 +233,7 @@ main ()
    * windows (3 and 5) and the column means across chunk boundaries */
   for (RdpInputKind k : { RDP_INPUT_STREET, RDP_INPUT_INVALID_RUNS,
         RDP_INPUT_NOISE })
-    for (int ps = 0; ps < kParamSets; ps++) {
+    for (int ps = 0; ps < RDP_N_PARAM_SETS; ps++) {
       run_case (k, 4, 3 * kChunkRows + 7, ps, seed++);
       cases++;
     }

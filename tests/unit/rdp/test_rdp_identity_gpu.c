@@ -109,54 +109,6 @@ run_kind (Ctx * ctx, RdpInputKind kind, int w, int h, const CvRdpParams * p,
   rdp_image_free (img);
 }
 
-#define N_PARAM_SETS 7
-
-static const char *
-params_set (CvRdpParams * p, int which)
-{
-  cv_rdp_params_init (p);
-  p->calib.focal_length = 720.0f;
-  p->calib.baseline = 0.54f;
-  switch (which) {
-    case 0:
-      return "defaults";
-    case 1:
-      p->median_window = 0;
-      p->epsilon = 0.0f;
-      return "eps 0, no median";
-    case 2:
-      p->median_window = 5;
-      p->epsilon = 8.0f;
-      p->column_step = 3;
-      p->column_mode = CV_RDP_COLUMNS_MEAN;
-      return "eps 8, median 5, mean of 3";
-    case 3:
-      p->signal = CV_RDP_SIGNAL_DEPTH;
-      p->epsilon = 0.5f;
-      p->median_window = 0;
-      return "depth eps 0.5";
-    case 4:
-      p->signal = CV_RDP_SIGNAL_DEPTH;
-      p->epsilon = 2.0f;
-      p->max_depth = 60.0f;
-      p->column_step = 2;
-      return "depth eps 2, max 60 m, every 2nd column";
-    case 5:
-      p->epsilon = 1.03f;
-      p->column_step = 4;
-      p->column_mode = CV_RDP_COLUMNS_MEAN;
-      return "eps 1.03, mean of 4";
-    case 6:
-      p->signal = CV_RDP_SIGNAL_DEPTH;
-      p->epsilon = 0.05f;
-      p->median_window = 3;
-      p->calib.focal_length = 1234.5f;
-      p->calib.baseline = 0.12f;
-      return "depth eps 0.05, f 1234.5 px, B 0.12 m";
-  }
-  return "?";
-}
-
 /* Random parameters within the valid ranges. */
 static const char *
 params_random (CvRdpParams * p, guint32 * s, char *buf, size_t size)
@@ -196,12 +148,12 @@ test_boundaries (Ctx * ctx, gboolean quick)
   guint32 seed = 1;
   for (int k = 0; k < RDP_N_INPUTS; k++)
     for (guint hi = 0; hi < G_N_ELEMENTS (heights); hi++)
-      for (int ps = 0; ps < N_PARAM_SETS; ps++) {
+      for (int ps = 0; ps < RDP_N_PARAM_SETS; ps++) {
         CvRdpParams p;
-        const char *name = params_set (&p, ps);
+        const char *name = rdp_params_set (&p, ps);
         int h = heights[hi];
         int w = h > 4097 ? 3 : h > 1025 ? 9 : 1 + (int) (seed % 40);
-        if (quick && (ps != k % N_PARAM_SETS || h > 4097)) {
+        if (quick && (ps != k % RDP_N_PARAM_SETS || h > 4097)) {
           seed++;
           continue;
         }
@@ -213,13 +165,13 @@ static void
 test_frames (Ctx * ctx)
 {
   CvRdpParams p;
-  for (int ps = 0; ps < N_PARAM_SETS; ps++) {
-    const char *name = params_set (&p, ps);
+  for (int ps = 0; ps < RDP_N_PARAM_SETS; ps++) {
+    const char *name = rdp_params_set (&p, ps);
     run_kind (ctx, RDP_INPUT_STREET, 1242, 375, &p, 500 + ps, name);
     run_kind (ctx, RDP_INPUT_STREET, 1242, 1024, &p, 510 + ps, name);
     run_kind (ctx, RDP_INPUT_NOISE, 1242, 1024, &p, 520 + ps, name);
   }
-  params_set (&p, 0);
+  rdp_params_set (&p, 0);
   run_kind (ctx, RDP_INPUT_INVALID_RUNS, 1242, 4096, &p, 530, "defaults");
   run_kind (ctx, RDP_INPUT_EXTREME, 300, 4096, &p, 531, "defaults");
 }
@@ -253,7 +205,7 @@ test_plan (Ctx * ctx)
 
   rdp_image_fill (img, RDP_INPUT_INVALID_RUNS, 99);
   dev = upload (img, 0, ctx->stream);
-  params_set (&p, 0);
+  rdp_params_set (&p, 0);
   if (cv_rdp_cuda_gather (fresh, ctx->stream, &err) != CV_ERROR_INVALID_ARGUMENT) {
     g_printerr ("gather before segment must fail\n");
     failures++;
@@ -273,7 +225,7 @@ test_plan (Ctx * ctx)
   }
   CUDA_OK (cudaFree (dev.data));
   cv_rdp_cuda_free (fresh);
-  params_set (&p, 2);
+  rdp_params_set (&p, 2);
   run_image (ctx, img, &p, "plan reuse 1", FALSE);
   run_image (ctx, img, &p, "plan reuse 2", TRUE);
   rdp_image_free (img);
