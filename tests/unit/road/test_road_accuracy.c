@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "road_sequence.h"
+#include "road_test.h"
 
 #define WARM_UP_FRAMES 10
 #define RECOVERY_FRAMES 20
@@ -31,18 +32,6 @@
 #define TARGET_MIN_IOU 0.85
 /* "a small amount of noise": about one fixed-point step (1/16 px) */
 #define NOISE_PX 0.05f
-
-static int failures = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      failures++; \
-      printf ("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-    } \
-  } while (0)
 
 static const char *dump_dir = NULL;
 
@@ -231,10 +220,5 @@ main (int argc, char **argv)
   spec.seed = 4;
   run_sequence ("change", &spec, verbose);
 
-  if (failures) {
-    printf ("road-accuracy: %d failures\n", failures);
-    return 1;
-  }
-  printf ("road-accuracy: ok\n");
-  return 0;
+  return road_test_verdict ("road-accuracy");
 }

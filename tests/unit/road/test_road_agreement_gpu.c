@@ -20,6 +20,7 @@
 
 #include "road_sequence.h"
 #include "road/cv_road_stages.h"
+#include "road_test.h"
 
 #define WARM_UP_FRAMES 10
 #define MIN_AGREEMENT 0.99
@@ -29,37 +30,6 @@
 #define QUICK_FRAMES 16
 #define TARGET_MEAN_IOU 0.90
 #define TARGET_MEAN_FPR 0.05
-
-static int failures = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      failures++; \
-      printf ("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-    } \
-  } while (0)
-
-#define CUDA_OK(call) \
-  do { \
-    cudaError_t e_ = (call); \
-    if (e_ != cudaSuccess) { \
-      printf ("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-          cudaGetErrorString (e_)); \
-      exit (1); \
-    } \
-  } while (0)
-
-#define CV_OK_OR_DIE(call, err) \
-  do { \
-    if ((call) != CV_OK) { \
-      printf ("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-          (err)->message); \
-      exit (1); \
-    } \
-  } while (0)
 
 /* Number of patches whose features/variance/candidate differ. */
 static int
@@ -251,10 +221,5 @@ main (int argc, char **argv)
   spec.seed = 4;
   run ("change", &spec, quick ? QUICK_FRAMES : spec.n_frames);
 
-  if (failures) {
-    printf ("road-agreement-gpu: %d failures\n", failures);
-    return 1;
-  }
-  printf ("road-agreement-gpu: ok\n");
-  return 0;
+  return road_test_verdict ("road-agreement-gpu");
 }

@@ -7,18 +7,7 @@
 
 #include "cv_test.h"
 #include "road/cv_road_stages.h"
-
-static int failures = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      failures++; \
-      printf ("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-    } \
-  } while (0)
+#include "road_test.h"
 
 /* Flood fill from every unvisited foreground cell in row-major order: the
  * first cell reached is the component's smallest index, its label.
@@ -135,10 +124,5 @@ main (void)
     check_mask (mask, cols, rows, "equal columns");
   }
 
-  if (failures) {
-    printf ("road-ccl: %d failures\n", failures);
-    return 1;
-  }
-  printf ("road-ccl: ok\n");
-  return 0;
+  return road_test_verdict ("road-ccl");
 }

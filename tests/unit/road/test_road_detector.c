@@ -9,18 +9,7 @@
 
 #include "cv_test.h"
 #include "road/cv_road.h"
-
-static int failures = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      failures++; \
-      printf ("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-    } \
-  } while (0)
+#include "road_test.h"
 
 #define W 160
 #define H 120
@@ -277,10 +266,5 @@ main (void)
   cv_test_image_free (s.rgba);
   g_free (s.disp->data);
   g_free (s.disp);
-  if (failures) {
-    printf ("road-detector: %d failures\n", failures);
-    return 1;
-  }
-  printf ("road-detector: ok\n");
-  return 0;
+  return road_test_verdict ("road-detector");
 }

@@ -11,18 +11,7 @@
 
 #include "cv_test.h"
 #include "road/cv_road_stages.h"
-
-static int failures = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      failures++; \
-      printf ("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-    } \
-  } while (0)
+#include "road_test.h"
 
 #define DIMS 16
 #define PIXELS 25               /* a 5 x 5 patch */
@@ -385,10 +374,5 @@ main (void)
   test_single_component ();
   test_degenerate ();
   test_fast_workspace_layout ();
-  if (failures) {
-    printf ("road-em: %d failures\n", failures);
-    return 1;
-  }
-  printf ("road-em: ok\n");
-  return 0;
+  return road_test_verdict ("road-em");
 }

@@ -9,18 +9,7 @@
 
 #include "cv_test.h"
 #include "road/cv_road_stages.h"
-
-static int failures = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      failures++; \
-      printf ("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-    } \
-  } while (0)
+#include "road_test.h"
 
 /* Relative tolerance of the variance: heights are computed in float. */
 #define VAR_REL_TOL 2e-3
@@ -346,10 +335,5 @@ main (void)
   check_features (71, 53, 2, 4, 0.03f, 12);
   check_features (90, 47, 7, 16, -0.05f, 13);
   check_features (45, 45, 15, 6, 0.1f, 14);
-  if (failures) {
-    printf ("road-features: %d failures\n", failures);
-    return 1;
-  }
-  printf ("road-features: ok\n");
-  return 0;
+  return road_test_verdict ("road-features");
 }

@@ -8,22 +8,11 @@
 
 #include "cv_test.h"
 #include "road/cv_road_stages.h"
+#include "road_test.h"
 
 /* Distance from a rounding tie below which the double reference cannot
  * decide the rounding direction reliably. */
 #define TIE_EPSILON 1e-9
-
-static int failures = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      failures++; \
-      printf ("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-    } \
-  } while (0)
 
 /* round half up; *tie set when x is within TIE_EPSILON of a .5 */
 static int
@@ -211,10 +200,5 @@ main (void)
   test_hsv_all_colours ();
   test_bins ();
   test_equalize ();
-  if (failures) {
-    printf ("road-hsv: %d failures\n", failures);
-    return 1;
-  }
-  printf ("road-hsv: ok\n");
-  return 0;
+  return road_test_verdict ("road-hsv");
 }

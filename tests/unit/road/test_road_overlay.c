@@ -11,18 +11,7 @@
 #include "cv_color.h"
 #include "cv_test.h"
 #include "road/cv_road_overlay.h"
-
-static int failures = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      failures++; \
-      printf ("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-    } \
-  } while (0)
+#include "road_test.h"
 
 static const int road_rgb[3] = { CV_ROAD_OVERLAY_ROAD_R,
   CV_ROAD_OVERLAY_ROAD_G, CV_ROAD_OVERLAY_ROAD_B
@@ -194,10 +183,5 @@ main (void)
     test_nv12 (64, 40, n, 300 + n);
   }
   test_errors ();
-  if (failures) {
-    printf ("road-overlay: %d failures\n", failures);
-    return 1;
-  }
-  printf ("road-overlay: ok\n");
-  return 0;
+  return road_test_verdict ("road-overlay");
 }

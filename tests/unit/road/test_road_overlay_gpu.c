@@ -10,18 +10,7 @@
 
 #include "road_sequence.h"
 #include "road/cv_road_overlay.h"
-
-static int failures = 0;
-
-#define CUDA_OK(call) \
-  do { \
-    cudaError_t e_ = (call); \
-    if (e_ != cudaSuccess) { \
-      printf ("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-          cudaGetErrorString (e_)); \
-      exit (1); \
-    } \
-  } while (0)
+#include "road_test.h"
 
 static const struct
 {
@@ -198,12 +187,8 @@ main (void)
       compare_format (fi, 640, 480, n, 2000 * fi + n);
     }
   check_device_grid ();
-  if (failures) {
-    printf ("road-overlay-gpu: %d failures\n", failures);
-    return 1;
-  }
-  printf ("road-overlay-gpu: ok (%d formats x %d patch sizes x 2 sizes)\n",
+  printf ("road-overlay-gpu: %d formats x %d patch sizes x 2 sizes\n",
       (int) G_N_ELEMENTS (formats),
       CV_ROAD_MAX_PATCH_SIZE - CV_ROAD_MIN_PATCH_SIZE + 1);
-  return 0;
+  return road_test_verdict ("road-overlay-gpu");
 }

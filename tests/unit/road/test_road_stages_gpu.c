@@ -27,41 +27,12 @@
 
 #include "road_sequence.h"
 #include "road/cv_road_stages.h"
+#include "road_test.h"
 
-static int failures = 0;
 /* cv_test_quick: random masks every QUICK_DENSITY_STEP percent instead of
  * every 10 */
 static gboolean quick;
 #define QUICK_DENSITY_STEP 50
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      failures++; \
-      printf ("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-    } \
-  } while (0)
-
-#define CUDA_OK(call) \
-  do { \
-    cudaError_t e_ = (call); \
-    if (e_ != cudaSuccess) { \
-      printf ("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-          cudaGetErrorString (e_)); \
-      exit (1); \
-    } \
-  } while (0)
-
-#define CV_OK_OR_DIE(call, err) \
-  do { \
-    if ((call) != CV_OK) { \
-      printf ("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-          (err)->message); \
-      exit (1); \
-    } \
-  } while (0)
 
 /* ---- connected components ---------------------------------------------------- */
 
@@ -829,10 +800,5 @@ main (int argc, char **argv)
   }
   test_variant_switch ();
   CUDA_OK (cudaDeviceSynchronize ());
-  if (failures) {
-    printf ("road-stages-gpu: %d failures\n", failures);
-    return 1;
-  }
-  printf ("road-stages-gpu: ok\n");
-  return 0;
+  return road_test_verdict ("road-stages-gpu");
 }

@@ -9,18 +9,7 @@
 
 #include "cv_test.h"
 #include "road/cv_road_stages.h"
-
-static int failures = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      failures++; \
-      printf ("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-    } \
-  } while (0)
+#include "road_test.h"
 
 #define DIMS 4
 #define TOL 1e-12
@@ -210,10 +199,5 @@ main (void)
 {
   test_update_and_replace ();
   test_initial_learning ();
-  if (failures) {
-    printf ("road-update: %d failures\n", failures);
-    return 1;
-  }
-  printf ("road-update: ok\n");
-  return 0;
+  return road_test_verdict ("road-update");
 }
