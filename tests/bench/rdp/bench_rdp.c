@@ -29,6 +29,7 @@
 #include "cv_rdp.h"
 #include "cv_test.h"
 #include "rdp_test_support.h"
+#include "cv_test_cuda.h"
 
 #define WARMUP 30
 #define RUNS 300
@@ -52,15 +53,6 @@
 #define DEPTH_MAX_M 80.0f
 /* Levels histogram: last bin collects everything above. */
 #define HIST_BINS 100
-
-#define CUDA_OK(call) do {                                              \
-    cudaError_t e_ = (call);                                            \
-    if (e_ != cudaSuccess) {                                            \
-      g_printerr ("%s:%d: %s: %s\n", __FILE__, __LINE__, #call,         \
-          cudaGetErrorString (e_));                                     \
-      exit (1);                                                         \
-    }                                                                   \
-  } while (0)
 
 typedef struct
 {

@@ -31,6 +31,7 @@
 #include "road_sequence.h"
 #include "road/cv_road_stages.h"
 #include "bench_road_launch.h"
+#include "cv_test_cuda.h"
 
 #define SEQUENCE_FRAMES 40
 #define WARM_UP_FRAMES 60       /* > K = 50 new models: the library is full */
@@ -47,16 +48,6 @@
 #define EM_OPS_PER_DIM 5
 #define LAUNCH_CHAIN 64         /* empty kernels timed for the launch gap */
 #define N_VARIANTS CV_ROAD_CUDA_N_VARIANTS
-
-#define CUDA_OK(call) \
-  do { \
-    cudaError_t e_ = (call); \
-    if (e_ != cudaSuccess) { \
-      fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-          cudaGetErrorString (e_)); \
-      exit (1); \
-    } \
-  } while (0)
 
 static const char *stage_names[CV_ROAD_STAGE_END] = {
   "prep", "feat", "ccl", "model", "class"

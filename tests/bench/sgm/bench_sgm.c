@@ -40,6 +40,7 @@
 #include "cv_sgm_variant.h"
 #include "cv_test.h"
 #include "sgm_watchdog.h"
+#include "cv_test_cuda.h"
 
 /* Wall-clock limit of one row (variant x case): ~20 x the slowest. */
 #define BENCH_ROW_TIMEOUT_S 120
@@ -61,10 +62,6 @@
 #define BENCH_PACKED_OPS_PER_CELL_PATH 4.2
 #define BENCH_PACKED_OPS_PER_CELL_COST 2.0
 #define BENCH_PACKED_OPS_PER_CELL_WTA 8.0
-
-#define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
-      fprintf (stderr, "%s failed: %s\n", #call, cudaGetErrorString (e_)); \
-      exit (1); } } while (0)
 
 typedef struct
 {

@@ -39,15 +39,7 @@
 #include "cv_stixels_tiled.h"
 #include "cv_test.h"
 #include "stixels_test_util.h"
-
-#define GPU_CHECK(call) \
-  do { \
-    cudaError_t e_ = (call); \
-    if (e_ != cudaSuccess) { \
-      fprintf (stderr, "%s failed: %s\n", #call, cudaGetErrorString (e_)); \
-      exit (1); \
-    } \
-  } while (0)
+#include "cv_test_cuda.h"
 
 /* H200: measured device bandwidth (bytes/s). */
 #define DEVICE_BANDWIDTH 4.3e12
@@ -144,20 +136,20 @@ time_stages (Bench * b, const CvStixelParams * p, int first, int last,
   double result;
   int r;
 
-  GPU_CHECK (cudaEventCreate (&start));
-  GPU_CHECK (cudaEventCreate (&stop));
+  CUDA_OK (cudaEventCreate (&start));
+  CUDA_OK (cudaEventCreate (&stop));
   for (r = -WARM_UP_RUNS; r < runs; r++) {
     float t;
-    GPU_CHECK (cudaEventRecord (start, b->stream));
+    CUDA_OK (cudaEventRecord (start, b->stream));
     {
       const gint64 t0 = g_get_monotonic_time ();
       enqueue_stages (b, p, first, last);
       if (r >= 0)
         host[r] = (double) (g_get_monotonic_time () - t0);
     }
-    GPU_CHECK (cudaEventRecord (stop, b->stream));
-    GPU_CHECK (cudaEventSynchronize (stop));
-    GPU_CHECK (cudaEventElapsedTime (&t, start, stop));
+    CUDA_OK (cudaEventRecord (stop, b->stream));
+    CUDA_OK (cudaEventSynchronize (stop));
+    CUDA_OK (cudaEventElapsedTime (&t, start, stop));
     if (r >= 0)
       ms[r] = t;
   }
@@ -166,8 +158,8 @@ time_stages (Bench * b, const CvStixelParams * p, int first, int last,
     *host_us = cv_test_median (host, runs);
   free (ms);
   free (host);
-  GPU_CHECK (cudaEventDestroy (start));
-  GPU_CHECK (cudaEventDestroy (stop));
+  CUDA_OK (cudaEventDestroy (start));
+  CUDA_OK (cudaEventDestroy (stop));
   return result;
 }
 
@@ -196,21 +188,21 @@ time_back_to_back (Bench * b, const CvStixelParams * p, gboolean compact,
   double ms[5];
   int r, i;
 
-  GPU_CHECK (cudaEventCreate (&start));
-  GPU_CHECK (cudaEventCreate (&stop));
+  CUDA_OK (cudaEventCreate (&start));
+  CUDA_OK (cudaEventCreate (&stop));
   for (r = 0; r < 5; r++) {
     float t;
     enqueue_frame (b, p, compact);
-    GPU_CHECK (cudaEventRecord (start, b->stream));
+    CUDA_OK (cudaEventRecord (start, b->stream));
     for (i = 0; i < frames; i++)
       enqueue_frame (b, p, compact);
-    GPU_CHECK (cudaEventRecord (stop, b->stream));
-    GPU_CHECK (cudaEventSynchronize (stop));
-    GPU_CHECK (cudaEventElapsedTime (&t, start, stop));
+    CUDA_OK (cudaEventRecord (stop, b->stream));
+    CUDA_OK (cudaEventSynchronize (stop));
+    CUDA_OK (cudaEventElapsedTime (&t, start, stop));
     ms[r] = t / frames;
   }
-  GPU_CHECK (cudaEventDestroy (start));
-  GPU_CHECK (cudaEventDestroy (stop));
+  CUDA_OK (cudaEventDestroy (start));
+  CUDA_OK (cudaEventDestroy (stop));
   return cv_test_median (ms, 5);
 }
 
@@ -256,12 +248,12 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
 
   if (!cv_test_have_gpu ())
     return CV_TEST_EXIT_SKIP;
-  GPU_CHECK (cudaSetDevice (0));
-  GPU_CHECK (cudaDeviceGetAttribute (&n_sm, cudaDevAttrMultiProcessorCount,
+  CUDA_OK (cudaSetDevice (0));
+  CUDA_OK (cudaDeviceGetAttribute (&n_sm, cudaDevAttrMultiProcessorCount,
           0));
-  GPU_CHECK (cudaDeviceGetAttribute (&clock_khz, cudaDevAttrClockRate, 0));
+  CUDA_OK (cudaDeviceGetAttribute (&clock_khz, cudaDevAttrClockRate, 0));
   clock_hz = clock_khz * 1e3;
-  GPU_CHECK (cudaStreamCreate (&stream));
+  CUDA_OK (cudaStreamCreate (&stream));
   w = (s->width + s->stixel_width - 1) / s->stixel_width;
   h = (s->height + s->row_step - 1) / s->row_step;
   candidates = w * h * (h + 1) / 2;
@@ -274,7 +266,7 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
      * lists, read them and write the compact lists */
     bytes = (double) s->width * s->height * sizeof (int16_t) +
         2.0 * w * h * 16.0 + 3.0 * cpu->n_stixels * sizeof (CvStixel);
-    GPU_CHECK (cudaGetDeviceProperties (&prop, 0));
+    CUDA_OK (cudaGetDeviceProperties (&prop, 0));
     cv_stixels_cuda_column_geometry ((int) h, &threads, &rows_per_thread,
         &smem);
     printf ("   %s, %d SMs at %.2f GHz; floors: memory %.4f ms, baseline "
@@ -296,9 +288,9 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
   }
 
   d_disp = f->disparity;
-  GPU_CHECK (cudaMalloc ((void **) &d_disp.data,
+  CUDA_OK (cudaMalloc ((void **) &d_disp.data,
           f->disparity.stride * f->height));
-  GPU_CHECK (cudaMemcpy (d_disp.data, f->disparity.data,
+  CUDA_OK (cudaMemcpy (d_disp.data, f->disparity.data,
           f->disparity.stride * f->height, cudaMemcpyHostToDevice));
   b.plan = cv_stixels_cuda_new ();
   b.disparity = &d_disp;
@@ -329,7 +321,7 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
   t_b2b = time_back_to_back (&b, job->params, TRUE, 50);
   t_b2b_columns = variant == CV_STIXELS_VARIANT_AUTO ? 0.0 :
       time_back_to_back (&b, job->params, FALSE, 50);
-  GPU_CHECK (cudaStreamSynchronize (stream));
+  CUDA_OK (cudaStreamSynchronize (stream));
   if (cv_stixels_cuda_result (b.plan, &list, &err) != CV_OK) {
     fprintf (stderr, "result: %s\n", err.message);
     return 1;
@@ -370,7 +362,7 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
   }
   cv_stixels_cuda_free (b.plan);
   cudaFree (d_disp.data);
-  GPU_CHECK (cudaStreamDestroy (stream));
+  CUDA_OK (cudaStreamDestroy (stream));
   return 0;
 }
 

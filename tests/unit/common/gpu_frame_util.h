@@ -7,14 +7,7 @@
 #include <cuda_runtime.h>
 
 #include "frame_util.h"
-
-#define GPU_CHECK(call)                                                   \
-  do {                                                                    \
-    cudaError_t gpu_check_code_ = (call);                                 \
-    if (gpu_check_code_ != cudaSuccess)                                   \
-      g_error ("%s:%d: %s failed: %s", __FILE__, __LINE__, #call,         \
-          cudaGetErrorString (gpu_check_code_));                          \
-  } while (0)
+#include "cv_test_cuda.h"
 
 static inline size_t
 plane_bytes (const CvFrame * f, int p)
@@ -29,7 +22,7 @@ gpu_frame_alloc (CvFrame * dev, const CvFrame * host)
   *dev = *host;
   for (int p = 0; p < n_planes (host->format); p++) {
     void *ptr = NULL;
-    GPU_CHECK (cudaMalloc (&ptr, plane_bytes (host, p)));
+    CUDA_OK (cudaMalloc (&ptr, plane_bytes (host, p)));
     dev->planes[p] = ptr;
   }
 }
@@ -38,7 +31,7 @@ static inline void
 gpu_frame_free (CvFrame * dev)
 {
   for (int p = 0; p < n_planes (dev->format); p++)
-    GPU_CHECK (cudaFree (dev->planes[p]));
+    CUDA_OK (cudaFree (dev->planes[p]));
   memset (dev, 0, sizeof (*dev));
 }
 
@@ -46,7 +39,7 @@ static inline void
 gpu_frame_upload (CvFrame * dev, const CvFrame * host)
 {
   for (int p = 0; p < n_planes (host->format); p++)
-    GPU_CHECK (cudaMemcpy (dev->planes[p], host->planes[p],
+    CUDA_OK (cudaMemcpy (dev->planes[p], host->planes[p],
             plane_bytes (host, p), cudaMemcpyHostToDevice));
 }
 
@@ -54,7 +47,7 @@ static inline void
 gpu_frame_download (CvFrame * host, const CvFrame * dev)
 {
   for (int p = 0; p < n_planes (host->format); p++)
-    GPU_CHECK (cudaMemcpy (host->planes[p], dev->planes[p],
+    CUDA_OK (cudaMemcpy (host->planes[p], dev->planes[p],
             plane_bytes (host, p), cudaMemcpyDeviceToHost));
 }
 
@@ -82,7 +75,7 @@ gpu_image_alloc (const CvImageU8 * host)
 {
   CvImageU8 dev = *host;
   void *ptr = NULL;
-  GPU_CHECK (cudaMalloc (&ptr, host->stride * host->height));
+  CUDA_OK (cudaMalloc (&ptr, host->stride * host->height));
   dev.data = ptr;
   return dev;
 }

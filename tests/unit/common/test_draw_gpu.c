@@ -127,7 +127,7 @@ static void
 pair_end (FramePair * p, const CvDrawList * list, cudaStream_t stream,
     const char *mismatch, const char *what)
 {
-  GPU_CHECK (cudaStreamSynchronize (stream));
+  CUDA_OK (cudaStreamSynchronize (stream));
   gpu_frame_download (&p->gpu, &p->dev);
   if (!frames_identical (&p->cpu, &p->gpu, mismatch)) {
     g_printerr ("  (%s: %d rects, %d lines)\n", what, list->n_rects,
@@ -180,22 +180,22 @@ check_device_list (CvPixelFormat f, int w, int h, const CvDrawRect * rects,
   CvDrawDeviceList dlist;
   CvError err = { 0 };
 
-  GPU_CHECK (cudaMalloc ((void **) &d_rects,
+  CUDA_OK (cudaMalloc ((void **) &d_rects,
           sizeof (CvDrawRect) * (n_rects + EXTRA)));
-  GPU_CHECK (cudaMalloc ((void **) &d_lines,
+  CUDA_OK (cudaMalloc ((void **) &d_lines,
           sizeof (CvDrawLine) * (n_lines + EXTRA)));
-  GPU_CHECK (cudaMalloc ((void **) &d_counts, sizeof (counts)));
-  GPU_CHECK (cudaMemcpy (d_rects, rects, sizeof (CvDrawRect) * n_rects,
+  CUDA_OK (cudaMalloc ((void **) &d_counts, sizeof (counts)));
+  CUDA_OK (cudaMemcpy (d_rects, rects, sizeof (CvDrawRect) * n_rects,
           cudaMemcpyHostToDevice));
-  GPU_CHECK (cudaMemcpy (d_lines, lines, sizeof (CvDrawLine) * n_lines,
+  CUDA_OK (cudaMemcpy (d_lines, lines, sizeof (CvDrawLine) * n_lines,
           cudaMemcpyHostToDevice));
   for (int i = 0; i < EXTRA; i++) {
-    GPU_CHECK (cudaMemcpy (d_rects + n_rects + i, &cover, sizeof (cover),
+    CUDA_OK (cudaMemcpy (d_rects + n_rects + i, &cover, sizeof (cover),
             cudaMemcpyHostToDevice));
-    GPU_CHECK (cudaMemcpy (d_lines + n_lines + i, &across, sizeof (across),
+    CUDA_OK (cudaMemcpy (d_lines + n_lines + i, &across, sizeof (across),
             cudaMemcpyHostToDevice));
   }
-  GPU_CHECK (cudaMemcpy (d_counts, counts, sizeof (counts),
+  CUDA_OK (cudaMemcpy (d_counts, counts, sizeof (counts),
           cudaMemcpyHostToDevice));
 
   pair_begin (&p, f, w, h, &list, state);
@@ -208,9 +208,9 @@ check_device_list (CvPixelFormat f, int w, int h, const CvDrawRect * rects,
   if (cv_draw_cuda_device (&p.dev, &dlist, stream, &err) != CV_OK)
     g_error ("cv_draw_cuda_device: %s", err.message);
   pair_end (&p, &list, stream, "MISMATCH draw CPU vs GPU device list", what);
-  GPU_CHECK (cudaFree (d_rects));
-  GPU_CHECK (cudaFree (d_lines));
-  GPU_CHECK (cudaFree (d_counts));
+  CUDA_OK (cudaFree (d_rects));
+  CUDA_OK (cudaFree (d_lines));
+  CUDA_OK (cudaFree (d_counts));
 }
 
 int
@@ -224,8 +224,8 @@ main (void)
   int n_cases = 0;
 
   cv_test_require_gpu ();
-  GPU_CHECK (cudaSetDevice (0));
-  GPU_CHECK (cudaStreamCreate (&stream));
+  CUDA_OK (cudaSetDevice (0));
+  CUDA_OK (cudaStreamCreate (&stream));
   draw = cv_draw_cuda_new ();
   g_assert_nonnull (draw);
 
@@ -264,7 +264,7 @@ main (void)
   }
 
   cv_draw_cuda_free (draw);
-  GPU_CHECK (cudaStreamDestroy (stream));
+  CUDA_OK (cudaStreamDestroy (stream));
   g_free (rects);
   g_free (lines);
   g_print ("%d format/size cases, %d mismatches\n", n_cases, n_failures);

@@ -32,7 +32,7 @@ compare_images (const CvImageU8 * cpu, const CvImageU8 * gpu_host,
 static void
 download_image (CvImageU8 * host, const CvImageU8 * dev)
 {
-  GPU_CHECK (cudaMemcpy (host->data, dev->data, host->stride * host->height,
+  CUDA_OK (cudaMemcpy (host->data, dev->data, host->stride * host->height,
           cudaMemcpyDeviceToHost));
 }
 
@@ -56,7 +56,7 @@ check_conversions (CvPixelFormat f, int w, int h, guint32 * state,
   luma_dev = gpu_image_alloc (luma_cpu);
   rgba_dev = gpu_image_alloc (rgba_cpu);
   src_dev = gpu_image_alloc (src);
-  GPU_CHECK (cudaMemcpy (src_dev.data, src->data, src->stride * h,
+  CUDA_OK (cudaMemcpy (src_dev.data, src->data, src->stride * h,
           cudaMemcpyHostToDevice));
 
   /* luma and to_rgba */
@@ -65,7 +65,7 @@ check_conversions (CvPixelFormat f, int w, int h, guint32 * state,
       || cv_frame_to_rgba_cpu (&host, rgba_cpu, &err) != CV_OK
       || cv_frame_to_rgba_cuda (&dev, &rgba_dev, stream, &err) != CV_OK)
     g_error ("%s %dx%d: %s", format_name (f), w, h, err.message);
-  GPU_CHECK (cudaStreamSynchronize (stream));
+  CUDA_OK (cudaStreamSynchronize (stream));
   download_image (luma_gpu, &luma_dev);
   download_image (rgba_gpu, &rgba_dev);
   compare_images (luma_cpu, luma_gpu, 1, "luma", f);
@@ -82,7 +82,7 @@ check_conversions (CvPixelFormat f, int w, int h, guint32 * state,
   if (cv_frame_from_rgba_cpu (src, &cpu_out, &err) != CV_OK
       || cv_frame_from_rgba_cuda (&src_dev, &dev_out, stream, &err) != CV_OK)
     g_error ("%s %dx%d from_rgba: %s", format_name (f), w, h, err.message);
-  GPU_CHECK (cudaStreamSynchronize (stream));
+  CUDA_OK (cudaStreamSynchronize (stream));
   gpu_frame_download (&gpu_out, &dev_out);
   if (!frames_identical (&cpu_out, &gpu_out, "MISMATCH from_rgba CPU vs GPU"))
     n_failures++;
@@ -101,19 +101,19 @@ check_conversions (CvPixelFormat f, int w, int h, guint32 * state,
         || cv_frame_to_rgba_cpu (&view_host, crop_cpu, &err) != CV_OK
         || cv_frame_to_rgba_cuda (&view_dev, &crop_dev, stream, &err) != CV_OK)
       g_error ("%s %dx%d crop: %s", format_name (f), w, h, err.message);
-    GPU_CHECK (cudaStreamSynchronize (stream));
+    CUDA_OK (cudaStreamSynchronize (stream));
     download_image (crop_gpu, &crop_dev);
     compare_images (crop_cpu, crop_gpu, 4, "to_rgba of a crop", f);
-    GPU_CHECK (cudaFree (crop_dev.data));
+    CUDA_OK (cudaFree (crop_dev.data));
     cv_test_image_free (crop_cpu);
     cv_test_image_free (crop_gpu);
   }
 
   gpu_frame_free (&dev);
   gpu_frame_free (&dev_out);
-  GPU_CHECK (cudaFree (luma_dev.data));
-  GPU_CHECK (cudaFree (rgba_dev.data));
-  GPU_CHECK (cudaFree (src_dev.data));
+  CUDA_OK (cudaFree (luma_dev.data));
+  CUDA_OK (cudaFree (rgba_dev.data));
+  CUDA_OK (cudaFree (src_dev.data));
   test_frame_free (&host);
   test_frame_free (&cpu_out);
   test_frame_free (&gpu_out);
@@ -132,8 +132,8 @@ main (void)
   int n_cases = 0;
 
   cv_test_require_gpu ();
-  GPU_CHECK (cudaSetDevice (0));
-  GPU_CHECK (cudaStreamCreate (&stream));
+  CUDA_OK (cudaSetDevice (0));
+  CUDA_OK (cudaStreamCreate (&stream));
 
   for (guint i = 0; i < G_N_ELEMENTS (all_formats); i++)
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
@@ -146,7 +146,7 @@ main (void)
           "DIFFERENT");
     }
 
-  GPU_CHECK (cudaStreamDestroy (stream));
+  CUDA_OK (cudaStreamDestroy (stream));
   g_print ("%d cases, %d mismatches (luma, to_rgba, from_rgba, crop)\n",
       n_cases, n_failures);
   return n_failures ? 1 : 0;

@@ -20,20 +20,12 @@
 #include "cv_rdp.h"
 #include "cv_test.h"
 #include "rdp_test_support.h"
+#include "cv_test_cuda.h"
 
 /* Stop printing details after this many failing cases. */
 #define MAX_REPORTED_FAILURES 20
 
 static int failures = 0, cases = 0;
-
-#define CUDA_OK(call) do {                                              \
-    cudaError_t e_ = (call);                                            \
-    if (e_ != cudaSuccess) {                                            \
-      g_printerr ("%s:%d: %s: %s\n", __FILE__, __LINE__, #call,         \
-          cudaGetErrorString (e_));                                     \
-      exit (1);                                                         \
-    }                                                                   \
-  } while (0)
 
 typedef struct
 {

@@ -1,6 +1,7 @@
 /* What the road test programs share: their failure count, EXPECT, the
- * checks that end a program when a call fails, and the verdict main
- * returns.  Include it once per program, from the file with main.
+ * check that ends a program when a core call fails, and the verdict main
+ * returns.  Include it once per program, from the file with main (the GPU
+ * programs take CUDA_OK from cv_test_cuda.h).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -30,18 +31,6 @@ static int failures = 0;
     if ((call) != CV_OK) { \
       printf ("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
           (err)->message); \
-      exit (1); \
-    } \
-  } while (0)
-
-/* The same for a CUDA runtime call (GPU programs, after
- * cuda_runtime_api.h). */
-#define CUDA_OK(call) \
-  do { \
-    cudaError_t e_ = (call); \
-    if (e_ != cudaSuccess) { \
-      printf ("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-          cudaGetErrorString (e_)); \
       exit (1); \
     } \
   } while (0)

@@ -20,6 +20,7 @@
 
 #include "road_sequence.h"
 #include "road/cv_road_stages.h"
+#include "cv_test_cuda.h"
 #include "road_test.h"
 
 #define WARM_UP_FRAMES 10

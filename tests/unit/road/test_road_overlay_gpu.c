@@ -10,6 +10,7 @@
 
 #include "road_sequence.h"
 #include "road/cv_road_overlay.h"
+#include "cv_test_cuda.h"
 #include "road_test.h"
 
 static const struct

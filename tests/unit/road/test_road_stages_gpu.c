@@ -27,6 +27,7 @@
 
 #include "road_sequence.h"
 #include "road/cv_road_stages.h"
+#include "cv_test_cuda.h"
 #include "road_test.h"
 
 /* cv_test_quick: random masks every QUICK_DENSITY_STEP percent instead of

@@ -33,6 +33,7 @@
 #include "cv_sgm_variant.h"
 #include "cv_test.h"
 #include "sgm_watchdog.h"
+#include "cv_test_cuda.h"
 
 /* Wall-clock limit of the GPU part of one case (upload, compute, read
  * back): ~100 x the slowest case on the H200. */
@@ -53,10 +54,6 @@ typedef enum
 static const char *kind_names[] = { "noise", "textured", "uniform", "black",
   "steps"
 };
-
-#define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
-      fprintf (stderr, "%s failed: %s\n", #call, cudaGetErrorString (e_)); \
-      exit (1); } } while (0)
 
 /* A stereo pair: right(x) = left(x + d(x, y)) with a piecewise constant
  * disparity field, plus noise, so real matches exist. */

@@ -27,15 +27,9 @@
 #include "cv_stixels_cuda_internal.h"
 #include "cv_test.h"
 #include "stixels_test_util.h"
+#include "cv_test_cuda.h"
 
 #define ENV_QUICK "STIXELS_GPU_QUICK"
-
-#define GPU_CHECK(call) \
-  do { \
-    cudaError_t e_ = (call); \
-    if (e_ != cudaSuccess) \
-      g_error ("%s failed: %s", #call, cudaGetErrorString (e_)); \
-  } while (0)
 
 static int n_failures;
 
@@ -51,18 +45,18 @@ upload (const StxFrame * f, gboolean with_conf, DeviceInput * d)
 {
   memset (d, 0, sizeof (*d));
   d->disparity = f->disparity;
-  GPU_CHECK (cudaMalloc ((void **) &d->disparity.data,
+  CUDA_OK (cudaMalloc ((void **) &d->disparity.data,
           f->disparity.stride * f->height));
-  GPU_CHECK (cudaMemcpy (d->disparity.data, f->disparity.data,
+  CUDA_OK (cudaMemcpy (d->disparity.data, f->disparity.data,
           f->disparity.stride * f->height, cudaMemcpyHostToDevice));
   if (with_conf) {
     d->confidence = f->confidence;
-    GPU_CHECK (cudaMalloc ((void **) &d->confidence.data,
+    CUDA_OK (cudaMalloc ((void **) &d->confidence.data,
             f->confidence.stride * f->height));
-    GPU_CHECK (cudaMemcpy (d->confidence.data, f->confidence.data,
+    CUDA_OK (cudaMemcpy (d->confidence.data, f->confidence.data,
             f->confidence.stride * f->height, cudaMemcpyHostToDevice));
   }
-  GPU_CHECK (cudaMalloc ((void **) &d->pose, sizeof (CvCameraPose)));
+  CUDA_OK (cudaMalloc ((void **) &d->pose, sizeof (CvCameraPose)));
 }
 
 static void
@@ -92,9 +86,9 @@ check_device_list (CvStixelsCuda * plan, const CvStixelList * host)
   g_assert_cmpint (capacity, >=, host->n_stixels);
   s = g_new (CvStixel, MAX (host->n_stixels, 1));
   start = g_new (int32_t, n_columns + 1);
-  GPU_CHECK (cudaMemcpy (s, dev_stixels, sizeof (CvStixel) *
+  CUDA_OK (cudaMemcpy (s, dev_stixels, sizeof (CvStixel) *
           (size_t) host->n_stixels, cudaMemcpyDeviceToHost));
-  GPU_CHECK (cudaMemcpy (start, dev_start, sizeof (int32_t) *
+  CUDA_OK (cudaMemcpy (start, dev_start, sizeof (int32_t) *
           (size_t) (n_columns + 1), cudaMemcpyDeviceToHost));
   ok = memcmp (s, host->stixels, sizeof (CvStixel) *
       (size_t) host->n_stixels) == 0 && memcmp (start, host->column_start,
@@ -270,7 +264,7 @@ run_case (CvStixelsCuda * plan, cudaStream_t stream, const Case * c,
       pose_arg = d.pose;
       break;
   }
-  GPU_CHECK (cudaMemcpy (d.pose, &dev_pose, sizeof (dev_pose),
+  CUDA_OK (cudaMemcpy (d.pose, &dev_pose, sizeof (dev_pose),
           cudaMemcpyHostToDevice));
 
   if (cv_stixels_cpu (&p_cpu, &f->disparity, c->confidence ? &f->confidence :
@@ -342,8 +336,8 @@ main (int argc, char **argv)
   guint i;
 
   cv_test_require_gpu ();
-  GPU_CHECK (cudaSetDevice (0));
-  GPU_CHECK (cudaStreamCreate (&stream));
+  CUDA_OK (cudaSetDevice (0));
+  CUDA_OK (cudaStreamCreate (&stream));
   plan = cv_stixels_cuda_new ();
   g_assert_nonnull (plan);
 
@@ -370,7 +364,7 @@ main (int argc, char **argv)
     cv_stixel_params_init (&p);
     p.calibration.focal_length = 700;
     p.calibration.baseline = 0.5f;
-    GPU_CHECK (cudaMalloc ((void **) &d, 2 * 64 * 48 * sizeof (int16_t)));
+    CUDA_OK (cudaMalloc ((void **) &d, 2 * 64 * 48 * sizeof (int16_t)));
     {
       CvImageS16 short_rows = { d, 64, 48, 64 * sizeof (int16_t) - 2 };
       CvImageS16 odd = { d, 64, 48, 64 * sizeof (int16_t) + 1 };
@@ -383,7 +377,7 @@ main (int argc, char **argv)
               stream, &err), ==, CV_ERROR_INVALID_ARGUMENT);
       g_assert_nonnull (strstr (err.message, "aligned"));
     }
-    GPU_CHECK (cudaFree (d));
+    CUDA_OK (cudaFree (d));
   }
   g_assert_false (cv_stixels_cuda_set_variant (plan, CV_STIXELS_N_VARIANTS));
 
@@ -411,7 +405,7 @@ main (int argc, char **argv)
         tally[i].worst_energy);
 
   cv_stixels_cuda_free (plan);
-  GPU_CHECK (cudaStreamDestroy (stream));
+  CUDA_OK (cudaStreamDestroy (stream));
   if (n_failures > 0) {
     g_printerr ("%d failure(s)\n", n_failures);
     return 1;
