@@ -11,18 +11,8 @@
 #include "cv_rdp_private.h"
 #include "cv_rdp_wire.h"
 #include "cv_test.h"
+#include "cv_test_expect.h"
 #include "rdp_test_support.h"
-
-static int failures = 0;
-
-#define CHECK(cond, ...) do {                                  \
-    if (!(cond)) {                                             \
-      g_printerr ("FAIL %s:%d: ", __FILE__, __LINE__);         \
-      g_printerr (__VA_ARGS__);                                \
-      g_printerr ("\n");                                       \
-      failures++;                                              \
-    }                                                          \
-  } while (0)
 
 /* A one-column image from @values (1/16 px, negative = invalid). */
 static CvImageS16 *
@@ -47,15 +37,15 @@ expect_cuts (const int16_t * values, int n, float epsilon,
   cv_rdp_params_init (&p);
   p.median_window = 0;
   p.epsilon = epsilon;
-  CHECK (cv_rdp_cpu_compute (cpu, &p, img, 1, &err) == CV_OK, "%s: %s", what,
+  EXPECT (cv_rdp_cpu_compute (cpu, &p, img, 1, &err) == CV_OK, "%s: %s", what,
       err.message);
   cv_rdp_cpu_result (cpu, &r);
-  CHECK (r.cut_offsets[1] == n_rows, "%s: %d cuts, expected %d", what,
+  EXPECT (r.cut_offsets[1] == n_rows, "%s: %d cuts, expected %d", what,
       r.cut_offsets[1], n_rows);
   for (int i = 0; i < MIN (n_rows, r.cut_offsets[1]); i++)
-    CHECK (r.cut_rows[i] == rows[i], "%s: cut %d at row %d, expected %d", what,
+    EXPECT (r.cut_rows[i] == rows[i], "%s: cut %d at row %d, expected %d", what,
         i, r.cut_rows[i], rows[i]);
-  CHECK (r.levels[0] == levels, "%s: %d levels, expected %d", what,
+  EXPECT (r.levels[0] == levels, "%s: %d levels, expected %d", what,
       r.levels[0], levels);
   cv_rdp_cpu_free (cpu);
   rdp_image_free (img);
@@ -125,12 +115,12 @@ test_greedy_not_minimal (void)
   cv_rdp_params_init (&p);
   p.median_window = 0;
   p.epsilon = 1.0f;
-  CHECK (cv_rdp_cpu_compute (cpu, &p, img, 1, NULL) == CV_OK, "compute");
+  EXPECT (cv_rdp_cpu_compute (cpu, &p, img, 1, NULL) == CV_OK, "compute");
   cv_rdp_cpu_result (cpu, &r);
   nv = rdp_naive_compute (&p, img);
-  CHECK (rdp_check_properties (nv, &p, &r, "greedy counterexample",
+  EXPECT (rdp_check_properties (nv, &p, &r, "greedy counterexample",
           &removable), "properties");
-  CHECK (removable == 1, "expected exactly one removable cut (row 5), got %d",
+  EXPECT (removable == 1, "expected exactly one removable cut (row 5), got %d",
       removable);
   rdp_naive_free (nv);
   cv_rdp_cpu_free (cpu);
@@ -163,7 +153,7 @@ test_median3 (void)
                 cv_rdp_median (w, 3));
         }
       }
-  CHECK (mismatches == 0, "cv_rdp_median3 differs from cv_rdp_median in %d "
+  EXPECT (mismatches == 0, "cv_rdp_median3 differs from cv_rdp_median in %d "
       "windows", mismatches);
 }
 
@@ -195,7 +185,7 @@ test_no_fp_contraction (void)
           (double) ya, (double) yb, (double) yr, a, b, r, (double) got,
           (double) expect);
   }
-  CHECK (mismatches == 0, "%d float distances differ from the unfused "
+  EXPECT (mismatches == 0, "%d float distances differ from the unfused "
       "definition: the host build contracts to FMA", mismatches);
 }
 
@@ -204,7 +194,7 @@ expect_invalid (CvRdpParams * p, int w, int h, const char *what)
 {
   CvError err = { 0 };
   CvStatus st = cv_rdp_params_validate (p, w, h, &err);
-  CHECK (st == CV_ERROR_INVALID_ARGUMENT && err.message[0] != '\0',
+  EXPECT (st == CV_ERROR_INVALID_ARGUMENT && err.message[0] != '\0',
       "%s: expected an invalid-argument error, got %s", what,
       cv_status_name (st));
 }
@@ -218,9 +208,9 @@ test_validation (void)
   CvImageS16 *img = rdp_image_new (4, 4, 0);
 
   cv_rdp_params_init (&p);
-  CHECK (p.epsilon == 4.0f && p.median_window == 3 && p.column_step == 1
+  EXPECT (p.epsilon == 4.0f && p.median_window == 3 && p.column_step == 1
       && p.signal == CV_RDP_SIGNAL_DISPARITY, "defaults");
-  CHECK (cv_rdp_params_validate (&p, 1242, 375, &err) == CV_OK, "%s",
+  EXPECT (cv_rdp_params_validate (&p, 1242, 375, &err) == CV_OK, "%s",
       err.message);
   p.epsilon = -1;
   expect_invalid (&p, 10, 10, "negative epsilon");
@@ -242,22 +232,22 @@ test_validation (void)
   expect_invalid (&p, 10, 10, "depth without calibration");
   p.calib.focal_length = 700;
   p.calib.baseline = 0.5f;
-  CHECK (cv_rdp_params_validate (&p, 10, 10, NULL) == CV_OK, "depth ok");
+  EXPECT (cv_rdp_params_validate (&p, 10, 10, NULL) == CV_OK, "depth ok");
   p.max_depth = -1;
   expect_invalid (&p, 10, 10, "negative max depth");
   cv_rdp_params_init (&p);
   expect_invalid (&p, 10, 0, "height 0");
   expect_invalid (&p, 10, CV_RDP_MAX_HEIGHT + 1, "height above maximum");
   expect_invalid (&p, 0, 10, "width 0");
-  CHECK (cv_rdp_cpu_compute (cpu, &p, img, 0, &err) ==
+  EXPECT (cv_rdp_cpu_compute (cpu, &p, img, 0, &err) ==
       CV_ERROR_INVALID_ARGUMENT, "0 threads");
   img->stride = 6;
   cv_error_clear (&err);
-  CHECK (cv_rdp_cpu_compute (cpu, &p, img, 1, &err) ==
+  EXPECT (cv_rdp_cpu_compute (cpu, &p, img, 1, &err) ==
       CV_ERROR_INVALID_ARGUMENT, "stride below width");
-  CHECK (cv_rdp_output_columns (&p, 1242) == 1242, "columns k=1");
+  EXPECT (cv_rdp_output_columns (&p, 1242) == 1242, "columns k=1");
   p.column_step = 4;
-  CHECK (cv_rdp_output_columns (&p, 1242) == 311, "columns k=4");
+  EXPECT (cv_rdp_output_columns (&p, 1242) == 311, "columns k=4");
   rdp_image_free (img);
   cv_rdp_cpu_free (cpu);
 }
@@ -352,29 +342,29 @@ test_wire_decode (void)
   CvError err = { 0 };
 
   for (guint c = 0; c < G_N_ELEMENTS (ok); c++) {
-    CHECK (decode_column (ok[c].words, ok[c].n, &flat, &r, &err) == CV_OK,
+    EXPECT (decode_column (ok[c].words, ok[c].n, &flat, &r, &err) == CV_OK,
         "wire case %u: %s", c, err.message);
     if (r.n_columns != 1)
       continue;
-    CHECK (r.cut_offsets[1] == ok[c].n && r.gap_offsets[1] == ok[c].n_gaps,
+    EXPECT (r.cut_offsets[1] == ok[c].n && r.gap_offsets[1] == ok[c].n_gaps,
         "wire case %u: %d cuts, %d gaps", c, r.cut_offsets[1],
         r.gap_offsets[1]);
     for (int i = 0; i < MIN (ok[c].n_gaps, r.gap_offsets[1]); i++)
-      CHECK (r.gaps[i].start == ok[c].gaps[i].start
+      EXPECT (r.gaps[i].start == ok[c].gaps[i].start
           && r.gaps[i].end == ok[c].gaps[i].end,
           "wire case %u: gap %d is %d..%d", c, i, r.gaps[i].start,
           r.gaps[i].end);
     for (int i = 0; i < MIN (ok[c].n, r.cut_offsets[1]); i++)
-      CHECK (r.cut_rows[i] == (int32_t) (ok[c].words[i] & CV_RDP_WIRE_ROW_MASK)
+      EXPECT (r.cut_rows[i] == (int32_t) (ok[c].words[i] & CV_RDP_WIRE_ROW_MASK)
           && r.cut_values[i] == (float) i + 0.5f,
           "wire case %u: cut %d is row %d value %g", c, i, r.cut_rows[i],
           (double) r.cut_values[i]);
   }
   for (guint c = 0; c < G_N_ELEMENTS (broken); c++)
-    CHECK (decode_column (broken[c], 3, &flat, &r, &err) ==
+    EXPECT (decode_column (broken[c], 3, &flat, &r, &err) ==
         CV_ERROR_INVALID_ARGUMENT && strstr (err.message, "corrupt")
         && r.cut_rows == NULL, "broken wire case %u decoded", c);
-  CHECK (cv_rdp_disparity_q (cv_rdp_disparity_px (32767)) == 32767
+  EXPECT (cv_rdp_disparity_q (cv_rdp_disparity_px (32767)) == 32767
       && cv_rdp_disparity_q (cv_rdp_disparity_px (1)) == 1,
       "fixed point does not round-trip");
   cv_rdp_flat_clear (&flat);
@@ -426,10 +416,5 @@ main (void)
   test_validation ();
   test_wire_decode ();
   test_suite ();
-  if (failures) {
-    g_printerr ("rdp-cpu: %d failures\n", failures);
-    return 1;
-  }
-  g_print ("rdp-cpu: all passed\n");
-  return 0;
+  return cv_test_verdict ("rdp-cpu");
 }

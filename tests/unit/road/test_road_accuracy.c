@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "road_sequence.h"
-#include "road_test.h"
+#include "cv_test_expect.h"
 
 #define WARM_UP_FRAMES 10
 #define RECOVERY_FRAMES 20
@@ -220,5 +220,5 @@ main (int argc, char **argv)
   spec.seed = 4;
   run_sequence ("change", &spec, verbose);
 
-  return road_test_verdict ("road-accuracy");
+  return cv_test_verdict ("road-accuracy");
 }

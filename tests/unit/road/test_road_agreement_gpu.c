@@ -21,7 +21,7 @@
 #include "road_sequence.h"
 #include "road/cv_road_stages.h"
 #include "cv_test_cuda.h"
-#include "road_test.h"
+#include "cv_test_expect.h"
 
 #define WARM_UP_FRAMES 10
 #define MIN_AGREEMENT 0.99
@@ -222,5 +222,5 @@ main (int argc, char **argv)
   spec.seed = 4;
   run ("change", &spec, quick ? QUICK_FRAMES : spec.n_frames);
 
-  return road_test_verdict ("road-agreement-gpu");
+  return cv_test_verdict ("road-agreement-gpu");
 }

@@ -7,7 +7,7 @@
 
 #include "cv_test.h"
 #include "road/cv_road_stages.h"
-#include "road_test.h"
+#include "cv_test_expect.h"
 
 /* Flood fill from every unvisited foreground cell in row-major order: the
  * first cell reached is the component's smallest index, its label.
@@ -124,5 +124,5 @@ main (void)
     check_mask (mask, cols, rows, "equal columns");
   }
 
-  return road_test_verdict ("road-ccl");
+  return cv_test_verdict ("road-ccl");
 }

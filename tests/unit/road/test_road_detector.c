@@ -9,7 +9,7 @@
 
 #include "cv_test.h"
 #include "road/cv_road.h"
-#include "road_test.h"
+#include "cv_test_expect.h"
 
 #define W 160
 #define H 120
@@ -266,5 +266,5 @@ main (void)
   cv_test_image_free (s.rgba);
   g_free (s.disp->data);
   g_free (s.disp);
-  return road_test_verdict ("road-detector");
+  return cv_test_verdict ("road-detector");
 }

@@ -11,7 +11,7 @@
 
 #include "cv_test.h"
 #include "road/cv_road_stages.h"
-#include "road_test.h"
+#include "cv_test_expect.h"
 
 #define DIMS 16
 #define PIXELS 25               /* a 5 x 5 patch */
@@ -374,5 +374,5 @@ main (void)
   test_single_component ();
   test_degenerate ();
   test_fast_workspace_layout ();
-  return road_test_verdict ("road-em");
+  return cv_test_verdict ("road-em");
 }

@@ -9,7 +9,7 @@
 
 #include "cv_test.h"
 #include "road/cv_road_stages.h"
-#include "road_test.h"
+#include "cv_test_expect.h"
 
 /* Relative tolerance of the variance: heights are computed in float. */
 #define VAR_REL_TOL 2e-3
@@ -335,5 +335,5 @@ main (void)
   check_features (71, 53, 2, 4, 0.03f, 12);
   check_features (90, 47, 7, 16, -0.05f, 13);
   check_features (45, 45, 15, 6, 0.1f, 14);
-  return road_test_verdict ("road-features");
+  return cv_test_verdict ("road-features");
 }

@@ -8,7 +8,7 @@
 
 #include "cv_test.h"
 #include "road/cv_road_stages.h"
-#include "road_test.h"
+#include "cv_test_expect.h"
 
 /* Distance from a rounding tie below which the double reference cannot
  * decide the rounding direction reliably. */
@@ -200,5 +200,5 @@ main (void)
   test_hsv_all_colours ();
   test_bins ();
   test_equalize ();
-  return road_test_verdict ("road-hsv");
+  return cv_test_verdict ("road-hsv");
 }

@@ -11,7 +11,7 @@
 #include "cv_color.h"
 #include "cv_test.h"
 #include "road/cv_road_overlay.h"
-#include "road_test.h"
+#include "cv_test_expect.h"
 
 static const int road_rgb[3] = { CV_ROAD_OVERLAY_ROAD_R,
   CV_ROAD_OVERLAY_ROAD_G, CV_ROAD_OVERLAY_ROAD_B
@@ -183,5 +183,5 @@ main (void)
     test_nv12 (64, 40, n, 300 + n);
   }
   test_errors ();
-  return road_test_verdict ("road-overlay");
+  return cv_test_verdict ("road-overlay");
 }

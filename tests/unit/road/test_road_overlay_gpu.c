@@ -11,7 +11,7 @@
 #include "road_sequence.h"
 #include "road/cv_road_overlay.h"
 #include "cv_test_cuda.h"
-#include "road_test.h"
+#include "cv_test_expect.h"
 
 static const struct
 {
@@ -191,5 +191,5 @@ main (void)
   printf ("road-overlay-gpu: %d formats x %d patch sizes x 2 sizes\n",
       (int) G_N_ELEMENTS (formats),
       CV_ROAD_MAX_PATCH_SIZE - CV_ROAD_MIN_PATCH_SIZE + 1);
-  return road_test_verdict ("road-overlay-gpu");
+  return cv_test_verdict ("road-overlay-gpu");
 }

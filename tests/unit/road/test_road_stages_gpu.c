@@ -28,7 +28,7 @@
 #include "road_sequence.h"
 #include "road/cv_road_stages.h"
 #include "cv_test_cuda.h"
-#include "road_test.h"
+#include "cv_test_expect.h"
 
 /* cv_test_quick: random masks every QUICK_DENSITY_STEP percent instead of
  * every 10 */
@@ -801,5 +801,5 @@ main (int argc, char **argv)
   }
   test_variant_switch ();
   CUDA_OK (cudaDeviceSynchronize ());
-  return road_test_verdict ("road-stages-gpu");
+  return cv_test_verdict ("road-stages-gpu");
 }

@@ -9,7 +9,7 @@
 
 #include "cv_test.h"
 #include "road/cv_road_stages.h"
-#include "road_test.h"
+#include "cv_test_expect.h"
 
 #define DIMS 4
 #define TOL 1e-12
@@ -199,5 +199,5 @@ main (void)
 {
   test_update_and_replace ();
   test_initial_learning ();
-  return road_test_verdict ("road-update");
+  return cv_test_verdict ("road-update");
 }

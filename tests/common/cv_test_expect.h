@@ -1,12 +1,12 @@
-/* What the road test programs share: their failure count, EXPECT, the
- * check that ends a program when a core call fails, and the verdict main
- * returns.  Include it once per program, from the file with main (the GPU
- * programs take CUDA_OK from cv_test_cuda.h).
+/* For test programs that go on after a failed check: their failure count,
+ * EXPECT, the check that ends a program when a core call fails, and the
+ * verdict main returns.  Include it once per program, from the file with
+ * main (GPU programs take CUDA_OK from cv_test_cuda.h).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#ifndef ROAD_TEST_H
-#define ROAD_TEST_H
+#ifndef CV_TEST_EXPECT_H
+#define CV_TEST_EXPECT_H
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +37,7 @@ static int failures = 0;
 
 /* main's exit status: prints "@name: ok" or the number of failures. */
 static inline int
-road_test_verdict (const char *name)
+cv_test_verdict (const char *name)
 {
   if (failures) {
     printf ("%s: %d failures\n", name, failures);
@@ -47,4 +47,4 @@ road_test_verdict (const char *name)
   return 0;
 }
 
-#endif /* ROAD_TEST_H */
+#endif /* CV_TEST_EXPECT_H */
