@@ -8,7 +8,9 @@ Run from the repository root on the GPU host, after packing the build with
                          [--bench SUBSTR ...] [--budget SECONDS]
 
 --tests     run the bundled meson tests whose name contains a SUBSTR
-            (default: every test whose name ends in -gpu; 'all' = all tests)
+            ('all' = all tests); --tests alone runs every test whose name
+            ends in -gpu (a SUBSTR may not start with '-'); without --tests
+            no test runs
 --sanitize  run compute-sanitizer memcheck, racecheck and synccheck over the
             GPU tests whose name contains a SUBSTR; TOOL:SUBSTR runs one
             tool on them (e.g. racecheck:reliability-input)
