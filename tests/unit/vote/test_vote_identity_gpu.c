@@ -21,15 +21,10 @@
 
 #include "vote_test_util.h"
 #include "vote/cv_hough_fast.h"
+#include "cv_test_cuda.h"
 
 /* Ground pose: same integer sums, same formula; atan/cos differ by ulps. */
 #define POSE_TOL_REL 1e-5
-
-#define CUDA_OK(call) \
-  do { \
-    cudaError_t e_ = (call); \
-    VT_CHECK (e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString (e_)); \
-  } while (0)
 
 static cudaStream_t stream;
 static int n_checks;
