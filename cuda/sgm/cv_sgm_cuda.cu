@@ -454,7 +454,6 @@ struct CvSgmCuda
   SgmFrameGraph graph;
   int graphs;
   long graph_frames;
-  cudaEvent_t frame_done;       /* recorded after each frame run_graph ran */
   int fast_wta_smem_set[N_D_VARIANTS][N_PLANES_KINDS];
   /* sweeps variant: blocks per SM (-1: not queried), shared memory set,
    * the strip warps of the frame being computed */
@@ -623,8 +622,6 @@ cv_sgm_cuda_free (CvSgmCuda * plan)
   cv_device_buffer_free (&plan->sweep_states);
   cv_host_buffer_free (&plan->fault_host);
   graph_clear (&plan->graph);
-  if (plan->frame_done != NULL)
-    cudaEventDestroy (plan->frame_done);
   destroy_events (plan);
   if (plan->fork != NULL)
     cudaEventDestroy (plan->fork);
@@ -1668,8 +1665,15 @@ graph_set_frame (CvSgmCuda * plan, const SgmFrame * f)
 
 /* Frame @f as the plan's graph: a key's first frame is launched kernel by
  * kernel, its second captured, the later ones launched as the graph with
- * their views set.  Where a graph call fails the plan stops using graphs
- * and the frame is launched kernel by kernel. */
+ * their views set, also behind a frame of the plan still in flight (the
+ * views' update affects later launches only).  Launched kernel by kernel
+ * there until session 64, frames back to back took 0.545 ms at 1242x375
+ * D 128 8 paths against 0.516 as graphs (H200; H100 0.589 against 0.541;
+ * elsewhere within 1 %): with the horizontal chain launched first, both
+ * ways took 0.55, so the side stream's chain, behind its event wait, most
+ * likely started after the other's first kernel.  Where a graph call
+ * fails the plan stops using graphs and the frame is launched kernel by
+ * kernel. */
 static CvStatus
 graph_frame (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
     CvError * err)
@@ -1704,31 +1708,6 @@ graph_frame (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
   return CV_OK;
 }
 
-/* Frame @f as the plan's graph where the plan's frame before it is done
- * (plan->frame_done); behind a frame still in flight its kernels are
- * launched one by one: the GPU then starts each as soon as the one before
- * it ends, where consecutive graphs leave a gap (H100, 1024x440 D 128:
- * frames back to back 0.259 ms kernel by kernel, 0.268 as graphs; a frame
- * on an idle GPU 0.276-0.280 kernel by kernel, 0.272-0.275 here). */
-static CvStatus
-run_graph (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
-    CvError * err)
-{
-  CvStatus st;
-  int idle = 1;
-  if (plan->frame_done == NULL)
-    CV_CUDA_TRY (err, cudaEventCreateWithFlags (&plan->frame_done,
-            cudaEventDisableTiming));
-  else if (cudaEventQuery (plan->frame_done) != cudaSuccess) {
-    cudaGetLastError ();        /* cudaErrorNotReady */
-    idle = 0;
-  }
-  st = idle ? graph_frame (plan, f, stream, err)
-      : launch_frame (plan, f, stream, err);
-  if (st == CV_OK)
-    CV_CUDA_TRY (err, cudaEventRecord (plan->frame_done, stream));
-  return st;
-}
 extern "C" CvStatus
 cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     const CvImageU8 * left, const CvImageU8 * right, CvImageS16 * disparity,
@@ -1825,7 +1804,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
     const SgmFrame f = { params, left, right, disparity, confidence, lanes,
       jumps, n_counter_words, full, k
     };
-    return graph_applies (plan, stream) ? run_graph (plan, &f, stream, err)
+    return graph_applies (plan, stream) ? graph_frame (plan, &f, stream, err)
         : launch_frame (plan, &f, stream, err);
   }
 }
