@@ -17,10 +17,10 @@
  * index (sub-pixel) are read back from the cells (L1).
  *
  * PLANES (cv_sgm_kernel_args.h): a lane adds its bytes of the two planes
- * into the words of a cell whose matching cost is zero, sum << cbits, and
- * goes on as with the cells; with 8 paths (SGM_PLANES_8) it adds 8 C too,
- * from the census (the row's right census in shared memory after the
- * minima, as the horizontal kernel stages it).
+ * into words of two sums, and keys them as the cells' sums are keyed (the
+ * right view's keys one byte permutation each); with 8 paths
+ * (SGM_PLANES_8) it adds 8 C too, from the census (the row's right census
+ * in shared memory after the minima, as the horizontal kernel stages it).
  */
 #ifndef SGM_EMULATION
 #include "cv_sgm_cuda_private.h"
@@ -135,16 +135,25 @@ fast_wta_row (const SgmWtaArgs & a)
    * the cell with its matching cost replaced by r, sum << cbits | r (one
    * LOP3).  The right view's keys sum << 8 | k take a mask or a shift, a
    * multiply-add and an add each (the multiply-add on the FMA pipe: the
-   * kernel's integer instructions load the ALU pipe most). */
+   * kernel's integer instructions load the ALU pipe most).  PLANES: a
+   * group's words are the sums themselves (below 2^10, no cost field), the
+   * best's key sum << RB | r, and each right key one byte permutation of
+   * the sum and the lane's pair of indices (kpair). */
   constexpr int RB = KH <= 1 ? 0 : KH <= 2 ? 1 : KH <= 4 ? 2 : KH <= 8 ? 3
       : KH <= 16 ? 4 : 5;
   static_assert (KH <= 32 && LPS >= 4, "the word keys need r < 2^RB <= "
       "2^cbits; one half of a lane at most holds the second best's window");
+  static_assert (!PLANES || (RB <= 6 && 2 * WORDS <= 256), "PLANES: sums "
+      "below 2^10 << RB fit a half, every index a byte");
   const uint32_t lo_sum = 0xffffu & (0xffffu << a.cbits);
   const uint32_t sum_mask = SGM_PACK2 (lo_sum);
   const uint32_t lo_mul = 1u << (8 - a.cbits);
   const int hi_shift = 16 + a.cbits;
+  /* where a key holds the sum: above the cost field, or above r */
+  const int key_shift = PLANES ? RB : a.cbits;
   const int k0 = sl * KH;                       /* the lane's first index */
+  /* PLANES: index k0 in byte 0, k0 + WORDS in byte 1 (word r: + 0x101 r) */
+  const uint32_t kpair0 = (uint32_t) k0 | (uint32_t) (k0 + WORDS) << 8;
 
   const int n_slots = fast_wta_slots (W, D, md);
   for (int i = threadIdx.x; i < fast_wta_slot_at (n_slots + D, KH);
@@ -209,8 +218,8 @@ fast_wta_row (const SgmWtaArgs & a)
     }
   };
   /* a group's loaded words as the cells' words: PLANES, the sum of both
-   * planes' bytes in each half, << cbits (below 2^9: no carry); ADD_C,
-   * plus 8 C (the sum below 2^10, << 5: below 2^16) */
+   * planes' bytes in each half (below 2^9: no carry); ADD_C, plus 8 C (the
+   * sum below 2^10) */
   auto cells_of = [&](uint32_t (&cell)[KH], const uint32_t (&got)[KH],
       int xg) {
     [[maybe_unused]] uint32_t cl = 0;
@@ -234,7 +243,7 @@ fast_wta_row (const SgmWtaArgs & a)
           sum += 8u * sgm_pack_halves ((uint32_t) __popc (cl ^ right[at]),
               (uint32_t) __popc (cl ^ right[at - HALF_SLOTS]));
         }
-        cell[j] = sum << a.cbits;
+        cell[j] = sum;
       } else {
         cell[j] = got[j];
       }
@@ -268,13 +277,22 @@ fast_wta_row (const SgmWtaArgs & a)
 #pragma unroll
     for (int r = 0; r < KH; r++) {
       const uint32_t c = cell[r];
-      const uint32_t klo = (c & lo_sum) * lo_mul + (uint32_t) (k0 + r);
-      const uint32_t khi = (c >> hi_shift) * 256u + (uint32_t) (k0 + r +
-          WORDS);
+      uint32_t klo, khi;
+      if constexpr (PLANES) {
+        /* bytes k, sum_lo, 0 and k + WORDS, sum_hi, 0 (kpair's bytes 2
+         * and 3 are zero) */
+        const uint32_t kpair = kpair0 + 0x101u * (uint32_t) r;
+        klo = __byte_perm (kpair, c, 0x3540);
+        khi = __byte_perm (kpair, c, 0x3761);
+        key[r] = (c << RB) | SGM_PACK2 (r);
+      } else {
+        klo = (c & lo_sum) * lo_mul + (uint32_t) (k0 + r);
+        khi = (c >> hi_shift) * 256u + (uint32_t) (k0 + r + WORDS);
+        key[r] = (c & sum_mask) | SGM_PACK2 (r);
+      }
       const int lo_at = fold_at - r - (PAD != 0 && r > fold_m ? PAD : 0);
       sgm_shared_min (rmin, rmin_s, lo_at, klo);
       sgm_shared_min (rmin, rmin_s, lo_at - HALF_SLOTS, khi);
-      key[r] = (c & sum_mask) | SGM_PACK2 (r);
       best_pk = sgm_vmin2 (best_pk, key[r]);
     }
 
@@ -282,8 +300,8 @@ fast_wta_row (const SgmWtaArgs & a)
     constexpr uint32_t RMASK = (1u << RB) - 1u;
     const uint32_t best_lo = best_pk & 0xffffu, best_hi = best_pk >> 16;
     const uint32_t v1 =
-        min (((best_lo >> a.cbits) << 8) | (k0 + (best_lo & RMASK)),
-        ((best_hi >> a.cbits) << 8) | (k0 + WORDS + (best_hi & RMASK)));
+        min (((best_lo >> key_shift) << 8) | (k0 + (best_lo & RMASK)),
+        ((best_hi >> key_shift) << 8) | (k0 + WORDS + (best_hi & RMASK)));
     const uint32_t best = sgm_seg_min_u32 < LPS > (v1);
     const int b = (int) (best & 0xffu);
 
@@ -301,7 +319,7 @@ fast_wta_row (const SgmWtaArgs & a)
       second_pk = sgm_vmin2 (second_pk,
           key[r] | ((window >> r) & 1u ? half : 0u));
     const uint32_t v2 =
-        min (second_pk & 0xffffu, second_pk >> 16) >> a.cbits;
+        min (second_pk & 0xffffu, second_pk >> 16) >> key_shift;
     const uint32_t c2 = sgm_seg_min_u32 < LPS > (v2);
     if (keep) {
       mine_b = b;
