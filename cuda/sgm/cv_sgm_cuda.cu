@@ -1666,14 +1666,10 @@ graph_set_frame (CvSgmCuda * plan, const SgmFrame * f)
 /* Frame @f as the plan's graph: a key's first frame is launched kernel by
  * kernel, its second captured, the later ones launched as the graph with
  * their views set, also behind a frame of the plan still in flight (the
- * views' update affects later launches only).  Launched kernel by kernel
- * there until session 64, frames back to back took 0.545 ms at 1242x375
- * D 128 8 paths against 0.516 as graphs (H200; H100 0.589 against 0.541;
- * cuda/sgm/README.md, "Frame graph", has the other sizes): with the
- * horizontal chain launched first, both ways took 0.55, so the side
- * stream's chain, behind its event wait, most likely started after the
- * other's first kernel.  Where a graph call fails the plan stops using
- * graphs and the frame is launched kernel by kernel. */
+ * views' update affects later launches only; why not kernel by kernel
+ * there, with the measurements: cuda/sgm/README.md, "Frame graph").
+ * Where a graph call fails the plan stops using graphs and the frame is
+ * launched kernel by kernel. */
 static CvStatus
 graph_frame (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
     CvError * err)
