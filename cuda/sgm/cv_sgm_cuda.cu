@@ -362,7 +362,7 @@ cv_disparity_to_color_cuda (const CvImageS16 * disparity, int range_min,
 typedef struct
 {
   CvSgmParams params;
-  int width, height, lanes, diagonal_lanes, with_conf;
+  int width, height, lanes, diagonal_lanes[2], with_conf;
   CvSgmVariant variant;
   const void *buffers[10];
 } SgmGraphKey;
@@ -440,8 +440,9 @@ struct CvSgmCuda
    * (cv_sgm_cuda_set_diagonal_lanes, environment
    * CUDAVISION_SGM_DIAGONAL_LANES), 0: by D, the frame's size and the
    * plans alive (sgm_planes_diagonal_lanes); the lanes of the frame being
-   * computed, per vertical and diagonal chain */
-  int diagonal_lanes, vertical_lanes_now, diagonal_lanes_now;
+   * computed, per vertical chain and per diagonal chain of plane 0 and of
+   * plane 1 (sgm_planes8_long_rows) */
+  int diagonal_lanes, vertical_lanes_now, diagonal_lanes_now[2];
   /* the byte planes' plane-1 chain (the vertical paths, with 8 paths then
    * the second diagonal pair) runs on this stream beside the plane-0 chain
    * (fork: after the census, join: before the winner-takes-all); created at
@@ -682,11 +683,13 @@ cv_sgm_cuda_set_diagonal_lanes (CvSgmCuda * plan, int lanes)
 
 extern "C" void
 cv_sgm_cuda_get_pair_lanes (const CvSgmCuda * plan, int *vertical,
-    int *diagonal)
+    int *diagonal, int *plane1_diagonal)
 {
+  const int eight = plan->planes_now == SGM_PLANES_8;
   *vertical = plan->planes_now ? plan->vertical_lanes_now : 0;
-  *diagonal = plan->planes_now == SGM_PLANES_8 ? plan->diagonal_lanes_now
-      : 0;
+  *diagonal = eight ? plan->diagonal_lanes_now[0] : 0;
+  if (plane1_diagonal != NULL)
+    *plane1_diagonal = eight ? plan->diagonal_lanes_now[1] : 0;
 }
 
 extern "C" void
@@ -1032,7 +1035,7 @@ run_fast_pairs (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   pa.pair_dx = dx;
   pa.accumulate = accumulate;
   if (dx != 0)
-    lanes = plan->diagonal_lanes_now;
+    lanes = plan->diagonal_lanes_now[plane];
   sgm_fast_paths_constants (&pa, p->census);
   plan->last_schedule = CV_SGM_SCHEDULE_CONCURRENT;
   return sgm_fast_pairs_launch (&pa, lanes, plan->n_sms, plan->smem_optin,
@@ -1291,7 +1294,9 @@ run_planes (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
             cudaEventDisableTiming));
   CV_CUDA_TRY (err, cudaEventRecord (plan->fork, stream));
   CV_CUDA_TRY (err, cudaStreamWaitEvent (plan->side, plan->fork, 0));
-  /* the longer one first */
+  /* the plane-1 chain first (though the plane-0 chain usually ends last:
+   * launched first, it took 1242x375 D 128 from 0.514 to 0.547 ms on the
+   * H200, session 66; cuda/sgm/README.md, "Byte planes with 8 paths") */
   if ((st = run_plane1 (plan, p, left, lanes, plan->side, err)) != CV_OK)
     return st;
   CV_CUDA_TRY (err, cudaEventRecord (plan->join, plan->side));
@@ -1515,7 +1520,8 @@ graph_key (const CvSgmCuda * plan, const SgmFrame * f, SgmGraphKey * key)
   key->width = f->left->width;
   key->height = f->left->height;
   key->lanes = f->lanes;
-  key->diagonal_lanes = plan->diagonal_lanes_now;
+  key->diagonal_lanes[0] = plan->diagonal_lanes_now[0];
+  key->diagonal_lanes[1] = plan->diagonal_lanes_now[1];
   key->with_conf = f->confidence != NULL;
   key->variant = plan->variant;
   key->buffers[0] = plan->census_l.ptr;
@@ -1765,15 +1771,23 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
    * else the variant's lanes, the sweeps where they apply */
   /* (the plans alive read once: both lane rules see the same count) */
   const int plans = plans_alive ();
-  lanes = sgm_planes_lanes (plan->variant, params, w, plan->n_sms, plans);
+  /* rows long enough that the plane-1 chain runs 8 lanes (its vertical
+   * and diagonal pair) */
+  const int long_rows = sgm_planes8_long_rows (plan->variant, params, w, h,
+      plan->n_sms, plans, plan->gpu_shared);
+  lanes = long_rows ? 8 : sgm_planes_lanes (plan->variant, params, w,
+      plan->n_sms, plans);
   plan->planes_now = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? planes_kind (plan, params, w) : 0;
   plan->vertical_lanes_now = lanes;
   /* (8 forced only where the kernels have them) */
-  plan->diagonal_lanes_now = plan->diagonal_lanes > 0
+  const int forced = plan->diagonal_lanes > 0
       && (plan->diagonal_lanes != 8 || sgm_planes_apply (params, 8))
-      ? plan->diagonal_lanes : sgm_planes_diagonal_lanes (params, w, h,
-      plan->n_sms, plans);
+      ? plan->diagonal_lanes : 0;
+  plan->diagonal_lanes_now[0] = forced > 0 ? forced
+      : sgm_planes_diagonal_lanes (params, w, h, plan->n_sms, plans);
+  plan->diagonal_lanes_now[1] = forced > 0 ? forced : long_rows ? 8
+      : plan->diagonal_lanes_now[0];
   if (plan->planes_now == 0)
     lanes = cv_sgm_variant_lanes (plan->variant, params);
   plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)

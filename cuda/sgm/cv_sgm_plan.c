@@ -134,6 +134,49 @@ planes8_lanes8 (const CvSgmParams * p, int width, int n_sms, int plans)
       || width >= SGM_PLANES8_WIDE_COLUMNS_PER_SM * (long) n_sms);
 }
 
+/* One plan alone on the GPU, on frames of rows at least this many times
+ * as long as the frame is tall ... */
+#define SGM_PLANES8_LONG_ROWS_RATIO 3
+/* ... and from this many columns per SM (up to the wide frames', where
+ * every pair runs 8 lanes): the plane-1 chain (the vertical pair, then
+ * the (-1, 1) diagonal pair) runs 8 lanes per chain, the plane-0 chain
+ * (the horizontal paths, then the (1, 1) diagonal pair) as before.  The
+ * chains run side by side and the frame waits for the later one: the
+ * horizontal kernel's chain is W steps of ~120 ns (H200, alone), the
+ * vertical pair's H steps of ~400 ns, so from about W = 3 H the plane-0
+ * chain ends last.  Session 66 timed each kernel's end (events, kernel by
+ * kernel, 1226x370 D 128, H200): the horizontal paths, 0.147 ms alone,
+ * took 0.26-0.27 beside the 16-lane vertical pair, the plane-0 chain
+ * ended at 0.43-0.44 ms and the plane-1 chain at 0.36; with the plane-1
+ * chain at 8 lanes (half its warps, fewer instructions per cell) the
+ * horizontal kernel took 0.224, and the chains ended at 0.399 and 0.397.
+ * `bench-sgm 100 ROW`, the default's median / back to back: 1226x370
+ * 0.509 / 0.505 -> 0.477 / 0.473 ms, 1242x375 0.514 / 0.511 -> 0.492 /
+ * 0.490; `bench-chain --elements 1 --streams 1`, fps, two runs each:
+ * 1226x370 1896 / 1885 -> 1982 / 1972, 1242x375 1859 / 1868 -> 1981 /
+ * 1918, 1100x370 (W = 2.97 H) 1899 / 1921 -> 2038 / 2013, even at
+ * 1280x400 (3.2 H), 960x320 and 1000x320 (7.6 columns per SM), lost
+ * below: 1152x400 (2.9 H) 1812 / 1783 -> 1725 / 1728, 1280x480, 1024x440
+ * (2.3 H) 1841 / 1921 -> 1697 / 1708, and on narrow frames however long
+ * their rows: 800x250 3394 / 3464 -> 3104 / 3150, 640x200, 480x150
+ * 6226 / 6246 -> 5517 / 5270.  Not beside other work: the five elements'
+ * chain (one stream, one plan declared sharing the GPU) lost 1384 / 1397
+ * -> 1295 / 1282 fps (without overlays), the other elements' kernels
+ * filling the SMs that the 8-lane chain leaves. */
+#define SGM_PLANES8_LONG_ROWS_COLUMNS_PER_SM 8
+
+int
+sgm_planes8_long_rows (CvSgmVariant variant, const CvSgmParams * p,
+    int width, int height, int n_sms, int plans, int gpu_shared)
+{
+  return variant == CV_SGM_VARIANT_AUTO && plans == 1 && !gpu_shared
+      && p->paths == 8 && p->max_disparity <= SGM_PLANES8_LANES8_MAX_D
+      && sgm_planes_apply (p, SGM_PLANES8_FULL_GPU_LANES)
+      && width >= SGM_PLANES8_LONG_ROWS_RATIO * (long) height
+      && width >= SGM_PLANES8_LONG_ROWS_COLUMNS_PER_SM * (long) n_sms
+      && !planes8_lanes8 (p, width, n_sms, plans);
+}
+
 static int
 sgm_planes_auto_lanes (const CvSgmParams * p, int width, int n_sms,
     int plans)

@@ -97,6 +97,15 @@ CvSgmVariant cv_sgm_variant_of_lanes (int lanes);
 int sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * params,
     int width, int n_sms, int plans);
 
+/* TRUE when @variant (AUTO) runs the 8 paths' plane-1 chain (the
+ * vertical pair and the (-1, 1) diagonal pair) with 8 lanes per chain on
+ * a @width x @height frame, where the other diagonal pair keeps its
+ * lanes: one plan alive (@plans) not declared sharing the GPU
+ * (@gpu_shared), D 128, rows at least 3 times as long as the frame is
+ * tall, from 8 to 10 columns per SM (cv_sgm_plan.c says why). */
+int sgm_planes8_long_rows (CvSgmVariant variant, const CvSgmParams * params,
+    int width, int height, int n_sms, int plans, int gpu_shared);
+
 /* TRUE when @variant runs the vertical and diagonal paths of @params as
  * two sweeps at any width (SWEEPS with 8 paths; AUTO with 8 paths and D >
  * 128); AUTO also takes them for wide images, which only the plan knows
@@ -132,10 +141,12 @@ int cv_sgm_cuda_get_planes (const CvSgmCuda * plan);
  * CUDAVISION_SGM_DIAGONAL_LANES sets it at the plan's creation. */
 void cv_sgm_cuda_set_diagonal_lanes (CvSgmCuda * plan, int lanes);
 
-/* The lanes per chain of the byte planes' vertical and diagonal pairs in
- * the last cv_sgm_cuda_compute (0: none ran). */
+/* The lanes per chain of the byte planes' vertical pair and of the
+ * diagonal pairs of plane 0 ((1, 1)) and plane 1 ((-1, 1);
+ * sgm_planes8_long_rows) in the last cv_sgm_cuda_compute (0: none ran;
+ * @plane1_diagonal may be NULL). */
 void cv_sgm_cuda_get_pair_lanes (const CvSgmCuda * plan, int *vertical,
-    int *diagonal);
+    int *diagonal, int *plane1_diagonal);
 
 /* The byte planes' frames run as one CUDA graph on a capturable stream
  * (@graphs TRUE, the default; environment CUDAVISION_SGM_GRAPH=0 turns it

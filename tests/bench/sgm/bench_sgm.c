@@ -129,11 +129,12 @@ typedef struct
   gboolean identical[N_VARIANTS];
   CvSgmVariant auto_choice;     /* what AUTO uses */
   /* AUTO's own median, whether its output is identical, and its byte
-   * planes' lanes per vertical and diagonal chain (0: none; AUTO may run
-   * lanes that no variant names, 8 with the byte planes) */
+   * planes' lanes per vertical chain and per diagonal chain of plane 0 and
+   * of plane 1 (0: none; AUTO may run lanes that no variant names, 8 with
+   * the byte planes) */
   double auto_ms;
   gboolean auto_identical;
-  int auto_lanes[2];
+  int auto_lanes[3];
 } Job;
 
 static void
@@ -533,12 +534,14 @@ run_job (Bench * b, Job * j)
     CUDA_OK (cudaMemcpy (gc, dc, npix, cudaMemcpyDeviceToHost));
     sgm_watchdog_disarm ();
     j->auto_choice = cv_sgm_cuda_get_variant (plan);
-    cv_sgm_cuda_get_pair_lanes (plan, &j->auto_lanes[0], &j->auto_lanes[1]);
-    printf ("%-10s %4d %5d %-6s default: %s, byte planes' lanes %d / %d "
-        "(vertical / diagonal), %7.3fms median, %6.3fms back to back\n",
-        size, c->d, c->paths, j->census ? "full" : "cs",
-        cv_sgm_variant_name (j->auto_choice), j->auto_lanes[0],
-        j->auto_lanes[1], j->auto_ms, b2b);
+    cv_sgm_cuda_get_pair_lanes (plan, &j->auto_lanes[0], &j->auto_lanes[1],
+        &j->auto_lanes[2]);
+    printf ("%-10s %4d %5d %-6s default: %s, byte planes' lanes %d / %d / "
+        "%d (vertical / diagonal, plane 0 / plane 1), %7.3fms median, "
+        "%6.3fms back to back\n", size, c->d, c->paths,
+        j->census ? "full" : "cs", cv_sgm_variant_name (j->auto_choice),
+        j->auto_lanes[0], j->auto_lanes[1], j->auto_lanes[2], j->auto_ms,
+        b2b);
     j->auto_identical = verify (j, gd, gc);
     cv_sgm_cuda_free (plan);
   }
@@ -711,9 +714,9 @@ main (int argc, char **argv)
       {
         char name[40], ms[24];
         if (j->auto_lanes[0] > 0)
-          g_snprintf (name, sizeof (name), "%s %d/%d",
+          g_snprintf (name, sizeof (name), "%s %d/%d/%d",
               cv_sgm_variant_name (j->auto_choice), j->auto_lanes[0],
-              j->auto_lanes[1]);
+              j->auto_lanes[1], j->auto_lanes[2]);
         else
           g_snprintf (name, sizeof (name), "%s",
               cv_sgm_variant_name (j->auto_choice));

@@ -417,7 +417,9 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   memset (&pa, 0, sizeof (pa));
   /* as cv_sgm_cuda_compute (the emulation's shared memory has no limit):
    * the byte planes where they apply, else the variant's lanes */
-  const int planes_lanes = emulate_planes && (p->paths == 8
+  const int long_rows = emulate_planes && sgm_planes8_long_rows (variant, p,
+      l->width, l->height, n_sms, plans, 0);
+  const int planes_lanes = long_rows ? 8 : emulate_planes && (p->paths == 8
       || emulate_pairs) ? sgm_planes_lanes (variant, p, l->width, n_sms,
       plans) : 0;
   const int lanes = planes_lanes > 0 ? planes_lanes
@@ -500,8 +502,9 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
           pa.pair_dx = steps[i][1];
           pa.accumulate = steps[i][2];
           fast_pairs_dispatch (pa, pa.pair_dx == 0 ? lanes : diagonal_lanes
-              > 0 ? diagonal_lanes : sgm_planes_diagonal_lanes (p, l->width,
-                  l->height, n_sms, plans), n_sms);
+              > 0 ? diagonal_lanes : long_rows && pa.plane == 1 ? 8
+              : sgm_planes_diagonal_lanes (p, l->width, l->height, n_sms,
+                  plans), n_sms);
         }
         n_planes8_mismatches += !check_planes8 (p, l, r,
             (const uint8_t *) sum.data ());
@@ -1264,6 +1267,32 @@ main (int argc, char **argv)
       fprintf (stderr, "several plans, D 128: 8 lanes per chain\n");
       return 1;
     }
+    /* one plan alone on the GPU, rows at least 3 times as long as the
+     * frame is tall, from 8 to 10 columns per SM: the plane-1 chain at 8
+     * lanes (sgm_planes8_long_rows) */
+    if (!sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1226, 370, 132, 1, 0)
+        || !sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1110, 370, 132,
+            1, 0)
+        || sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1109, 370, 132, 1,
+            0)
+        || sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1055, 300, 132, 1,
+            0)
+        || !sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1056, 300, 132,
+            1, 0)
+        || sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1320, 370, 132, 1,
+            0)
+        || sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1024, 440, 132, 1,
+            0)
+        || sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1226, 370, 132, 2,
+            0)
+        || sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1226, 370, 132, 1,
+            1)
+        || sgm_planes8_long_rows (CV_SGM_VARIANT_PACKED16, &p, 1226, 370, 132,
+            1, 0)) {
+      fprintf (stderr, "sgm_planes8_long_rows: one plan alone, W >= 3 H, "
+          "8 to 10 columns per SM\n");
+      return 1;
+    }
     p.max_disparity = 256;
     if (sgm_planes_diagonal_lanes (&p, 1226, 370, 132, 1) != 32
         || sgm_planes_diagonal_lanes (&p, 1226, 370, 132, 2) != 32
@@ -1333,6 +1362,22 @@ main (int argc, char **argv)
           ok = false;
         }
       }
+    /* long rows on 16 SMs (140 columns: 8.75 per SM, 3.5 times the
+     * height): the plane-1 chain at 8 lanes, the plane-0 diagonal pair at
+     * 16 (sgm_planes8_long_rows) */
+    params_for (&p, 0, 128, 8);
+    p.p2 = 63;
+    for (int adaptive = 0; adaptive < 2 && ok; adaptive++) {
+      const int before = n_planes8;
+      p.adaptive_p2 = adaptive;
+      ok = sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 140, 40, 16, 1, 0)
+          && sgm_planes_diagonal_lanes (&p, 140, 40, 16, 1) == 16
+          && check_variant (&p, 140, 40, 77u + (unsigned) adaptive, 1,
+          CV_SGM_SCHEDULE_AUTO, CV_SGM_VARIANT_AUTO, 16,
+          CV_SGM_SCHEDULE_CONCURRENT) && n_planes8 == before + 1;
+      if (!ok)
+        fprintf (stderr, "140x40 on 16 SMs: the long rows' lanes\n");
+    }
   } else if (strcmp (set, "random") == 0) {
     /* random sizes, disparity counts, flags and schedules (by hand:
      * test-sgm-emulation random <count> <seed>) */

@@ -727,30 +727,38 @@ run_packed (void)
  * than tall) and every image kind; each case also with the 16-bit cells
  * (the planes off). */
 /* TRUE when the 8 paths' pairs of the last frame ran the lanes per
- * vertical and diagonal chain that case @k of run_planes asks for: 16 /
- * 16 and 32 / 32 forced (k 1, 2), AUTO's with one plan alive (k 0:
- * sgm_planes_lanes, sgm_planes_diagonal_lanes), and with two (k 3: 8 / 8
- * at D 128, else as with one). */
+ * vertical chain and per diagonal chain of plane 0 and plane 1 that case
+ * @k of run_planes asks for: 16 and 32 forced (k 1, 2), AUTO's with one
+ * plan alive (k 0: sgm_planes_lanes, sgm_planes_diagonal_lanes, and 8 for
+ * the plane-1 chain where the rows are long, sgm_planes8_long_rows), and
+ * with two (k 3: 8 everywhere at D 128, else as with one). */
 static gboolean
 pair_lanes_expected (const CvSgmCuda * plan, const CvSgmParams * p, int w,
     int h, int k)
 {
-  int v, d, want_v, want_d, n_sms;
+  int v, d, d1, want_v, want_d, want_d1, n_sms;
   CUDA_OK (cudaDeviceGetAttribute (&n_sms, cudaDevAttrMultiProcessorCount,
           0));
-  cv_sgm_cuda_get_pair_lanes (plan, &v, &d);
-  want_v = k == 1 ? 16 : k == 2 ? 32 : sgm_planes_lanes (CV_SGM_VARIANT_AUTO,
-      p, w, n_sms, k == 3 ? 2 : 1);
+  cv_sgm_cuda_get_pair_lanes (plan, &v, &d, &d1);
+  const int plans = k == 3 ? 2 : 1;
+  /* (the plan is declared sharing the GPU at D > 128 only, where the
+   * long rows' rule does not apply) */
+  const int long_rows = k == 0 && sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO,
+      p, w, h, n_sms, plans, FALSE);
+  want_v = k == 1 ? 16 : k == 2 ? 32 : long_rows ? 8
+      : sgm_planes_lanes (CV_SGM_VARIANT_AUTO, p, w, n_sms, plans);
   want_d = k == 1 ? 16 : k == 2 ? 32 : sgm_planes_diagonal_lanes (p, w, h,
-      n_sms, k == 3 ? 2 : 1);
+      n_sms, plans);
+  want_d1 = long_rows ? 8 : want_d;
   if (k == 3 && p->max_disparity == 128 && (want_v != 8 || want_d != 8)) {
     fprintf (stderr, "two plans at D 128: 8 lanes expected, the rule "
         "gives %d / %d\n", want_v, want_d);
     return FALSE;
   }
-  if (v != want_v || d != want_d) {
-    fprintf (stderr, "case %d: the pairs ran %d / %d lanes per vertical / "
-        "diagonal chain, %d / %d expected\n", k, v, d, want_v, want_d);
+  if (v != want_v || d != want_d || d1 != want_d1) {
+    fprintf (stderr, "case %d: the pairs ran %d / %d / %d lanes per "
+        "vertical / diagonal chain (plane 0 / plane 1), %d / %d / %d "
+        "expected\n", k, v, d, d1, want_v, want_d, want_d1);
     return FALSE;
   }
   return TRUE;
@@ -787,8 +795,10 @@ run_planes (int paths)
             paths, kind_names[kind], combo);
         /* (AUTO takes the 8 paths' planes for a plan alone where DRAM
          * bandwidth is scarce or, on the H200, at D 128, but at every D
-         * where the GPU is declared shared: sgm_planes8_auto) */
-        cv_sgm_cuda_set_gpu_shared (g->plan, paths == 8);
+         * where the GPU is declared shared: sgm_planes8_auto; at D 128
+         * the plan alone, so that 1226x370 runs the long rows' lanes,
+         * sgm_planes8_long_rows) */
+        cv_sgm_cuda_set_gpu_shared (g->plan, paths == 8 && D > 128);
         cv_sgm_cuda_set_diagonal_lanes (g->plan, k == 1 ? 16 : k == 2 ? 32
             : 0);
         /* k 3: another plan alive (AUTO: 8 lanes per chain at D 128) */
