@@ -1771,12 +1771,12 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
    * else the variant's lanes, the sweeps where they apply */
   /* (the plans alive read once: both lane rules see the same count) */
   const int plans = plans_alive ();
-  /* rows long enough that the plane-1 chain runs 8 lanes (its vertical
-   * and diagonal pair) */
+  /* rows long enough for the plane-1 chain (its vertical and diagonal
+   * pair) to run lanes of its own, or 0 */
   const int long_rows = sgm_planes8_long_rows (plan->variant, params, w, h,
       plan->n_sms, plans, plan->gpu_shared);
-  lanes = long_rows ? 8 : sgm_planes_lanes (plan->variant, params, w,
-      plan->n_sms, plans);
+  lanes = long_rows > 0 ? long_rows : sgm_planes_lanes (plan->variant,
+      params, w, plan->n_sms, plans);
   plan->planes_now = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? planes_kind (plan, params, w) : 0;
   plan->vertical_lanes_now = lanes;
@@ -1786,8 +1786,8 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
       ? plan->diagonal_lanes : 0;
   plan->diagonal_lanes_now[0] = forced > 0 ? forced
       : sgm_planes_diagonal_lanes (params, w, h, plan->n_sms, plans);
-  plan->diagonal_lanes_now[1] = forced > 0 ? forced : long_rows ? 8
-      : plan->diagonal_lanes_now[0];
+  plan->diagonal_lanes_now[1] = forced > 0 ? forced : long_rows > 0
+      ? long_rows : plan->diagonal_lanes_now[0];
   if (plan->planes_now == 0)
     lanes = cv_sgm_variant_lanes (plan->variant, params);
   plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)

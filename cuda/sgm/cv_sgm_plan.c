@@ -174,7 +174,8 @@ sgm_planes8_long_rows (CvSgmVariant variant, const CvSgmParams * p,
       && sgm_planes_apply (p, SGM_PLANES8_FULL_GPU_LANES)
       && width >= SGM_PLANES8_LONG_ROWS_RATIO * (long) height
       && width >= SGM_PLANES8_LONG_ROWS_COLUMNS_PER_SM * (long) n_sms
-      && !planes8_lanes8 (p, width, n_sms, plans);
+      && !planes8_lanes8 (p, width, n_sms, plans)
+      ? SGM_PLANES8_FULL_GPU_LANES : 0;
 }
 
 static int

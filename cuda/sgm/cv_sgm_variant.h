@@ -97,12 +97,13 @@ CvSgmVariant cv_sgm_variant_of_lanes (int lanes);
 int sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * params,
     int width, int n_sms, int plans);
 
-/* TRUE when @variant (AUTO) runs the 8 paths' plane-1 chain (the
- * vertical pair and the (-1, 1) diagonal pair) with 8 lanes per chain on
- * a @width x @height frame, where the other diagonal pair keeps its
- * lanes: one plan alive (@plans) not declared sharing the GPU
- * (@gpu_shared), D 128, rows at least 3 times as long as the frame is
- * tall, from 8 to 10 columns per SM (cv_sgm_plan.c says why). */
+/* The lanes per chain (8) with which @variant (AUTO) runs the 8 paths'
+ * plane-1 chain (the vertical pair and the (-1, 1) diagonal pair) on a
+ * @width x @height frame, the other diagonal pair keeping its lanes; 0
+ * where the rule does not apply.  It applies to one plan alive (@plans)
+ * not declared sharing the GPU (@gpu_shared), D 128, rows at least 3
+ * times as long as the frame is tall, from 8 to 10 columns per SM
+ * (cv_sgm_plan.c says why). */
 int sgm_planes8_long_rows (CvSgmVariant variant, const CvSgmParams * params,
     int width, int height, int n_sms, int plans, int gpu_shared);
 

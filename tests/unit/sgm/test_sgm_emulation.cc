@@ -417,9 +417,9 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   memset (&pa, 0, sizeof (pa));
   /* as cv_sgm_cuda_compute (the emulation's shared memory has no limit):
    * the byte planes where they apply, else the variant's lanes */
-  const int long_rows = emulate_planes && sgm_planes8_long_rows (variant, p,
-      l->width, l->height, n_sms, plans, 0);
-  const int planes_lanes = long_rows ? 8 : emulate_planes && (p->paths == 8
+  const int long_rows = emulate_planes ? sgm_planes8_long_rows (variant, p,
+      l->width, l->height, n_sms, plans, 0) : 0;
+  const int planes_lanes = long_rows > 0 ? long_rows : emulate_planes && (p->paths == 8
       || emulate_pairs) ? sgm_planes_lanes (variant, p, l->width, n_sms,
       plans) : 0;
   const int lanes = planes_lanes > 0 ? planes_lanes
@@ -502,7 +502,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
           pa.pair_dx = steps[i][1];
           pa.accumulate = steps[i][2];
           fast_pairs_dispatch (pa, pa.pair_dx == 0 ? lanes : diagonal_lanes
-              > 0 ? diagonal_lanes : long_rows && pa.plane == 1 ? 8
+              > 0 ? diagonal_lanes : long_rows > 0 && pa.plane == 1 ? long_rows
               : sgm_planes_diagonal_lanes (p, l->width, l->height, n_sms,
                   plans), n_sms);
         }
@@ -1270,7 +1270,8 @@ main (int argc, char **argv)
     /* one plan alone on the GPU, rows at least 3 times as long as the
      * frame is tall, from 8 to 10 columns per SM: the plane-1 chain at 8
      * lanes (sgm_planes8_long_rows) */
-    if (!sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1226, 370, 132, 1, 0)
+    if (sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1226, 370, 132, 1,
+            0) != 8
         || !sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1110, 370, 132,
             1, 0)
         || sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO, &p, 1109, 370, 132, 1,

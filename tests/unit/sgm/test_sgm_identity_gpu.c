@@ -743,13 +743,13 @@ pair_lanes_expected (const CvSgmCuda * plan, const CvSgmParams * p, int w,
   const int plans = k == 3 ? 2 : 1;
   /* (the plan is declared sharing the GPU at D > 128 only, where the
    * long rows' rule does not apply) */
-  const int long_rows = k == 0 && sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO,
-      p, w, h, n_sms, plans, FALSE);
-  want_v = k == 1 ? 16 : k == 2 ? 32 : long_rows ? 8
+  const int long_rows = k == 0 ? sgm_planes8_long_rows (CV_SGM_VARIANT_AUTO,
+      p, w, h, n_sms, plans, FALSE) : 0;
+  want_v = k == 1 ? 16 : k == 2 ? 32 : long_rows > 0 ? long_rows
       : sgm_planes_lanes (CV_SGM_VARIANT_AUTO, p, w, n_sms, plans);
   want_d = k == 1 ? 16 : k == 2 ? 32 : sgm_planes_diagonal_lanes (p, w, h,
       n_sms, plans);
-  want_d1 = long_rows ? 8 : want_d;
+  want_d1 = long_rows > 0 ? long_rows : want_d;
   if (k == 3 && p->max_disparity == 128 && (want_v != 8 || want_d != 8)) {
     fprintf (stderr, "two plans at D 128: 8 lanes expected, the rule "
         "gives %d / %d\n", want_v, want_d);
