@@ -3,7 +3,9 @@
  * column kernel.
  *
  * cv_stixels_cuda_compute() is cv_stixels_cuda_prepare() followed by the
- * stages DOWNSAMPLE, COLUMNS (all of it) and COMPACT.  The column kernel
+ * stages DOWNSAMPLE, COLUMNS (all of it) and COMPACT (replayed as one CUDA
+ * graph from the third frame of the same parameters, views and buffers
+ * on).  The column kernel
  * fuses SAT, DP and backtracking; the COLUMNS_SAT / COLUMNS_DP variants run
  * the same kernel stopping after that phase (writing a digest so nothing is
  * optimised away), so the time of a phase is the difference of two runs.
@@ -73,6 +75,15 @@ typedef enum
 } CvStixelsVariant;
 
 #define CV_ENV_STIXELS_VARIANT "CUDAVISION_STIXELS_VARIANT"
+
+/* "0": cv_stixels_cuda_compute launches every frame kernel by kernel
+ * instead of replaying it as a CUDA graph (cv_graph_cache.h). */
+#define CV_ENV_STIXELS_GRAPH "CUDAVISION_STIXELS_GRAPH"
+
+/* Frames as CUDA graphs on (the default) or off; frames compute() replayed
+ * as a graph so far. */
+void cv_stixels_cuda_set_graphs (CvStixelsCuda * plan, int graphs);
+long cv_stixels_cuda_graph_frames (const CvStixelsCuda * plan);
 
 /* "auto", "baseline", "tiled8", "tiled8-iso", "tiled8-split", "tiled16",
  * "tiled16-iso", "tiled16-iso1", "tiled16-split", "tiled4",

@@ -2,7 +2,8 @@
 /* stixels-agreement-gpu: the CUDA plan against the CPU reference on
  * synthetic scenes (exact, noisy, with confidence), many resolutions
  * (including tall columns that need 2 and 4 rows per thread and partial
- * cells), random priors, the device pose and plan reuse -- for EVERY
+ * cells), random priors, the device pose, plan reuse and frames replayed
+ * as CUDA graphs -- for EVERY
  * column-kernel variant (baseline double precision, tiled single precision
  * with 8 / 16 warps, with and without the iso helper placement, auto), so
  * one GPU run validates them all.
@@ -311,6 +312,69 @@ static const Case cases[] = {
       POSE_HOST, TRUE},
 };
 
+/* Frames replayed as CUDA graphs: two frames taking turns (a graph each,
+ * as views rotating over a pool), then the same with new priors (new
+ * keys), then with graphs off; every list against the CPU reference. */
+static void
+run_replays (CvStixelsCuda * plan, cudaStream_t stream, const Case * c,
+    guint32 seed)
+{
+  const guint vi = N_VARIANTS - 1;      /* AUTO */
+  StxFrame *f[2];
+  DeviceInput d[2];
+  CvStixelList cpu[2] = { CV_STIXEL_LIST_INIT, CV_STIXEL_LIST_INIT };
+  CvStixelParams p;
+  CvError err = { 0 };
+  guint32 rng = seed;
+  int pass, k, j;
+
+  g_assert_true (variants[vi] == CV_STIXELS_VARIANT_AUTO);
+  for (j = 0; j < 2; j++) {
+    f[j] = stx_frame_new (c->width, c->height, 8, seed + j);
+    stx_frame_add_noise (f[j], c->noise, c->holes, c->outliers, 128,
+        c->confidence, seed * 13 + j);
+    upload (f[j], c->confidence, &d[j]);
+  }
+  stx_params_for_frame (&p, f[0]);
+  p.stixel_width = c->stixel_width;
+  p.row_step = c->row_step;
+  for (pass = 0; pass < 3; pass++) {
+    const long before = cv_stixels_cuda_graph_frames (plan);
+    /* pass 1: other priors (new keys); pass 2: graphs off */
+    if (pass == 1)
+      stx_randomize_priors (&p, &rng);
+    cv_stixels_cuda_set_graphs (plan, pass < 2);
+    for (j = 0; j < 2; j++) {
+      cv_stixel_list_clear (&cpu[j]);
+      if (cv_stixels_cpu (&p, &f[j]->disparity, c->confidence ?
+              &f[j]->confidence : NULL, &cpu[j], &err) != CV_OK)
+        g_error ("cv_stixels_cpu: %s", err.message);
+    }
+    for (k = 0; k < 6; k++) {
+      char frame[160];
+      j = k % 2;
+      g_snprintf (frame, sizeof (frame), "replay %d of %s %dx%d, pass %d, "
+          "frame %d", k, c->name, c->width, c->height, pass, j);
+      run_variant (plan, stream, vi, frame, &p, &d[j], c->confidence, NULL,
+          &cpu[j], &p.pose);
+    }
+    /* a key's first frame direct, the second captured and replayed, the
+     * third replayed: 2 of 3 per frame */
+    if (cv_stixels_cuda_graph_frames (plan) - before != (pass < 2 ? 4 : 0)) {
+      g_printerr ("FAIL replay of %s, pass %d: %ld frames replayed as graphs, "
+          "expected %d\n", c->name, pass, cv_stixels_cuda_graph_frames (plan)
+          - before, pass < 2 ? 4 : 0);
+      n_failures++;
+    }
+  }
+  cv_stixels_cuda_set_graphs (plan, 1);
+  for (j = 0; j < 2; j++) {
+    cv_stixel_list_clear (&cpu[j]);
+    device_free (&d[j]);
+    stx_frame_free (f[j]);
+  }
+}
+
 /* --quick: small frames that still reach every phase of the tiled kernel
  * (several bands, a partial last band, critical blocks, helper blocks,
  * device pose, sloped objects) in a few seconds under compute-sanitizer. */
@@ -384,7 +448,10 @@ main (int argc, char **argv)
   if (quick) {
     for (i = 0; i < G_N_ELEMENTS (quick_cases); i++)
       run_case (plan, stream, &quick_cases[i], 500 + i);
+    run_replays (plan, stream, &quick_cases[3], 600);
   } else {
+    run_replays (plan, stream, &cases[4], 400);
+    run_replays (plan, stream, &cases[2], 410);
     /* every case once, then a few again in another order (plan reuse with
      * sizes going up and down) */
     for (i = 0; i < G_N_ELEMENTS (cases); i++)
