@@ -4,10 +4,10 @@
  * to cv_graph_cache_launch as a function, with a key: every value the
  * launches depend on (parameters, views, buffers).  A key's first frame is
  * launched directly, its second is captured (the function runs once under
- * stream capture, which only records) and instantiated, and the key's
- * later frames replay the graph with one cudaGraphLaunch: the GPU then
- * starts the frame sooner and runs its kernels without the gaps of
- * separate launches.  The cache holds the graphs of the last
+ * stream capture, which only records), instantiated and launched as the
+ * graph, and the key's later frames replay it with one cudaGraphLaunch
+ * each: the GPU then starts the frame sooner and runs its kernels without
+ * the gaps of separate launches.  The cache holds the graphs of the last
  * CV_GRAPH_CACHE_ENTRIES keys, so that frames whose views rotate over a
  * buffer pool each find theirs.
  *

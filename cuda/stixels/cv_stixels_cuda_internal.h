@@ -3,9 +3,9 @@
  * column kernel.
  *
  * cv_stixels_cuda_compute() is cv_stixels_cuda_prepare() followed by the
- * stages DOWNSAMPLE, COLUMNS (all of it) and COMPACT (replayed as one CUDA
- * graph from the third frame of the same parameters, views and buffers
- * on).  The column kernel
+ * stages DOWNSAMPLE, COLUMNS (all of it) and COMPACT (captured at the
+ * second frame of the same parameters, views and buffers, and from there
+ * on replayed as one CUDA graph).  The column kernel
  * fuses SAT, DP and backtracking; the COLUMNS_SAT / COLUMNS_DP variants run
  * the same kernel stopping after that phase (writing a digest so nothing is
  * optimised away), so the time of a phase is the difference of two runs.
