@@ -1154,12 +1154,13 @@ struct FrameLaunch
   const CvCameraPose *pose_dev;
 };
 
-/* Everything the launches depend on: the key of the frame's CUDA graph. */
+/* Everything the launches depend on: the key of the frame's CUDA graph
+ * (and the device's SM count and shared memory, with which the variant is
+ * resolved: constants of the plan). */
 struct FrameKey
 {
   unsigned char model[sizeof (CvStxModel)];     /* its bytes (zeroed padding) */
   CvStixelsVariant variant;
-  int n_sms;
   CvImageS16 disparity;
   CvImageU8 confidence;         /* all zero without */
   const void *pose_dev;
@@ -1175,7 +1176,6 @@ frame_key (const FrameLaunch & f, FrameKey * key)
   std::memset (key, 0, sizeof (*key));
   std::memcpy (key->model, &plan->model, sizeof (key->model));
   key->variant = plan->variant;
-  key->n_sms = plan->n_sms;
   /* (field by field: no padding bytes from the caller's copies) */
   key->disparity.data = f.disparity->data;
   key->disparity.width = f.disparity->width;
@@ -1224,9 +1224,6 @@ cv_stixels_cuda_compute (CvStixelsCuda * plan, const CvStixelParams * params,
   CvStatus st = cv_stixels_cuda_prepare (plan, params, disparity, confidence,
       err);
   if (st != CV_OK)
-    return st;
-  /* (the device attributes the key holds) */
-  if ((st = resolve_variant (plan, pose_dev != nullptr, err)) != CV_OK)
     return st;
   FrameLaunch f = { plan, disparity, confidence, pose_dev };
   FrameKey key;
