@@ -60,6 +60,20 @@ cv_warp_min_u32 (unsigned int v)
 }
 #endif
 
+/* TRUE when @stream is being captured into a CUDA graph (launches on it
+ * then join that capture), or when asking failed (the error is cleared):
+ * either way not a stream to capture or replay a graph of one's own on. */
+static inline bool
+cv_cuda_stream_capturing (cudaStream_t stream)
+{
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing (stream, &status) != cudaSuccess) {
+    cudaGetLastError ();
+    return true;
+  }
+  return status != cudaStreamCaptureStatusNone;
+}
+
 /* Launch geometry: a 2-D grid of @block-sized blocks covering w x h. */
 static inline dim3
 cv_grid_2d (int w, int h, dim3 block)

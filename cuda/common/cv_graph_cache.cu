@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "cv_graph_cache.h"
+#include "cv_cuda.cuh"
 
 #include <cuda_runtime.h>
 #include <cstring>
@@ -68,19 +69,6 @@ capture (CvGraphCacheEntry * e, CvStatus (*launch) (void *, CvStream,
   return ok;
 }
 
-static int
-stream_capturable (cudaStream_t stream)
-{
-  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  if (stream == nullptr)
-    return 0;
-  if (cudaStreamIsCapturing (stream, &capturing) != cudaSuccess) {
-    cudaGetLastError ();
-    return 0;
-  }
-  return capturing == cudaStreamCaptureStatusNone;
-}
-
 extern "C" CvStatus
 cv_graph_cache_launch (CvGraphCache * cache, const void *key,
     size_t key_bytes, CvStatus (*launch) (void *, CvStream, CvError *),
@@ -89,7 +77,8 @@ cv_graph_cache_launch (CvGraphCache * cache, const void *key,
   cudaStream_t stream = (cudaStream_t) stream_;
 
   if (cache->disabled || key_bytes == 0
-      || key_bytes > CV_GRAPH_CACHE_KEY_BYTES || !stream_capturable (stream))
+      || key_bytes > CV_GRAPH_CACHE_KEY_BYTES || stream == nullptr
+      || cv_cuda_stream_capturing (stream))
     return launch (user, stream_, err);
   CvGraphCacheEntry *e = find_entry (cache, key, key_bytes);
   if (e == nullptr) {

@@ -1525,15 +1525,9 @@ launch_frame (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
 static int
 graph_applies (const CvSgmCuda * plan, cudaStream_t stream)
 {
-  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  if (!plan->graphs || !plan->planes_now || plan->planes_serial
-      || plan->profiling || stream == NULL)
-    return 0;
-  if (cudaStreamIsCapturing (stream, &capturing) != cudaSuccess) {
-    cudaGetLastError ();
-    return 0;
-  }
-  return capturing == cudaStreamCaptureStatusNone;
+  return plan->graphs && plan->planes_now && !plan->planes_serial
+      && !plan->profiling && stream != NULL
+      && !cv_cuda_stream_capturing (stream);
 }
 
 static void

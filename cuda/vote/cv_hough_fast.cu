@@ -773,17 +773,12 @@ hough_fast_graph_run (CvHoughCuda * plan, const CvImageU8 * image, int parity,
     int which, cudaStream_t stream, bool *launched, CvError * err)
 {
   HoughGraph *hg = &plan->graphs[parity][which];
-  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
 
   *launched = false;
   if (plan->graph_failed)
     return CV_OK;
   /* inside the caller's own capture our kernels simply join it */
-  if (cudaStreamIsCapturing (stream, &capturing) != cudaSuccess) {
-    cudaGetLastError ();
-    return CV_OK;
-  }
-  if (capturing != cudaStreamCaptureStatusNone)
+  if (cv_cuda_stream_capturing (stream))
     return CV_OK;
   if (hg->exec == nullptr) {
     CvError capture_err;
