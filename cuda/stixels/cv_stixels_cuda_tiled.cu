@@ -69,14 +69,17 @@
  * (tools/sass-stall-counts.py): 158 instructions and 209 cycles per step
  * with the second candidate, 116 and 191 without: the step is bound by
  * its chain's dependencies, and the candidate fills their waits
- * (docs/performance.md).
+ * (docs/performance.md).  Session 70's stamps per band: of a column's
+ * 222 k cycles the D loops take 178 k, and the helpers' work is as large
+ * (193 k with pruning's bounds): they bound band 1 and bands 8-12, where
+ * pruning skips almost nothing.
  *
  * The D warp's rows are the serial chain: a helper on its SM sub-partition
  * (warp scheduler) takes issue slots from it.  @d_share says how many
  * helpers may share it (warps 4, 8, 12 of a block; warp i is assumed to go
  * to sub-partition i % 4): fewer helpers, a faster chain ("iso" variants;
  * at 640x480 all three sharing is still the fastest, 0.135 against 0.141
- * ms with none). */
+ * ms with none; folded, two: one or three are ~1 us slower, session 70). */
 #include "cv_cuda.cuh"
 #include "cv_stixels_cuda_internal.h"
 #include "cv_stixels_tiled.h"
