@@ -527,8 +527,8 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
   }
   /* band prefix and suffix tables: a warp per band, cv_stx_band_scan; the
    * two scans kept as loops (unrolled, they made the kernel ~800 SASS
-   * instructions longer and its DP phase slower: 640x480 0.1165 against
-   * 0.1188 ms back to back, session 70, docs/performance.md) */
+   * instructions longer and its DP phase slower: 640x480 0.1163 against
+   * 0.1187 ms back to back, session 70, docs/performance.md) */
   for (int band = warp; band < nb; band += W) {
     const int k = band * CV_STX_BAND + lane;
     const CvStxMomF own = cv_stx_cell_mom (cells, k, h);
