@@ -72,7 +72,7 @@
  * (docs/performance.md).  Session 70's stamps per band: of a column's
  * 222 k cycles the D loops take 178 k, and the helpers' work is as large
  * (193 k with pruning's bounds): they bound band 1 and bands 8-12, where
- * pruning skips almost nothing.
+ * pruning skips little (band 8) or almost nothing (bands 9-12).
  *
  * The D warp's rows are the serial chain: a helper on its SM sub-partition
  * (warp scheduler) takes issue slots from it.  @d_share says how many
