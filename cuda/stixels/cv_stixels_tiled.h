@@ -209,9 +209,13 @@ cv_stx_le (float x, float y)
 #define CV_STX_DIAG_ENTRIES (CV_STX_BAND * (CV_STX_BAND + 1) / 2)
 /* A diagonal entry is kept in 16-byte planes (one vector load each; a lane
  * per top: consecutive entries, conflict-free): plane 0 the three energies
- * and the ground plane's bottom edge, plane 1 the ground top edge and
- * slope and the object's bottom edge, plane 2 (sloped objects only) the
- * object's top edge and slope. */
+ * and the ground plane's bottom edge, plane 1 the ground top edge, the
+ * object's bottom edge and the ground's slope, plane 2 (sloped objects
+ * only) the object's top edge and slope.  The D warp's step needs only
+ * the first two of plane 1: side by side, the compiler loads them as one
+ * 8-byte load (as two 4-byte loads 8 bytes apart, each with 4-way bank
+ * conflicts, when the slope lay between them; docs/performance.md,
+ * session 73). */
 #define CV_STX_DIAG_PLANES(obj_slope) ((obj_slope) ? 3 : 2)
 #define CV_STX_DIAG_FLOATS(obj_slope) \
   (4 * CV_STX_DIAG_PLANES (obj_slope) * CV_STX_DIAG_ENTRIES)
@@ -1285,8 +1289,8 @@ cv_stx_fits_store (float *tab, int n, int e, const CvStxFitF * fit,
   a.v[2] = fit->cost[2];
   a.v[3] = fit->bot_g;
   b.v[0] = fit->top_g;
-  b.v[1] = fit->slope_g;
-  b.v[2] = fit->bot_o;
+  b.v[1] = fit->bot_o;
+  b.v[2] = fit->slope_g;
   b.v[3] = 0.0f;
   q[e] = a;
   q[n + e] = b;
@@ -1310,14 +1314,14 @@ cv_stx_fits_entry (const float *tab, int n, int e, int obj_slope)
   fit.cost[2] = a.v[2];
   fit.bot_g = a.v[3];
   fit.top_g = b.v[0];
-  fit.slope_g = b.v[1];
-  fit.bot_o = b.v[2];
+  fit.bot_o = b.v[1];
+  fit.slope_g = b.v[2];
   if (obj_slope) {
     const CvStxQuad c = q[2 * n + e];
     fit.top_o = c.v[0];
     fit.slope_o = c.v[1];
   } else {
-    fit.top_o = b.v[2];
+    fit.top_o = b.v[1];
     fit.slope_o = 0.0f;
   }
   return fit;
