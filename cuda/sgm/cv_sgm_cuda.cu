@@ -132,15 +132,20 @@ sgm_census_kernel (const uint8_t * left, size_t left_stride,
   __syncthreads ();
 
   const int xs = x0 + threadIdx.x * CENSUS_PIXELS, y = y0 + threadIdx.y;
-  /* the right view's rows once more (CS only): the first column of blocks
-   * zeroes each row's pad, whole 16-byte units (the words after the row's
-   * last pixel are those of its last unit, below) */
+  /* the right view's rows once more (CS only), in every copy: the first
+   * column of blocks zeroes each row's pad (copy 0 in whole 16-byte units;
+   * the words after the row's last pixel are those of its last unit,
+   * below) */
   const bool write_rows = blockIdx.z == 1 && rows.data != NULL
       && sizeof (CT) == sizeof (uint32_t);
-  if (write_rows && blockIdx.x == 0 && y < height)
+  if (write_rows && blockIdx.x == 0 && y < height) {
+    uint32_t *const pad0 = rows.data + (size_t) y * rows.stride - rows.pad;
     for (int i = threadIdx.x; i < rows.pad / 4; i += CENSUS_TILE_W)
-      ((uint4 *) (rows.data + (size_t) y * rows.stride - rows.pad))[i] =
-          make_uint4 (0, 0, 0, 0);
+      ((uint4 *) pad0)[i] = make_uint4 (0, 0, 0, 0);
+    for (int k = 1; rows.copy_words > 0 && k < SGM_CENSUS_ROWS_COPIES; k++)
+      for (int i = threadIdx.x; i < rows.pad; i += CENSUS_TILE_W)
+        pad0[(size_t) k * rows.copy_words + k + i] = 0;
+  }
   if (xs >= width || y >= height)
     return;
   const int n_px = min (CENSUS_PIXELS, width - xs);
@@ -218,10 +223,21 @@ sgm_census_kernel (const uint8_t * left, size_t left_stride,
    * zeros past the last pixel to the end of its unit, where the row's
    * words end (sgm_census_rows_stride) */
   static_assert (CENSUS_PIXELS == 4, "a thread's pixels: one 16-byte unit");
-  if (write_rows)
-    *(uint4 *) (rows.data + (size_t) y * rows.stride + xs) =
-        make_uint4 ((uint32_t) bits[0], n_px > 1 ? (uint32_t) bits[1] : 0u,
-        n_px > 2 ? (uint32_t) bits[2] : 0u, n_px > 3 ? (uint32_t) bits[3] : 0u);
+  if (write_rows) {
+    const uint4 unit = make_uint4 ((uint32_t) bits[0],
+        n_px > 1 ? (uint32_t) bits[1] : 0u, n_px > 2 ? (uint32_t) bits[2] : 0u,
+        n_px > 3 ? (uint32_t) bits[3] : 0u);
+    uint32_t *const at = rows.data + (size_t) y * rows.stride + xs;
+    *(uint4 *) at = unit;
+    /* the shifted copies (SgmCensusRows): copy k's unit starts k words in */
+    for (int k = 1; rows.copy_words > 0 && k < SGM_CENSUS_ROWS_COPIES; k++) {
+      uint32_t *const ck = at + (size_t) k * rows.copy_words + k;
+      ck[0] = unit.x;
+      ck[1] = unit.y;
+      ck[2] = unit.z;
+      ck[3] = unit.w;
+    }
+  }
 }
 
 /* ---- left-right check, median, confidence --------------------------------- */
@@ -432,7 +448,6 @@ struct CvSgmCuda
   /* device facts, queried on first use (a plan serves one device) */
   int have_device_info;
   int n_sms, coop_ok, smem_optin;
-  double bandwidth_per_sm;      /* DRAM bytes per second and SM (0: unknown) */
   /* blocks per SM of the path kernel variants, for paths_occupancy_d
    * disparities (-1: not queried) */
   int paths_occupancy[N_K_VARIANTS][2][N_NS_VARIANTS];
@@ -509,13 +524,17 @@ census_right (const CvSgmCuda * plan)
 /* The right view's census in rows with zeros before them where the frame
  * runs the byte planes (cv_sgm_cuda_compute allocates them), else none. */
 static SgmCensusRows
-census_rows (const CvSgmCuda * plan, const CvSgmParams * p, int width)
+census_rows (const CvSgmCuda * plan, const CvSgmParams * p, int width,
+    int height)
 {
-  SgmCensusRows rows = { NULL, 0, 0 };
+  SgmCensusRows rows = { NULL, 0, 0, 0 };
   if (plan->planes_now == 0)
     return rows;
   rows.pad = sgm_census_rows_pad (p->min_disparity, p->max_disparity);
   rows.stride = sgm_census_rows_stride (width, rows.pad);
+  rows.copy_words = sgm_census_rows_copies (p->max_disparity) > 1 ? (int)
+      sgm_census_rows_copy_words (width, height, p->min_disparity,
+      p->max_disparity) : 0;
   rows.data = (uint32_t *) plan->census_rows.ptr + rows.pad;
   return rows;
 }
@@ -533,8 +552,6 @@ device_info (CvSgmCuda * plan, CvError * err)
           cudaDevAttrCooperativeLaunch, dev));
   CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->smem_optin,
           cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  plan->bandwidth_per_sm = plan->n_sms > 0
-      ? cv_cuda_dram_bandwidth (dev) / plan->n_sms : 0;
   memset (plan->paths_occupancy, 0xff, sizeof (plan->paths_occupancy));
   memset (plan->horiz_smem_set, 0, sizeof (plan->horiz_smem_set));
   memset (plan->paths_smem_set, 0, sizeof (plan->paths_smem_set));
@@ -566,7 +583,7 @@ paths_occupancy (CvSgmCuda * plan, int k, int full, int ns, int n_disp)
 /* ---- plan ------------------------------------------------------------------------ */
 
 /* Plans alive in the process (pipelines that may share the GPU; AUTO
- * weighs them, sgm_planes8_auto, sgm_planes_lanes). */
+ * weighs them, sgm_planes_lanes). */
 static int live_plans;
 
 static int
@@ -1007,22 +1024,17 @@ sweeps_wide (const CvSgmCuda * plan, int width)
  * the caller), are not turned off and their winner-takes-all's blocks
  * fit; else 0.  AUTO with 8 paths leaves wide images at D > 128 to the
  * sweeps (H100, session 50: 1920x1080 D 256 3.92 ms with the sweeps, 4.28
- * with the planes; 1226x370 D 256 1.05 and 1.03; at D 128 the planes won
- * once their pairs ran in blocks of 4 warps, H200, session 54: 1920x1080
- * 2.043 against 2.188), and D > 128 to the cells or the sweeps on a
- * device with plenty of DRAM bandwidth per SM that this plan has to
- * itself (sgm_planes8_auto: the H200, one plan alive and no other work
- * declared, cv_sgm_cuda_set_gpu_shared; narrow images at D 128 went to
- * the cells there too until session 56). */
+ * with the planes; H200, session 75: 3.464 against 3.795; at D 128 the
+ * planes won once their pairs ran in blocks of 4 warps, H200, session 54:
+ * 1920x1080 2.043 against 2.188).  Until session 75 a plan alone on a
+ * device with plenty of DRAM bandwidth per SM (the H200) left every D >
+ * 128 to the cells or the sweeps (cv_sgm_plan.c says why no more). */
 static int
 planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
 {
   const int kind = sgm_planes_kind (p);
   if (kind == SGM_PLANES_8 && plan->variant == CV_SGM_VARIANT_AUTO
-      && ((p->max_disparity > 128 && plan->coop_ok
-              && sweeps_wide (plan, width))
-          || !sgm_planes8_auto (plan->bandwidth_per_sm,
-              plans_alive () + plan->gpu_shared, p->max_disparity)))
+      && p->max_disparity > 128 && plan->coop_ok && sweeps_wide (plan, width))
     return 0;
   return plan->planes && (kind == SGM_PLANES_8 || plan->pairs)
       && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity,
@@ -1053,7 +1065,7 @@ run_fast_pairs (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   pa.jumps = p->adaptive_p2 ? (const uint16_t *) plan->jumps.ptr : NULL;
   pa.census_l = plan->census_l.ptr;
   pa.census_r = census_right (plan);
-  pa.census_rows = census_rows (plan, p, left->width);
+  pa.census_rows = census_rows (plan, p, left->width, left->height);
   pa.planes = plan->planes_now;
   pa.plane = plane;
   pa.pair_dx = dx;
@@ -1442,7 +1454,7 @@ launch_frame (CvSgmCuda * plan, const SgmFrame * f, cudaStream_t stream,
   {
     dim3 block (CENSUS_TILE_W, CENSUS_TILE_H);
     dim3 grid = census_grid (w, h);
-    const SgmCensusRows rows = census_rows (plan, params, w);
+    const SgmCensusRows rows = census_rows (plan, params, w, h);
     if (full)
       sgm_census_kernel < unsigned long long, false ><<<grid, block, 0,
           stream >>> (left->data, left->stride, right->data, right->stride, w,
@@ -1647,7 +1659,7 @@ graph_set_frame (CvSgmCuda * plan, const SgmFrame * f)
   int width = f->left->width, height = f->left->height;
   uint32_t *out_l = (uint32_t *) plan->census_l.ptr;
   uint32_t *out_r = (uint32_t *) census_right (plan);
-  SgmCensusRows rows = census_rows (plan, f->params, width);
+  SgmCensusRows rows = census_rows (plan, f->params, width, height);
   SgmJumpArgs jumps = f->jumps;
   int *counters = (int *) plan->counters.ptr;
   int n_counters = f->n_counter_words;

@@ -71,22 +71,48 @@
  * warps lost at some sizes. */
 #define FAST_PAIRS_BLOCK_WARPS 4
 
-/* PLANES: 32-bit words of a chain's census row in a ring slot: the right
- * view's D + columns - 1 words that the warp's columns (1, 2 or 4) read,
- * in whole 16-byte units from the one that holds the first (D / 4 + 1 for
- * up to 2 columns, D / 4 + 2 for 4), then the left view's word of each
- * column. */
-static __host__ __device__ constexpr int
-fast_pairs_census_units (int n_disp, int lanes)
+/* PLANES: whether the lanes read their census words with 16-byte loads:
+ * D > 128 and KH (= D / (2 lanes)) words a lane a multiple of 4.  The
+ * window of a row then starts a 16-byte unit (in the census rows' copy
+ * where it does, SgmCensusRows), and a warp's lines lie
+ * SGM_PAIR_LINE_STRIDE apart so that all their windows start at the same
+ * place of a unit.  H200, 1226x370 D 256 8 paths, bench-sgm (session 75):
+ * `packed16` 1.021 -> 0.848 ms.  At D 128 the lines 4 apart and the copy
+ * chosen per row cost more than the loads saved (1226x370 8 paths 0.474
+ * -> 0.508 ms, 1024x440 0.502 -> 0.499, 4 paths 0.248 -> 0.250). */
+static __host__ __device__ constexpr bool
+fast_pairs_census_aligned (int n_disp, int lanes, int planes)
 {
-  return (n_disp + SGM_WARP / lanes - 1 + 3 + 3) / 4;
+  return planes && n_disp > 128 && n_disp / (2 * lanes) % 4 == 0;
+}
+
+/* Lines between a warp's lines (columns, or diagonal lines). */
+static __host__ __device__ constexpr int
+fast_pairs_line_stride (int n_disp, int lanes, int planes)
+{
+  return fast_pairs_census_aligned (n_disp, lanes, planes)
+      && SGM_WARP / lanes > 1 ? SGM_PAIR_LINE_STRIDE : 1;
+}
+
+/* PLANES: 32-bit words of a chain's census row in a ring slot: the right
+ * view's words that the warp's lines (1, 2 or 4) read, in whole 16-byte
+ * units: aligned, D + SGM_PAIR_LINE_STRIDE (lines - 1) from the window's
+ * first word; else D + lines - 1 from the unit that holds the first (D / 4
+ * + 1 for up to 2 lines, D / 4 + 2 for 4); then the left view's word of
+ * each line. */
+static __host__ __device__ constexpr int
+fast_pairs_census_units (int n_disp, int lanes, int planes)
+{
+  return fast_pairs_census_aligned (n_disp, lanes, planes)
+      ? (n_disp + SGM_PAIR_LINE_STRIDE * (SGM_WARP / lanes - 1)) / 4
+      : (n_disp + SGM_WARP / lanes - 1 + 3 + 3) / 4;
 }
 
 static __host__ __device__ constexpr int
-fast_pairs_census_words (int n_disp, int lanes)
+fast_pairs_census_words (int n_disp, int lanes, int planes)
 {
-  return (4 * fast_pairs_census_units (n_disp, lanes) + SGM_WARP / lanes
-      + 3) / 4 * 4;
+  return (4 * fast_pairs_census_units (n_disp, lanes, planes) + SGM_WARP /
+      lanes + 3) / 4 * 4;
 }
 
 /* A ring slot of a warp holds one row step of both chains: their pixels'
@@ -125,7 +151,8 @@ static __host__ __device__ constexpr int
 fast_pairs_slot_bytes (int n_disp, int lanes, int planes)
 {
   return fast_pairs_census_at (n_disp, lanes, planes) + (planes ? 2 *
-      fast_pairs_census_words (n_disp, lanes) * (int) sizeof (uint32_t) : 0);
+      fast_pairs_census_words (n_disp, lanes, planes) * (int) sizeof
+      (uint32_t) : 0);
 }
 
 static __host__ __device__ inline size_t
@@ -174,27 +201,28 @@ sgm_pair_chains (int line, int W, int H)
   return c;
 }
 
-/* A warp's NSL lines (DX +-1: adjacent diagonal lines, their pixels of a
- * row one column apart) step the rows of all of them together: rows [t0,
- * t0 + n).  A line's own rows start and end at most one row apart from
- * them; its chains skip the others (no copies from outside the image, no
- * stores) and start their paths at the line's first pixel. */
+/* A warp's NSL lines, LS apart (fast_pairs_line_stride; DX +-1: diagonal
+ * lines whose pixels of a row lie LS columns apart), step the rows of all
+ * of them together: rows [t0, t0 + n).  A line's own rows start and end at
+ * most LS (NSL - 1) rows apart from them; its chains skip the others (no
+ * copies from outside the image, no stores) and start their paths at the
+ * line's first pixel. */
 struct SgmPairLine
 {
   int x;                        /* its column at row t0 (DX +-1: perhaps
-                                 * up to NSL - 1 columns outside the
+                                 * up to LS (NSL - 1) columns outside the
                                  * image) */
   int first_dn, first_up, count;        /* the row steps of its own
                                          * pixels: [first, first + count)
                                          * per chain */
 };
 
-template < int DX, int NSL > static __host__ __device__ inline void
+template < int DX, int NSL, int LS > static __host__ __device__ inline void
 sgm_pair_warp (int line0, int W, int H, int *t0, int *n)
 {
   int lo = H, hi = 0;
   for (int j = 0; j < NSL; j++) {
-    const SgmPairChains c = sgm_pair_chains < DX > (line0 + j, W, H);
+    const SgmPairChains c = sgm_pair_chains < DX > (line0 + LS * j, W, H);
     if (c.n > 0) {
       lo = min (lo, c.t0);
       hi = max (hi, c.t0 + c.n);
@@ -236,7 +264,12 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   constexpr int PIX = NSL * PW;         /* words of a chain's part of a slot */
   static_assert (DX == 0 || PLANES, "diagonal lines with the byte planes");
   static_assert (PLANES || !ACCUMULATE, "the cells are always read");
-  /* the warp's diagonal lines start and end up to NSL - 1 rows apart */
+  /* the census words as 16-byte loads, and the warp's lines LS apart
+   * (fast_pairs_census_aligned) */
+  constexpr bool ALIGNED = fast_pairs_census_aligned (2 * WORDS, LPS,
+      PLANES);
+  constexpr int LS = fast_pairs_line_stride (2 * WORDS, LPS, PLANES);
+  /* the warp's diagonal lines start and end up to LS (NSL - 1) rows apart */
   constexpr bool SPLIT = DX != 0 && NSL > 1;
   /* SGM_PLANES_8: the plane's sums are path costs minus C */
   [[maybe_unused]] constexpr bool SUB_C = PLANES == SGM_PLANES_8;
@@ -253,24 +286,27 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   const int warps = (int) blockDim.x / SGM_WARP;
   const int seg = lane / LPS, sl = lane % LPS;
   const int W = a.width, H = a.height;
-  const int line0 = (blockIdx.x * warps + wib) * NSL;
+  /* warps in groups of LS: warp r of a group the lines r, r + LS, .. */
+  const int wg = blockIdx.x * warps + wib;
+  const int line0 = wg / LS * LS * NSL + wg % LS;
   int t0, n;                    /* the warp's rows (uniform) */
-  sgm_pair_warp < DX, NSL > (line0, W, H, &t0, &n);
-  if (n == 0)
+  sgm_pair_warp < DX, NSL, LS > (line0, W, H, &t0, &n);
+  if (n == 0 || (DX == 0 && line0 >= W))
     return;                     /* a warp past the last line */
   /* the segment's line (a column past the image's last reads that column
    * and stores nothing), and the line of lane j < NSL, which copies that
    * line's left census words */
-  const SgmPairLine mine = sgm_pair_line < DX > (line0 + seg, W, H, t0, n);
-  const SgmPairLine lane_line = sgm_pair_line < DX > (line0 + min (lane,
+  const SgmPairLine mine = sgm_pair_line < DX > (line0 + LS * seg, W, H, t0,
+      n);
+  const SgmPairLine lane_line = sgm_pair_line < DX > (line0 + LS * min (lane,
           NSL - 1), W, H, t0, n);
   /* DX +-1: the warp's first line has pixels wherever the others do, and
    * the others' columns follow its own (a line past the last: as if it
    * existed) */
   const int x_first = DX != 0 ? sgm_pair_line < DX > (line0, W, H, t0,
       n).x : 0;
-  const int s_read = DX != 0 ? x_first + seg : mine.x;
-  const bool column_ok = DX != 0 || line0 + seg < W;
+  const int s_read = DX != 0 ? x_first + LS * seg : mine.x;
+  const bool column_ok = DX != 0 || line0 + LS * seg < W;
   /* SPLIT: the row steps where a chain of the segment's line (or of lane
    * j's) is at one of its own pixels */
   auto own = [&](const SgmPairLine & l, int c, int q) -> bool {
@@ -289,10 +325,14 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
    * no slot index products and no lane terms in the step (H200, session
    * 55: the diagonal pair's loop 817 -> 729 SASS instructions per two row
    * steps, the stage at 1226x370 D 128 0.156 -> 0.145 ms) */
-  constexpr int CEN = fast_pairs_census_words (2 * WORDS, LPS);
-  constexpr int CEN_UNITS = fast_pairs_census_units (2 * WORDS, LPS);
-  static_assert (NSL > 2 || (CEN == 2 * WORDS + 8 && CEN_UNITS == 2 * WORDS
-          / 4 + 1), "the census part as before");
+  constexpr int CEN = fast_pairs_census_words (2 * WORDS, LPS, PLANES);
+  constexpr int CEN_UNITS = fast_pairs_census_units (2 * WORDS, LPS, PLANES);
+  static_assert (!ALIGNED || 4 * CEN_UNITS == 2 * WORDS + LS * (NSL - 1),
+      "the census window: whole units from its first word");
+  static_assert (!ALIGNED || LS * (NSL - 1) <= SGM_PAIR_LINE_STRIDE,
+      "the census rows' pads (sgm_census_rows_pad)");
+  static_assert (ALIGNED || NSL > 2 || (CEN == 2 * WORDS + 8 && CEN_UNITS ==
+          2 * WORDS / 4 + 1), "the census part as before");
   constexpr unsigned JUMP_PART_BYTES = fast_pairs_jump_part_bytes (LPS);
   constexpr unsigned PART_BYTES = fast_pairs_pixel_part_bytes (2 * WORDS,
       LPS, PLANES);
@@ -340,25 +380,35 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   uintptr_t jumps_up = jumps_column + (n - 1) * jumps_row_bytes;
   const int last_first_half = (n - 1) / 2;
   /* PLANES: the warp's first column; per chain, for the next row step to
-   * fetch, the 16-byte unit of the right census's rows (a.census_rows:
-   * zeros left of each row, so no masks) that holds the word of index D - 1
-   * of that column and that word's place in it, and the left census word
-   * of the lane's column (lanes below NSL): running pointers, a row step
-   * apart (no row products in the step) */
+   * fetch, the index g of the right census's word of index D - 1 of that
+   * column (a.census_rows: zeros left of each row, so no masks), the
+   * window's first word, and the lane's 16-byte unit of the window:
+   * ALIGNED, in the copy where the window starts one (SgmCensusRows), else
+   * in copy 0 from the unit that holds g, g's place in it in cen_mod; and
+   * the left census word of the lane's line (lanes below NSL): running
+   * pointers, a row step apart (no row products in the step) */
   const int x_w = DX != 0 ? x_first : min (line0, W - 1);
   const int cen_step = a.census_rows.stride + DX;       /* a row step */
   const ptrdiff_t g_first = (ptrdiff_t) t0 * a.census_rows.stride + x_w -
       a.min_disp - (2 * WORDS - 1);
   const ptrdiff_t g_last = g_first + (ptrdiff_t) (n - 1) * cen_step;
-  /* (each lane's pointer already at its own unit: lane units on) */
-  const uint4 *cen_unit[2] = {
-    (const uint4 *) a.census_rows.data + (g_first - (g_first & 3)) / 4 +
-        lane,
-    (const uint4 *) a.census_rows.data + (g_last - (g_last & 3)) / 4 + lane
+  auto cen_window = [&](ptrdiff_t g) -> const uint4 * {
+    const int k = (int) (-g & 3);
+    return (const uint4 *) (a.census_rows.data + (ptrdiff_t) k *
+        a.census_rows.copy_words + g + k) + lane;
   };
-  int cen_mod[2] = { (int) (g_first & 3), (int) (g_last & 3) };
-  const ptrdiff_t left_first = (ptrdiff_t) t0 * W +
-      (DX != 0 ? x_w + min (lane, NSL - 1) : min (x_w + lane, W - 1));
+  [[maybe_unused]] ptrdiff_t cen_g[2] = { g_first, g_last };
+  const uint4 *cen_unit[2] = {
+    ALIGNED ? cen_window (g_first) : (const uint4 *) a.census_rows.data +
+        (g_first - (g_first & 3)) / 4 + lane,
+    ALIGNED ? cen_window (g_last) : (const uint4 *) a.census_rows.data +
+        (g_last - (g_last & 3)) / 4 + lane
+  };
+  [[maybe_unused]] int cen_mod[2] = { (int) (g_first & 3),
+    (int) (g_last & 3)
+  };
+  const ptrdiff_t left_first = (ptrdiff_t) t0 * W + (DX != 0 ? x_w + LS *
+      min (lane, NSL - 1) : min (x_w + LS * lane, W - 1));
   const uint32_t *cen_left[2] = {
     (const uint32_t *) a.census_l + left_first,
     (const uint32_t *) a.census_l + left_first + (ptrdiff_t) (n - 1) *
@@ -376,12 +426,20 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
     sgm_copy_async_if_at (lane < NSL && own (lane_line, c, q_next),
         (uint32_t *) (slots + cen_left_at + at), slots_s + cen_left_at + at,
         cen_left[c]);
-    /* a row step down (up): the word cen_step further (back), in the
-     * unit (place +- cen_step) / 4 on (a floor: the shift of a negative
-     * sum rounds down) */
-    const int moved = cen_mod[c] + (c == DN ? cen_step : -cen_step);
-    cen_unit[c] += moved >> 2;
-    cen_mod[c] = moved & 3;
+    /* a row step down (up): the word cen_step further (back).  ALIGNED
+     * with DX 0: in the same copy (the rows' stride is a multiple of 4);
+     * not ALIGNED: in the unit (place +- cen_step) / 4 on (a floor: the
+     * shift of a negative sum rounds down) */
+    if constexpr (ALIGNED && DX == 0) {
+      cen_unit[c] += (c == DN ? cen_step : -cen_step) / 4;
+    } else if constexpr (ALIGNED) {
+      cen_g[c] += c == DN ? cen_step : -cen_step;
+      cen_unit[c] = cen_window (cen_g[c]);
+    } else {
+      const int moved = cen_mod[c] + (c == DN ? cen_step : -cen_step);
+      cen_unit[c] += moved >> 2;
+      cen_mod[c] = moved & 3;
+    }
     cen_left[c] += c == DN ? row_step_px : -row_step_px;
   };
   auto fetch_row = [&]() {
@@ -463,16 +521,20 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   uint32_t *row_dn = column, *row_up = column_last;
 
   /* PLANES: a lane's census words in a chain's part of a slot: the left
-   * pixel's, the right pixels' of its indices k (element r) and k + D / 2
-   * (element KH + r) at off + (D - 1 - k) + its column's place in the
-   * warp, where off is the first word's place in its 16-byte unit (the
-   * row's word index mod 4, per chain and row); zero where left of the
-   * image (the rows' pads). */
-  const int cen_lane = (s_read - x_w) + 2 * WORDS - 1 - sl * KH;
-  /* (a row step moves a word's place in its unit by DX: the rows' stride
-   * is a multiple of 4) */
+   * pixel's at 4 CEN_UNITS + its line's place in the warp, the right
+   * pixels' of its indices k (element r) and k + D / 2 (element KH + r) at
+   * off + (D - 1 - k) + its line's column in the window, where off is 0
+   * where ALIGNED (then the lane's KH words of each half from the first
+   * start a 16-byte unit), else the first word's place in its 16-byte unit
+   * (the row's word index mod 4, per chain and row); zero where left of
+   * the image (the rows' pads). */
+  const int line_at = ALIGNED ? seg : s_read - x_w;
+  const int cen_lane = (ALIGNED ? LS * seg : s_read - x_w) + 2 * WORDS - 1 -
+      sl * KH;
+  /* (not ALIGNED: a row step moves a word's place in its unit by DX; the
+   * rows' stride is a multiple of 4) */
   constexpr int w_mod = DX & 3;
-  int cen_off[2] = { cen_mod[DN], cen_mod[UP] };
+  [[maybe_unused]] int cen_off[2] = { cen_mod[DN], cen_mod[UP] };
 
   /* Row step t; MIDDLE: both chains at the same row (odd n); SECOND: a row
    * of the second half, which the other chain has visited; FIRST: t is 0
@@ -495,12 +557,22 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
       for (int c = 0; c < 2; c++) {
         const uint32_t *cen = (const uint32_t *) (slots + CEN_AT + read_at +
             c * CEN_BYTES);
-        const uint32_t *right = cen + cen_off[c] + cen_lane;
-        const uint32_t left = cen[4 * CEN_UNITS + (s_read - x_w)];
+        const uint32_t *right = cen + (ALIGNED ? 0 : cen_off[c]) + cen_lane;
+        const uint32_t left = cen[4 * CEN_UNITS + line_at];
+        if constexpr (ALIGNED) {
+          uint32_t lo[KH], hi[KH];      /* right[-r] is lo[KH - 1 - r] */
+          sgm_words_load_shared < KH > (lo, right - (KH - 1));
+          sgm_words_load_shared < KH > (hi, right - (KH - 1) - WORDS);
 #pragma unroll
-        for (int r = 0; r < KH; r++)
-          C[c][r] = sgm_pack_halves ((uint32_t) __popc (left ^ right[-r]),
-              (uint32_t) __popc (left ^ right[-r - WORDS]));
+          for (int r = 0; r < KH; r++)
+            C[c][r] = sgm_pack_halves ((uint32_t) __popc (left ^ lo[KH - 1 -
+                        r]), (uint32_t) __popc (left ^ hi[KH - 1 - r]));
+        } else {
+#pragma unroll
+          for (int r = 0; r < KH; r++)
+            C[c][r] = sgm_pack_halves ((uint32_t) __popc (left ^ right[-r]),
+                (uint32_t) __popc (left ^ right[-r - WORDS]));
+        }
         if constexpr (SECOND || ACCUMULATE)
           sgm_words_load_shared < KH / 2 > (bytes[c], (const uint32_t *)
               (slots + pixel_at + read_at + c * PART_BYTES) + KH / 2 * sl);
@@ -509,8 +581,10 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
           for (int j = 0; j < KH / 2; j++)
             bytes[c][j] = 0;
       }
-      cen_off[DN] = (cen_off[DN] + w_mod) & 3;
-      cen_off[UP] = (cen_off[UP] - w_mod) & 3;
+      if constexpr (!ALIGNED) {
+        cen_off[DN] = (cen_off[DN] + w_mod) & 3;
+        cen_off[UP] = (cen_off[UP] - w_mod) & 3;
+      }
     } else {
 #pragma unroll
       for (int c = 0; c < 2; c++) {
@@ -716,7 +790,8 @@ fast_pairs_grid (int lines, int n_disp, int lanes, int planes, int n_sms,
     int smem_limit, int *warps, int *blocks)
 {
   const int columns = SGM_WARP / lanes;
-  const int n_warps = (lines + columns - 1) / columns;
+  const int ls = fast_pairs_line_stride (n_disp, lanes, planes);
+  const int n_warps = (lines + ls * columns - 1) / (ls * columns) * ls;
   const int sms = n_sms > 0 ? n_sms : 1;
   const int fit = (int) ((size_t) smem_limit /
       fast_pairs_smem_bytes (n_disp, lanes, 1, planes));

@@ -116,24 +116,42 @@ typedef struct
  * run): the byte planes' pairs (cv_sgm_fast_pairs.cu) read a pixel's words
  * for every disparity from it with no masks, as the CPU reference counts
  * the right pixels left of the image as census 0.  Pixel (x, y) is at
- * data[y * stride + x]; data[y * stride - pad .. y * stride - 1] are 0. */
+ * data[y * stride + x]; data[y * stride - pad .. y * stride - 1] are 0.
+ *
+ * For D > 128, in SGM_CENSUS_ROWS_COPIES copies, copy k shifted by k
+ * words: pixel (x, y) at data[k * copy_words + y * stride + x + k].  A pair
+ * kernel's window of a row is a run of words that starts anywhere; in the
+ * copy that puts its first word at the start of a 16-byte unit, every
+ * lane's words lie in whole units too, and the lanes read them with 16-byte
+ * loads (cv_sgm_fast_pairs.cu, fast_pairs_census_aligned). */
+#define SGM_CENSUS_ROWS_COPIES 4
 typedef struct
 {
-  uint32_t *data;               /* pixel (0, 0); NULL: none */
+  uint32_t *data;               /* pixel (0, 0) of copy 0; NULL: none */
   int stride;                   /* words per row (sgm_census_rows_stride) */
   int pad;                      /* zero words before each row
                                  * (sgm_census_rows_pad) */
+  int copy_words;               /* words from a copy to the next
+                                 * (sgm_census_rows_copy_words); 0: one
+                                 * copy (D <= 128) */
 } SgmCensusRows;
+
+/* Columns between the lines of a pair kernel's warp that reads its census
+ * words with 16-byte loads (cv_sgm_fast_pairs.cu, at most 2 lines a
+ * warp): 4, so that its lines' windows start in the same place of a
+ * 16-byte unit. */
+#define SGM_PAIR_LINE_STRIDE 4
 
 /* Zero words before each row of SgmCensusRows: a pixel's words reach
  * min_disparity + D - 1 left of it, and the chains of a warp's diagonal
- * lines read up to 3 more at pixels outside the image (4 lines a warp
- * with 8 lanes per chain); a multiple of 4 (whole 16-byte units, each
- * row's pixel 0 at the start of one). */
+ * lines read up to SGM_PAIR_LINE_STRIDE more at pixels outside the image
+ * (4 adjacent lines with 8 lanes per chain: 3; 2 lines 4 apart: 4); a
+ * multiple of 4 (whole 16-byte units, each row's pixel 0 at the start of
+ * one). */
 static inline int
 sgm_census_rows_pad (int min_disp, int n_disp)
 {
-  return (min_disp + n_disp - 1 + 3 + 3) & ~3;
+  return (min_disp + n_disp - 1 + SGM_PAIR_LINE_STRIDE + 3) & ~3;
 }
 
 static inline int
@@ -142,18 +160,37 @@ sgm_census_rows_stride (int width, int pad)
   return (width + pad + 3) & ~3;
 }
 
-/* Bytes of the SgmCensusRows buffer of a @width x @height frame for D =
- * @n_disp from @min_disp (data at word `pad` of it): the rows, and
- * SGM_CENSUS_ROWS_TAIL words after the last that the pairs' whole 16-byte
- * units reach past a line's last pixel outside the image. */
-#define SGM_CENSUS_ROWS_TAIL 8
+/* Words after the last row of a copy that a warp's whole 16-byte units
+ * reach (its lines' pixels up to SGM_PAIR_LINE_STRIDE columns right of the
+ * image, a unit's rest, the copy's shift of up to 3 words); a multiple of
+ * 4. */
+#define SGM_CENSUS_ROWS_TAIL 12
+
+/* Words from one copy of the census rows of a @width x @height frame to the
+ * next (a multiple of 4). */
 static inline size_t
-sgm_census_rows_bytes (int width, int height, int min_disp, int n_disp)
+sgm_census_rows_copy_words (int width, int height, int min_disp, int n_disp)
 {
   const int stride = sgm_census_rows_stride (width,
       sgm_census_rows_pad (min_disp, n_disp));
-  return ((size_t) height * stride + SGM_CENSUS_ROWS_TAIL) *
-      sizeof (uint32_t);
+  return (size_t) height * stride + SGM_CENSUS_ROWS_TAIL;
+}
+
+/* The copies of the census rows for D = @n_disp: the pairs read theirs
+ * with 16-byte loads from D 256 on. */
+static inline int
+sgm_census_rows_copies (int n_disp)
+{
+  return n_disp > 128 ? SGM_CENSUS_ROWS_COPIES : 1;
+}
+
+/* Bytes of the SgmCensusRows buffer of a @width x @height frame for D =
+ * @n_disp from @min_disp (data at word `pad` of it): every copy. */
+static inline size_t
+sgm_census_rows_bytes (int width, int height, int min_disp, int n_disp)
+{
+  return sgm_census_rows_copies (n_disp) * sgm_census_rows_copy_words (width,
+      height, min_disp, n_disp) * sizeof (uint32_t);
 }
 
 typedef struct
@@ -363,7 +400,8 @@ sgm_args_layout (void)
     sizeof (SgmPathsArgs), offsetof (SgmPathsArgs, census_l),
     offsetof (SgmPathsArgs, census_r), offsetof (SgmPathsArgs, census_rows),
     sizeof (SgmCensusRows), offsetof (SgmCensusRows, stride),
-    offsetof (SgmCensusRows, pad), offsetof (SgmPathsArgs, luma),
+    offsetof (SgmCensusRows, pad), offsetof (SgmCensusRows, copy_words),
+    offsetof (SgmPathsArgs, luma),
     offsetof (SgmPathsArgs, luma_stride), offsetof (SgmPathsArgs, sum),
     offsetof (SgmPathsArgs, counters), offsetof (SgmPathsArgs, fault),
     offsetof (SgmPathsArgs, fault_host), offsetof (SgmPathsArgs, width),
@@ -478,15 +516,6 @@ int sgm_planes_exact (const CvSgmParams * params);
 /* The byte planes' kind for @params' path count: SGM_PLANES_4 or
  * SGM_PLANES_8. */
 int sgm_planes_kind (const CvSgmParams * params);
-
-/* TRUE when AUTO runs the 8 paths' byte planes on a device with
- * @bandwidth_per_sm bytes per second of DRAM bandwidth per SM (0:
- * unknown), with @plans sources of GPU work in the process (the plans
- * alive, one more where a plan shares the GPU with other work), for D =
- * @n_disp: where bandwidth is scarce or the GPU is shared; a single plan
- * on a device with plenty of bandwidth only at D <= 128, else the 16-bit
- * cells or the sweeps run faster (cv_sgm_plan.c). */
-int sgm_planes8_auto (double bandwidth_per_sm, int plans, int n_disp);
 
 /* The byte planes' D: multiples of this, so that a lane of every kernel
  * (the horizontal one: 32 lanes, the vertical pairs: 16, the

@@ -44,38 +44,15 @@ sgm_planes_kind (const CvSgmParams * p)
   return p->paths == 4 ? SGM_PLANES_4 : SGM_PLANES_8;
 }
 
-/* DRAM bandwidth per SM (bytes per second) from which AUTO weighs D
- * before it runs the 8 paths' byte planes for a plan that has the GPU to
- * itself.  The planes move as many bytes per cell as the 16-bit cells
- * (16) but spend more instructions (C from the census at each of a cell's
- * 8 visits, the diagonal lines' starts): they win where the cells'
- * kernels wait for memory (H100 SXM, 3.35 TB/s on 132 SMs, 25 GB/s per
- * SM; session 50: 1226x370 D 128 0.641 against 0.691 ms), and, since
- * their pairs' kernels got leaner (sessions 54 and 55), at D 128 on a
- * device with plenty of bandwidth too (H200, 4.81 TB/s, 36.5 GB/s per
- * SM), at every width.  H200, one plan, session 56, planes against cells:
- * 320x240 D 128 0.187-0.189 against 0.225-0.228 ms, 512x384 0.303 against
- * 0.345-0.346, 640x480 0.435-0.436 against 0.448 (3 runs each; session
- * 54 took the cells below 6 columns per SM, where its planes lost, 640x480
- * 0.474 against 0.448), 1226x370 0.512 against 0.580-0.583, 1920x1080
- * 1.968 against 2.448.  At D 256 the sweeps stay faster there (1226x370
- * 0.979 against 0.995, session 54).  With several plans (pipelines
- * sharing the GPU), or other work beside the plan's
- * (cv_sgm_cuda_set_gpu_shared: the other elements of a pipeline), the
- * planes at every D: the cells' group kernels are cooperative launches,
- * whose grids wait for room on every SM, where the planes' kernels fill
- * the SMs beside the other work (H200, bench-chain: 8 streams 1450
- * against 1378 fps in session 51; one stream 1266-1289 / 1225-1276 fps
- * without / with overlays against 1205-1223 / 1188-1200 in session 53). */
-#define SGM_PLANES8_AUTO_MAX_BANDWIDTH_PER_SM 30e9
-
-int
-sgm_planes8_auto (double bandwidth_per_sm, int plans, int n_disp)
-{
-  return plans > 1
-      || bandwidth_per_sm < SGM_PLANES8_AUTO_MAX_BANDWIDTH_PER_SM
-      || n_disp <= 128;
-}
+/* AUTO ran the 8 paths' byte planes for a plan alone on a device with
+ * plenty of DRAM bandwidth per SM (the H200) only at D 128 until session
+ * 75, the 16-bit cells' sweeps at D 256 (1226x370 0.979 against 0.995 ms,
+ * session 54).  With the pairs' census words read as 16-byte loads at D >
+ * 128 (cv_sgm_fast_pairs.cu, fast_pairs_census_aligned), the planes run
+ * at every D wherever they apply, but on images wide enough for the
+ * sweeps' strips (cv_sgm_cuda.cu, planes_kind): H200, bench-sgm, session
+ * 75, 1226x370 D 256 `packed16` 0.850 ms against the sweeps' 0.983;
+ * 1920x1080 D 256 3.795 against 3.464 (the sweeps stay there). */
 
 /* The byte planes' lanes per vertical chain under AUTO (H100, session
  * 48, 4 paths: 1024x440 D 128 0.283 against 0.320 ms with 32, their census

@@ -34,8 +34,7 @@
  *    (sgm_planes_lanes;
  *    cv_sgm_kernel_args.h), with 8 paths at D > 128 not on images wide
  *    enough for the sweeps' strips of 6 or more warps (there the sweeps
- *    were faster on the H100) nor for a plan alone on a device with
- *    plenty of DRAM bandwidth per SM (sgm_planes8_auto); else,
+ *    are faster); else,
  *    where the packed layout applies, SWEEPS with 8 paths where its grid
  *    fits the device and D > 128 or the image is wide (its strips of 6 or
  *    more warps: from 1321 columns on the H200), else PACKED16 with 4

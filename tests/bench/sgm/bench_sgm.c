@@ -89,8 +89,7 @@ static const Case cases[] = {
   {1760, 600, 128, 8, 0, 0},
   {1920, 370, 128, 8, 0, 0},
   {1226, 1080, 128, 8, 0, 0},
-  /* other common frames at D 128: where the default picks the cells or
-   * the byte planes (sgm_planes8_auto) */
+  /* other common frames at D 128 */
   {1242, 375, 128, 8, 0, 0},
   {640, 480, 128, 8, 0, 0},
   {1280, 720, 128, 8, 0, 0},
@@ -626,7 +625,7 @@ main (int argc, char **argv)
   CUDA_OK (cudaDeviceGetAttribute (&b.n_sms, cudaDevAttrMultiProcessorCount,
           0));
   CUDA_OK (cudaDeviceGetAttribute (&b.clock_khz, cudaDevAttrClockRate, 0));
-  dram = cv_cuda_dram_bandwidth (0);     /* what AUTO weighs (sgm_planes8_auto) */
+  dram = cv_cuda_dram_bandwidth (0);
   CUDA_OK (cudaStreamCreateWithFlags (&b.stream, cudaStreamNonBlocking));
   CUDA_OK (cudaEventCreate (&b.ev0));
   CUDA_OK (cudaEventCreate (&b.ev1));

@@ -793,11 +793,10 @@ run_planes (int paths)
         make_pair (kind, w, h, combo, l, r);
         g_snprintf (what, sizeof (what), "planes, %d paths, %s combo %d",
             paths, kind_names[kind], combo);
-        /* (AUTO takes the 8 paths' planes for a plan alone where DRAM
-         * bandwidth is scarce or, on the H200, at D 128, but at every D
-         * where the GPU is declared shared: sgm_planes8_auto; at D 128
-         * the plan alone, so that 1226x370 runs the long rows' lanes,
-         * sgm_planes8_long_rows) */
+        /* (AUTO takes the 8 paths' planes at every D but on images wide
+         * enough for the sweeps; at D > 128 declared sharing the GPU, as
+         * a pipeline's cudasgm is; at D 128 the plan alone, so that
+         * 1226x370 runs the long rows' lanes, sgm_planes8_long_rows) */
         cv_sgm_cuda_set_gpu_shared (g->plan, paths == 8 && D > 128);
         cv_sgm_cuda_set_diagonal_lanes (g->plan, k == 1 ? 16 : k == 2 ? 32
             : 0);
@@ -867,8 +866,7 @@ run_graph (int paths)
   int16_t *gd = g_new (int16_t, (size_t) w * h);
   uint8_t *gc = g_new (uint8_t, (size_t) w * h);
 
-  /* the planes by name with 8 paths, whatever AUTO would pick
-   * (sgm_planes8_auto) */
+  /* the planes by name with 8 paths, whatever AUTO would pick */
   if (paths == 8)
     cv_sgm_cuda_set_variant (g->plan, CV_SGM_VARIANT_PACKED16);
   CUDA_OK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
