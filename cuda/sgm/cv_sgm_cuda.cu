@@ -527,16 +527,11 @@ static SgmCensusRows
 census_rows (const CvSgmCuda * plan, const CvSgmParams * p, int width,
     int height)
 {
-  SgmCensusRows rows = { NULL, 0, 0, 0 };
+  const SgmCensusRows none = { NULL, 0, 0, 0 };
   if (plan->planes_now == 0)
-    return rows;
-  rows.pad = sgm_census_rows_pad (p->min_disparity, p->max_disparity);
-  rows.stride = sgm_census_rows_stride (width, rows.pad);
-  rows.copy_words = sgm_census_rows_copies (p->max_disparity) > 1 ? (int)
-      sgm_census_rows_copy_words (width, height, p->min_disparity,
-      p->max_disparity) : 0;
-  rows.data = (uint32_t *) plan->census_rows.ptr + rows.pad;
-  return rows;
+    return none;
+  return sgm_census_rows_at ((uint32_t *) plan->census_rows.ptr, width,
+      height, p->min_disparity, p->max_disparity);
 }
 
 static CvStatus

@@ -83,7 +83,8 @@
 static __host__ __device__ constexpr bool
 fast_pairs_census_aligned (int n_disp, int lanes, int planes)
 {
-  return planes && n_disp > 128 && n_disp / (2 * lanes) % 4 == 0;
+  return planes && n_disp > SGM_CENSUS_ROWS_ONE_COPY_MAX_D
+      && n_disp / (2 * lanes) % 4 == 0;
 }
 
 /* Lines between a warp's lines (columns, or diagonal lines). */
@@ -529,8 +530,7 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
    * (the row's word index mod 4, per chain and row); zero where left of
    * the image (the rows' pads). */
   const int line_at = ALIGNED ? seg : s_read - x_w;
-  const int cen_lane = (ALIGNED ? LS * seg : s_read - x_w) + 2 * WORDS - 1 -
-      sl * KH;
+  const int cen_lane = LS * line_at + 2 * WORDS - 1 - sl * KH;
   /* (not ALIGNED: a row step moves a word's place in its unit by DX; the
    * rows' stride is a multiple of 4) */
   constexpr int w_mod = DX & 3;

@@ -176,12 +176,16 @@ sgm_census_rows_copy_words (int width, int height, int min_disp, int n_disp)
   return (size_t) height * stride + SGM_CENSUS_ROWS_TAIL;
 }
 
-/* The copies of the census rows for D = @n_disp: the pairs read theirs
- * with 16-byte loads from D 256 on. */
+/* The largest D whose pairs read the census rows word by word, from one
+ * copy (cv_sgm_fast_pairs.cu, fast_pairs_census_aligned: above it, with
+ * 16-byte loads from SGM_CENSUS_ROWS_COPIES copies). */
+#define SGM_CENSUS_ROWS_ONE_COPY_MAX_D 128
+
+/* The copies of the census rows for D = @n_disp. */
 static inline int
 sgm_census_rows_copies (int n_disp)
 {
-  return n_disp > 128 ? SGM_CENSUS_ROWS_COPIES : 1;
+  return n_disp > SGM_CENSUS_ROWS_ONE_COPY_MAX_D ? SGM_CENSUS_ROWS_COPIES : 1;
 }
 
 /* Bytes of the SgmCensusRows buffer of a @width x @height frame for D =
@@ -191,6 +195,21 @@ sgm_census_rows_bytes (int width, int height, int min_disp, int n_disp)
 {
   return sgm_census_rows_copies (n_disp) * sgm_census_rows_copy_words (width,
       height, min_disp, n_disp) * sizeof (uint32_t);
+}
+
+/* The census rows of a @width x @height frame for D = @n_disp from
+ * @min_disp in @buffer (sgm_census_rows_bytes of it). */
+static inline SgmCensusRows
+sgm_census_rows_at (uint32_t * buffer, int width, int height, int min_disp,
+    int n_disp)
+{
+  SgmCensusRows rows;
+  rows.pad = sgm_census_rows_pad (min_disp, n_disp);
+  rows.stride = sgm_census_rows_stride (width, rows.pad);
+  rows.copy_words = sgm_census_rows_copies (n_disp) > 1 ? (int)
+      sgm_census_rows_copy_words (width, height, min_disp, n_disp) : 0;
+  rows.data = buffer + rows.pad;
+  return rows;
 }
 
 typedef struct

@@ -362,15 +362,11 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   /* the right census's rows for the byte planes' pairs (SgmCensusRows,
    * CS only), as cv_sgm_cuda_compute allocates them; their pads start as
    * garbage: the census kernel zeroes them */
-  const int rows_pad = sgm_census_rows_pad (p->min_disparity, D);
-  const int rows_stride = sgm_census_rows_stride (w, rows_pad);
   std::vector < uint32_t > rows_buf (sgm_census_rows_bytes (w, h,
           p->min_disparity, D) / sizeof (uint32_t), 0x5a5a5a5au);
-  const SgmCensusRows rows = { full ? NULL : rows_buf.data () + rows_pad,
-    rows_stride, rows_pad,
-    sgm_census_rows_copies (D) > 1 ? (int) sgm_census_rows_copy_words (w, h,
-        p->min_disparity, D) : 0
-  };
+  const SgmCensusRows none = { NULL, 0, 0, 0 };
+  const SgmCensusRows rows = full ? none : sgm_census_rows_at (rows_buf.data
+      (), w, h, p->min_disparity, D);
   std::vector < uint16_t > sum (npix * D, 0xbeef);
   /* outputs a kernel leaves unwritten show (the left-right check reads
    * every right best index a pixel points at) */
