@@ -142,9 +142,12 @@ sgm_census_kernel (const uint8_t * left, size_t left_stride,
     uint32_t *const pad0 = rows.data + (size_t) y * rows.stride - rows.pad;
     for (int i = threadIdx.x; i < rows.pad / 4; i += CENSUS_TILE_W)
       ((uint4 *) pad0)[i] = make_uint4 (0, 0, 0, 0);
-    for (int k = 1; rows.copy_words > 0 && k < SGM_CENSUS_ROWS_COPIES; k++)
+    for (int k = 1; rows.copy_words > 0 && k < SGM_CENSUS_ROWS_COPIES; k++) {
+      uint32_t *const pad_k = sgm_census_rows_copy (rows, k) + (size_t) y *
+          rows.stride - rows.pad;
       for (int i = threadIdx.x; i < rows.pad; i += CENSUS_TILE_W)
-        pad0[(size_t) k * rows.copy_words + k + i] = 0;
+        pad_k[i] = 0;
+    }
   }
   if (xs >= width || y >= height)
     return;
@@ -227,11 +230,11 @@ sgm_census_kernel (const uint8_t * left, size_t left_stride,
     const uint4 unit = make_uint4 ((uint32_t) bits[0],
         n_px > 1 ? (uint32_t) bits[1] : 0u, n_px > 2 ? (uint32_t) bits[2] : 0u,
         n_px > 3 ? (uint32_t) bits[3] : 0u);
-    uint32_t *const at = rows.data + (size_t) y * rows.stride + xs;
-    *(uint4 *) at = unit;
+    const size_t at = (size_t) y * rows.stride + xs;
+    *(uint4 *) (rows.data + at) = unit;
     /* the shifted copies (SgmCensusRows): copy k's unit starts k words in */
     for (int k = 1; rows.copy_words > 0 && k < SGM_CENSUS_ROWS_COPIES; k++) {
-      uint32_t *const ck = at + (size_t) k * rows.copy_words + k;
+      uint32_t *const ck = sgm_census_rows_copy (rows, k) + at;
       ck[0] = unit.x;
       ck[1] = unit.y;
       ck[2] = unit.z;

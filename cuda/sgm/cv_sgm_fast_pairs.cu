@@ -395,8 +395,8 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   const ptrdiff_t g_last = g_first + (ptrdiff_t) (n - 1) * cen_step;
   auto cen_window = [&](ptrdiff_t g) -> const uint4 * {
     const int k = (int) (-g & 3);
-    return (const uint4 *) (a.census_rows.data + (ptrdiff_t) k *
-        a.census_rows.copy_words + g + k) + lane;
+    return (const uint4 *) (sgm_census_rows_copy (a.census_rows, k) + g) +
+        lane;
   };
   [[maybe_unused]] ptrdiff_t cen_g[2] = { g_first, g_last };
   const uint4 *cen_unit[2] = {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "cv_sgm.h"
+#include "cv_sgm_common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -135,6 +136,14 @@ typedef struct
                                  * (sgm_census_rows_copy_words); 0: one
                                  * copy (D <= 128) */
 } SgmCensusRows;
+
+/* Pixel (0, 0) of copy @k of @rows (copy 0: rows.data); the census kernel
+ * writes every copy through it, the pairs read theirs. */
+CV_SGM_HD uint32_t *
+sgm_census_rows_copy (SgmCensusRows rows, int k)
+{
+  return rows.data + (ptrdiff_t) k * rows.copy_words + k;
+}
 
 /* Columns between the lines of a pair kernel's warp that reads its census
  * words with 16-byte loads (cv_sgm_fast_pairs.cu, at most 2 lines a
