@@ -301,8 +301,36 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
         fetch (i);
       sgm_copy_commit ();
     }
+    /* PLANES: C again from the census (shared memory, written before
+     * the block barrier).  COSTS_AHEAD: for the pixel to step next, before
+     * the step's wait for its copies (a barrier to the compiler for every
+     * shared-memory load), so that their loads and popcounts overlap the
+     * chain of the step before instead of delaying its own.  H200,
+     * bench-sgm (session 77), where the frames gained: 1024x440 D 128 4
+     * paths 0.248 -> 0.240 ms (the kernel alone 0.126 -> 0.114), 1226x370
+     * D 256 8 paths 0.854 -> 0.837 (the kernel alone 0.222 -> 0.233: the
+     * frame follows how the two planes' chains share the SMs more than
+     * this kernel's own time).  Not with 8 paths at D 128 (KH 2), where
+     * the frames lost: 1226x370 0.473 -> 0.477 ms, 1242x375 0.488-0.492 ->
+     * 0.496 (1024x440 0.508 -> 0.504; the kernel alone at 1226x370 0.147
+     * -> 0.142). */
+    constexpr bool COSTS_AHEAD = PLANES == SGM_PLANES_4 || (PLANES && KH >
+        2);
+    [[maybe_unused]] uint32_t C_ahead[KH];
+    if constexpr (COSTS_AHEAD) {
+      if (n > 0)
+        census_costs (C_ahead, x0);
+    }
     /* the step of pixel i; @fetching: pixel i + AHEAD exists */
     auto pixel = [&](int i, bool fetching) {
+      uint32_t C[KH];
+      if constexpr (COSTS_AHEAD) {
+#pragma unroll
+        for (int r = 0; r < KH; r++)
+          C[r] = C_ahead[r];
+        census_costs (C_ahead, x0 + (fetching || i + 1 < n ? i + 1 : i) *
+            STEP);
+      }
       if (fetching) {
         sgm_copy_wait < AHEAD - 1 > ();
         __syncwarp ();          /* pixel i arrived; the slot of i - 1 read */
@@ -313,13 +341,12 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
        * byte per cell (2 KH bytes a lane, as words) */
       [[maybe_unused]] uint32_t cell[PLANES ? 1 : KH];
       [[maybe_unused]] uint32_t bytes_in[PLANES ? KH / 2 : 1];
-      uint32_t C[KH];
       if constexpr (PLANES) {
         static_assert (KH % 2 == 0, "SGM_PLANES_D_STEP: whole words");
         sgm_words_load_shared < KH / 2 > (bytes_in, slot_words (i) + KH / 2 *
             sl);
-        /* C again from the census */
-        census_costs (C, x0 + i * STEP);
+        if constexpr (!COSTS_AHEAD)
+          census_costs (C, x0 + i * STEP);
       } else {
         sgm_words_load_shared < KH > (cell, slot_words (i) + sl * KH);
 #pragma unroll
