@@ -305,17 +305,16 @@ sgm_fast_horizontal_kernel (const SgmFastHorizArgs a)
      * the block barrier).  COSTS_AHEAD: for the pixel to step next, before
      * the step's wait for its copies (a barrier to the compiler for every
      * shared-memory load), so that their loads and popcounts overlap the
-     * chain of the step before instead of delaying its own.  H200,
-     * bench-sgm (session 77), where the frames gained: 1024x440 D 128 4
-     * paths 0.248 -> 0.240 ms (the kernel alone 0.126 -> 0.114), 1226x370
-     * D 256 8 paths 0.854 -> 0.837 (the kernel alone 0.222 -> 0.233: the
-     * frame follows how the two planes' chains share the SMs more than
-     * this kernel's own time).  Not with 8 paths at D 128 (KH 2), where
-     * the frames lost: 1226x370 0.473 -> 0.477 ms, 1242x375 0.488-0.492 ->
-     * 0.496 (1024x440 0.508 -> 0.504; the kernel alone at 1226x370 0.147
-     * -> 0.142). */
-    constexpr bool COSTS_AHEAD = PLANES == SGM_PLANES_4 || (PLANES && KH >
-        2);
+     * chain of the step before instead of delaying its own.  Taken where
+     * it made the frames faster, 4 paths at D 128 (two words a lane).
+     * H200, bench-sgm (session 77): 1024x440 0.248 -> 0.240 ms (the
+     * kernel alone 0.126 -> 0.114), 1920x1080 1.058 -> 0.982.  At D 256
+     * (KH 4) the kernel alone got slower (1226x370 8 paths 0.222 -> 0.233
+     * ms; 4 paths, the frame 0.439 -> 0.469).  With 8 paths at D 128 it
+     * got faster (1226x370 0.147 -> 0.142 ms), but the frames beside the
+     * other plane's chain slower: 1226x370 0.473 -> 0.477 ms, 1242x375
+     * 0.488-0.492 -> 0.496 (1024x440 0.508 -> 0.504). */
+    constexpr bool COSTS_AHEAD = PLANES == SGM_PLANES_4 && KH == 2;
     [[maybe_unused]] uint32_t C_ahead[KH];
     if constexpr (COSTS_AHEAD) {
       if (n > 0)
