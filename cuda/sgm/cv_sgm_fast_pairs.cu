@@ -252,10 +252,11 @@ sgm_pair_lines (int dx, int W, int H)
   return dx == 0 ? W : W + H - 1;
 }
 
+/* The kernels' body (the kernels below differ in their launch bounds
+ * only). */
 template < int LPS, int KH, int PLANES, int DX, bool ACCUMULATE >
-__global__ void
-__launch_bounds__ (FAST_PAIRS_MAX_WARPS * SGM_WARP)
-sgm_fast_pairs_kernel (const SgmPathsArgs a)
+static __device__ __forceinline__ void
+fast_pairs_lines (const SgmPathsArgs & a)
 {
   constexpr int NSL = SGM_WARP / LPS;   /* columns per warp */
   constexpr int WORDS = LPS * KH;       /* words per pixel = D / 2 */
@@ -693,12 +694,47 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
   sgm_copy_wait < 0 > ();
 }
 
+template < int LPS, int KH, int PLANES, int DX, bool ACCUMULATE >
+__global__ void
+__launch_bounds__ (FAST_PAIRS_MAX_WARPS * SGM_WARP)
+sgm_fast_pairs_kernel (const SgmPathsArgs a)
+{
+  fast_pairs_lines < LPS, KH, PLANES, DX, ACCUMULATE > (a);
+}
+
+/* The 8 paths' vertical pair with 16 lanes per chain (the byte planes),
+ * with the bound's minimum of one block per SM written out:
+ * `__launch_bounds__ (N, 1)` is not `__launch_bounds__ (N)` to ptxas,
+ * which then gives the kernel more registers (105 -> 119 at D 128, 107 ->
+ * 127 at D 256).  Its blocks of 4 warps fit an SM as often as before (4,
+ * by registers and rings alike), and the kernel runs faster: H200, session
+ * 78 (docs/performance.md), alone at 1024x440 D 128 0.138 -> 0.119 ms,
+ * frames at 1024x440 D 128 0.507 -> 0.492 ms and 1226x370 D 256 0.850 ->
+ * 0.828.  The same bound lost elsewhere (the 4 paths' vertical pair:
+ * 1024x440 0.239 -> 0.244 ms, 1920x1080 0.988 -> 1.035; the 8-lane one
+ * of 1226x370: 0.473 -> 0.474-0.476), so the other kernels keep theirs. */
+template < int KH >
+__global__ void
+__launch_bounds__ (FAST_PAIRS_MAX_WARPS * SGM_WARP, 1)
+sgm_fast_pairs_vertical16_kernel (const SgmPathsArgs a)
+{
+  fast_pairs_lines < 16, KH, SGM_PLANES_8, 0, false > (a);
+}
+
+/* Whether pick_fast_pairs takes sgm_fast_pairs_vertical16_kernel. */
+static __host__ __device__ constexpr bool
+fast_pairs_vertical16 (int lanes, int planes, int dx, bool accumulate)
+{
+  return lanes == 16 && planes == SGM_PLANES_8 && dx == 0 && !accumulate;
+}
+
 /* ---- picking the instantiation ----------------------------------------------- */
 
 typedef void (*SgmFastPairsKernel) (const SgmPathsArgs);
 
-/* sgm_fast_pairs_kernel <LANES, @kh, PLANES, DX, ACC> for @kh among KH,
- * KH + STEP, .. MAXKH; NULL for any other @kh. */
+/* sgm_fast_pairs_kernel <LANES, @kh, PLANES, DX, ACC> (or
+ * sgm_fast_pairs_vertical16_kernel, fast_pairs_vertical16) for @kh among
+ * KH, KH + STEP, .. MAXKH; NULL for any other @kh. */
 template < int LANES, int KH, int STEP, int MAXKH, int PLANES = 0, int DX = 0,
     bool ACC = false > static SgmFastPairsKernel
 pick_fast_pairs_kh (int kh)
@@ -707,8 +743,12 @@ pick_fast_pairs_kh (int kh)
     (void) kh;
     return NULL;
   } else {
-    if (kh == KH)
-      return sgm_fast_pairs_kernel < LANES, KH, PLANES, DX, ACC >;
+    if (kh == KH) {
+      if constexpr (fast_pairs_vertical16 (LANES, PLANES, DX, ACC))
+        return sgm_fast_pairs_vertical16_kernel < KH >;
+      else
+        return sgm_fast_pairs_kernel < LANES, KH, PLANES, DX, ACC >;
+    }
     return pick_fast_pairs_kh < LANES, KH + STEP, STEP, MAXKH, PLANES, DX,
         ACC > (kh);
   }
