@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The test suite: installs dependencies if needed, builds, runs every test
 # that needs no GPU (GPU tests skip themselves without one), then the CPU
-# tests once more under valgrind memcheck (docs/reliability.md; tests of
-# the suite "slow" are left out there).  Arguments go to both `meson test`
-# runs (e.g. a test name).  Exit status is non-zero on any failure.
+# tests once more under valgrind memcheck, and once more built with
+# AddressSanitizer and UndefinedBehaviorSanitizer (CPU backend, in
+# build-sanitize; docs/reliability.md; tests of the suite "slow" are left
+# out of both).  Arguments go to every `meson test` run (e.g. a test
+# name).  Exit status is non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,3 +17,11 @@ tools/build.sh -Dcuda-archs=75
 meson test -C build --print-errorlogs --num-processes 2 "$@"
 meson test -C build --print-errorlogs --num-processes 2 --setup valgrind \
   --no-suite slow "$@"
+if [ ! -f build-sanitize/build.ninja ]; then
+  meson setup build-sanitize -Dcuda=disabled -Dbenchmarks=disabled \
+    -Db_sanitize=address,undefined -Db_lundef=false
+fi
+# shellcheck disable=SC2046  # one ninja target per word
+ninja -C build-sanitize $(tools/targets-without-slow.py build-sanitize)
+meson test -C build-sanitize --print-errorlogs --num-processes 2 \
+  --no-rebuild --no-suite slow "$@"

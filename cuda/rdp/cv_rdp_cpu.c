@@ -427,12 +427,17 @@ rdp_assemble (CvRdpCpu * cpu, const CvRdpSetup * s, int n_threads,
       cpu->cut_offsets[j] = cuts;
       cpu->gap_offsets[j] = gaps;
       cpu->levels[j] = rec->levels;
-      memcpy (cpu->cut_rows + cuts, (const int32_t *) w->rows.data +
-          rec->cut_start, (size_t) rec->cut_count * sizeof (int32_t));
-      memcpy (cpu->cut_values + cuts, (const float *) w->values.data +
-          rec->cut_start, (size_t) rec->cut_count * sizeof (float));
-      memcpy (cpu->gaps + gaps, (const CvRdpGap *) w->gaps.data +
-          rec->gap_start, (size_t) rec->gap_count * sizeof (CvRdpGap));
+      /* A worker without cuts or gaps has no arrays (NULL), and memcpy
+       * must not be given NULL even for 0 bytes. */
+      if (rec->cut_count > 0) {
+        memcpy (cpu->cut_rows + cuts, (const int32_t *) w->rows.data +
+            rec->cut_start, (size_t) rec->cut_count * sizeof (int32_t));
+        memcpy (cpu->cut_values + cuts, (const float *) w->values.data +
+            rec->cut_start, (size_t) rec->cut_count * sizeof (float));
+      }
+      if (rec->gap_count > 0)
+        memcpy (cpu->gaps + gaps, (const CvRdpGap *) w->gaps.data +
+            rec->gap_start, (size_t) rec->gap_count * sizeof (CvRdpGap));
       cuts += rec->cut_count;
       gaps += rec->gap_count;
     }

@@ -400,12 +400,15 @@ fast_pairs_lines (const SgmPathsArgs & a)
         lane;
   };
   [[maybe_unused]] ptrdiff_t cen_g[2] = { g_first, g_last };
-  const uint4 *cen_unit[2] = {
-    ALIGNED ? cen_window (g_first) : (const uint4 *) a.census_rows.data +
-        (g_first - (g_first & 3)) / 4 + lane,
-    ALIGNED ? cen_window (g_last) : (const uint4 *) a.census_rows.data +
-        (g_last - (g_last & 3)) / 4 + lane
-  };
+  /* (without the planes no census is read and a.census_rows.data is NULL:
+   * no pointer arithmetic on it) */
+  const uint4 *cen_unit[2] = { nullptr, nullptr };
+  if constexpr (PLANES) {
+    cen_unit[DN] = ALIGNED ? cen_window (g_first) : (const uint4 *)
+        a.census_rows.data + (g_first - (g_first & 3)) / 4 + lane;
+    cen_unit[UP] = ALIGNED ? cen_window (g_last) : (const uint4 *)
+        a.census_rows.data + (g_last - (g_last & 3)) / 4 + lane;
+  }
   [[maybe_unused]] int cen_mod[2] = { (int) (g_first & 3),
     (int) (g_last & 3)
   };

@@ -142,7 +142,8 @@ find_peaks (CvHoughCpu * ctx, const CvHoughParams * p, CvError * err)
           (uint32_t) ((size_t) t * g->n_rho + r));
     }
   }
-  qsort (ctx->keys, n_keys, sizeof (uint64_t), compare_keys_descending);
+  if (n_keys > 1)               /* no peak: ctx->keys may be NULL */
+    qsort (ctx->keys, n_keys, sizeof (uint64_t), compare_keys_descending);
   ctx->n_lines = n_keys < (size_t) p->max_lines ? (int) n_keys : p->max_lines;
   for (i = 0; i < ctx->n_lines; i++)
     cv_hough_make_line (g, g->trig, ctx->keys[i], &ctx->lines[i]);
