@@ -46,6 +46,7 @@ def bundle_env():
 
 def load_tests():
     text = open(os.path.join(GPU, "tests.json")).read().replace("@BUNDLE@", GPU)
+    text = text.replace("@SOURCE@", ROOT)  # tools/pack-gpu.sh: the source tree
     return json.loads(text)
 
 

@@ -41,8 +41,12 @@ for t in tests:
 # the bundle's own .gpu/run-tests replaces the host's environment with a
 # test's (tools/gpu-session.py merges them itself): a test's
 # LD_LIBRARY_PATH keeps the bundle's GStreamer libraries after its own,
-# and the test data is the bundle's copy (the GPU host has no ../shared)
+# and the test data is the bundle's copy (the GPU host has no ../shared);
+# a script of the source tree that a test runs (python3 SCRIPT) is taken
+# from the working tree that tools/gpu-session.py runs in
+source = os.getcwd() + "/"
 for t in keep:
+    t["cmd"] = [c.replace(source, "@SOURCE@/") for c in t["cmd"]]
     env = t.get("env") or {}
     if "LD_LIBRARY_PATH" in env:
         env["LD_LIBRARY_PATH"] += ":@BUNDLE@/lib"
