@@ -172,20 +172,21 @@ def launch(description, cwd):
         raise RuntimeError('making an input failed: %s\n%s' % (description, out))
 
 
-# The input files the docs read, by name: how to make each here.  The
-# disparities are cudasgm's KITTI-style output on the synthetic camera.
-DISPARITY_16 = ('stereotestsrc num-buffers={n} ! '
-                'video/x-raw,format=GRAY8,width=2484,height=375 ! '
-                'cudasgm max-disparity=128 output=disparity-16 ! videoconvert ! '
-                'video/x-raw,format=GRAY16_BE ! pngenc ! {sink}')
+def disparity_png(sink, frames=1, fmt='GRAY16_BE'):
+    """cudasgm's KITTI-style disparity of the synthetic camera, as PNG."""
+    return ('stereotestsrc num-buffers=%d ! '
+            'video/x-raw,format=GRAY8,width=2484,height=375 ! '
+            'cudasgm max-disparity=128 output=disparity-16 ! videoconvert ! '
+            'video/x-raw,format=%s ! pngenc ! %s' % (frames, fmt, sink))
+
+
+# The input files the docs read, by name: how to make each here.
 INPUTS = {
     'mask.png': 'stereotestsrc num-buffers=1 ! '
                 'video/x-raw,format=GRAY8,width=1280,height=480 ! '
                 'videocrop right=640 ! pngenc ! filesink location=mask.png',
-    '000000_10.png': DISPARITY_16.format(
-        n=1, sink='filesink location=000000_10.png'),
-    'disp_%06d.png': DISPARITY_16.format(
-        n=2, sink='multifilesink location=disp_%06d.png'),
+    '000000_10.png': disparity_png('filesink location=000000_10.png'),
+    'disp_%06d.png': disparity_png('multifilesink location=disp_%06d.png', 2),
     'pair_%04d.png': 'stereotestsrc num-buffers=2 layout=top-bottom ! '
                      'video/x-raw,format=RGBA,width=1242,height=750 ! pngenc ! '
                      'multifilesink location=pair_%04d.png',
@@ -198,11 +199,11 @@ INPUTS = {
                  'videocrop left=450 ! pngenc ! filesink location=right.png',
 }
 CONES = os.path.join('middlebury', 'cones')
-# In place of a shared disparity map (Middlebury's disp-left.png: GRAY8)
-SHARED_DISPARITY = ('stereotestsrc num-buffers=1 ! '
-                    'video/x-raw,format=GRAY8,width=900,height=375 ! '
-                    'cudasgm max-disparity=64 output=disparity-16 ! videoconvert ! '
-                    'video/x-raw,format=GRAY8 ! pngenc ! filesink location={name}')
+
+
+def first_file(location):
+    """The first file of a (multi)file element's location."""
+    return location % 0 if '%' in location else location
 
 
 def make_inputs(items, cwd, data_dir):
@@ -211,14 +212,15 @@ def make_inputs(items, cwd, data_dir):
         if not isinstance(it, Element) or it.factory not in ('filesrc', 'multifilesrc'):
             continue
         loc = it.get('location')
-        first = loc % 0 if '%' in loc else loc
-        if os.path.exists(os.path.join(cwd, first)):
+        if os.path.exists(os.path.join(cwd, first_file(loc))):
             continue
         name = os.path.basename(loc)
         if loc.startswith(data_dir):
             # no shared data here: a synthetic disparity map in its place
+            # (GRAY8, as Middlebury's disp-left.png)
             it.set('location', os.path.join(cwd, 'shared-' + name))
-            launch(SHARED_DISPARITY.format(name='shared-' + name), cwd)
+            launch(disparity_png('filesink location=shared-' + name,
+                                 fmt='GRAY8'), cwd)
             continue
         shared = os.path.join(data_dir, CONES, name)
         if name in ('left.png', 'right.png') and os.path.exists(shared):
@@ -245,10 +247,9 @@ def check(items, options, rc, out, cwd):
             continue
         loc = it.get('location')
         if it.factory in ('filesink', 'multifilesink') and loc:
-            first = loc % 0 if '%' in loc else loc
-            path = os.path.join(cwd, first)
+            path = os.path.join(cwd, first_file(loc))
             if not os.path.exists(path) or os.path.getsize(path) == 0:
-                problems.append('%s did not write %s' % (it.factory, first))
+                problems.append('%s did not write %s' % (it.factory, first_file(loc)))
         if it.get('post-messages') == 'true' and '-m' in options:
             name = it.get('name') or it.factory + r'\d+'
             if not re.search(r'from element "%s" \(element\): %s,'
