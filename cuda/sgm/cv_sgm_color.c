@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Colour-mapped disparity for viewing (CPU). */
+/* Colour-mapped disparity for viewing (CPU; CUDA: cv_sgm_color.cu). */
 #include "cv_sgm.h"
 #include "cv_sgm_common.h"
+#include "cv_sgm_internal.h"
 
 #include <string.h>
 
 CvStatus
-cv_disparity_to_color_cpu (const CvImageS16 * disparity, int range_min,
-    int range_max, CvImageU8 * rgba, CvError * err)
+cv_disparity_to_color_check (const CvImageS16 * disparity, int range_min,
+    int range_max, const CvImageU8 * rgba, CvError * err)
 {
-  int x, y;
-  const int lo16 = range_min * CV_DISP_SCALE, hi16 = range_max * CV_DISP_SCALE;
-
   if (disparity == NULL || rgba == NULL || disparity->data == NULL
       || rgba->data == NULL)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
@@ -24,7 +22,20 @@ cv_disparity_to_color_cpu (const CvImageS16 * disparity, int range_min,
       || range_max > CV_SGM_MAX_DISPARITY_END)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "disparity-to-color: range [%d, %d] invalid", range_min, range_max);
+  return CV_OK;
+}
 
+CvStatus
+cv_disparity_to_color_cpu (const CvImageS16 * disparity, int range_min,
+    int range_max, CvImageU8 * rgba, CvError * err)
+{
+  int x, y;
+  const int lo16 = range_min * CV_DISP_SCALE, hi16 = range_max * CV_DISP_SCALE;
+  CvStatus st = cv_disparity_to_color_check (disparity, range_min, range_max,
+      rgba, err);
+
+  if (st != CV_OK)
+    return st;
   for (y = 0; y < disparity->height; y++) {
     const int16_t *d = CV_ROW (disparity, y);
     uint8_t *o = CV_ROW (rgba, y);

@@ -55,7 +55,7 @@ sgm_check_layout (uint32_t layout, const char *launcher, CvError * err)
 }
 
 /* The byte planes' horizontal and vertical kernels run side by side
- * (cv_sgm_cuda.cu run_planes): both prefer the largest shared-memory
+ * (cv_sgm_frame.cu run_planes): both prefer the largest shared-memory
  * carveout, so that the SMs keep one configuration and hold blocks of
  * both (with each kernel's own preference, blocks of one kernel waited
  * for SMs configured for the other: H100, 1226x370 D 256 4 paths, frames
@@ -67,6 +67,17 @@ sgm_planes_carveout (const void *kernel)
       cudaFuncAttributePreferredSharedMemoryCarveout,
       cudaSharedmemCarveoutMaxShared);
 }
+
+/* Launches the census kernel for the full (9x7) or the centre-symmetric
+ * census (cv_sgm_census.cu), and the left-right check and median kernel
+ * (cv_sgm_post.cu); the kernels they launch (a frame graph's nodes are
+ * found by them). */
+CvStatus sgm_census_launch (const SgmCensusArgs * args, int full_census,
+    cudaStream_t stream, CvError * err);
+const void *sgm_census_kernel_of (int full_census);
+CvStatus sgm_post_launch (const SgmPostArgs * args, cudaStream_t stream,
+    CvError * err);
+const void *sgm_post_kernel_of (void);
 
 /* Dynamic shared memory of a block of the path kernel. */
 size_t sgm_paths_smem_bytes (int n_disp, int full_census, int ns);

@@ -58,7 +58,7 @@ sgm_dynamic_shared (void)
 
 /* Path costs of padded disparity lanes: a matching cost above
  * 62 + 2 * CV_SGM_MAX_P2, so that neither such a lane's cost plus P1 nor its
- * value ever wins a minimum against real lanes (see cv_sgm_cuda.cu). */
+ * value ever wins a minimum against real lanes (see cv_sgm_cuda_plan.h). */
 #define SGM_PAD_COST 0x1100u
 /* Path cost of the neighbours outside [0, 32 K): never wins, and adding
  * P1 <= CV_SGM_MAX_P2 stays within 16 bits. */

@@ -28,6 +28,8 @@
 #endif
 #include "cv_sgm_packed.cuh"
 
+#include <stdlib.h>
+
 /* Ring slots of part 2, a power of two (the slot of pixel i is i mod
  * SLOTS, no wrap-around arithmetic in the step): SGM_FAST_HRING_SLOTS - 1
  * pixels in flight per warp (asynchronous copies; a step is ~250 cycles,

@@ -69,6 +69,10 @@ void cv_sgm_lr_check_cpu (const CvSgmParams * params, int width, int height,
 void cv_sgm_median_cpu (int width, int height, const int16_t * in,
     int16_t * out);
 
+/* The argument checks of cv_disparity_to_color_cpu and _cuda. */
+CvStatus cv_disparity_to_color_check (const CvImageS16 * disparity,
+    int range_min, int range_max, const CvImageU8 * rgba, CvError * err);
+
 #ifdef __cplusplus
 }
 #endif

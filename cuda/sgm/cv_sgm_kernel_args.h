@@ -408,92 +408,6 @@ typedef struct
   (((width) + (strip_warps) * SGM_SWEEP_WARP_COLUMNS - 1) / \
       ((strip_warps) * SGM_SWEEP_WARP_COLUMNS))
 
-/* ---- layout check ---------------------------------------------------------- *
- *
- * A fingerprint of the argument structs above as the including translation
- * unit sees them.  Callers set `layout` to it; each launcher (in its own
- * .cu file) compares it with its own and refuses to launch on a difference,
- * which only happens when objects compiled against different versions of
- * this header are linked together (an incomplete rebuild: see
- * cuda/sgm/meson.build).  List every field here. */
-static inline uint32_t
-sgm_args_layout (void)
-{
-  const size_t facts[] = {
-    sizeof (SgmFault), offsetof (SgmFault, block), offsetof (SgmFault, warp),
-    sizeof (SgmGroup), offsetof (SgmGroup, dx), offsetof (SgmGroup, dy),
-    offsetof (SgmGroup, wait_top), offsetof (SgmGroup, wait_bottom),
-    offsetof (SgmGroup, first_top), offsetof (SgmGroup, first_bottom),
-    offsetof (SgmGroup, signal_top), offsetof (SgmGroup, signal_bottom),
-    sizeof (SgmPathsArgs), offsetof (SgmPathsArgs, census_l),
-    offsetof (SgmPathsArgs, census_r), offsetof (SgmPathsArgs, census_rows),
-    sizeof (SgmCensusRows), offsetof (SgmCensusRows, stride),
-    offsetof (SgmCensusRows, pad), offsetof (SgmCensusRows, copy_words),
-    offsetof (SgmPathsArgs, luma),
-    offsetof (SgmPathsArgs, luma_stride), offsetof (SgmPathsArgs, sum),
-    offsetof (SgmPathsArgs, counters), offsetof (SgmPathsArgs, fault),
-    offsetof (SgmPathsArgs, fault_host), offsetof (SgmPathsArgs, width),
-    offsetof (SgmPathsArgs, height), offsetof (SgmPathsArgs, n_disp),
-    offsetof (SgmPathsArgs, min_disp), offsetof (SgmPathsArgs, p1),
-    offsetof (SgmPathsArgs, p2), offsetof (SgmPathsArgs, adaptive),
-    offsetof (SgmPathsArgs, adaptive_scale), offsetof (SgmPathsArgs, slots),
-    offsetof (SgmPathsArgs, warps_per_group),
-    offsetof (SgmPathsArgs, n_groups), offsetof (SgmPathsArgs, group_base),
-    offsetof (SgmPathsArgs, coop), offsetof (SgmPathsArgs, n_batches),
-    offsetof (SgmPathsArgs, half_batch),
-    offsetof (SgmPathsArgs, batch_shift), offsetof (SgmPathsArgs, cbits),
-    offsetof (SgmPathsArgs, jumps), offsetof (SgmPathsArgs, p1_pk),
-    offsetof (SgmPathsArgs, cmask_pk), offsetof (SgmPathsArgs, cell_mul),
-    offsetof (SgmPathsArgs, planes), offsetof (SgmPathsArgs, plane),
-    offsetof (SgmPathsArgs, pair_dx), offsetof (SgmPathsArgs, accumulate),
-    offsetof (SgmPathsArgs, groups),
-    sizeof (SgmHorizArgs), offsetof (SgmHorizArgs, census_l),
-    offsetof (SgmHorizArgs, census_r), offsetof (SgmHorizArgs, luma),
-    offsetof (SgmHorizArgs, luma_stride), offsetof (SgmHorizArgs, sum),
-    offsetof (SgmHorizArgs, disp), offsetof (SgmHorizArgs, best),
-    offsetof (SgmHorizArgs, best_right), offsetof (SgmHorizArgs, conf),
-    offsetof (SgmHorizArgs, width), offsetof (SgmHorizArgs, height),
-    offsetof (SgmHorizArgs, n_disp), offsetof (SgmHorizArgs, min_disp),
-    offsetof (SgmHorizArgs, p1), offsetof (SgmHorizArgs, p2),
-    offsetof (SgmHorizArgs, adaptive), offsetof (SgmHorizArgs, adaptive_scale),
-    offsetof (SgmHorizArgs, subpixel),
-    offsetof (SgmHorizArgs, uniqueness_fixed),
-    sizeof (SgmFastHorizArgs), offsetof (SgmFastHorizArgs, census_l),
-    offsetof (SgmFastHorizArgs, census_r), offsetof (SgmFastHorizArgs, luma),
-    offsetof (SgmFastHorizArgs, luma_stride), offsetof (SgmFastHorizArgs, sum),
-    offsetof (SgmFastHorizArgs, width), offsetof (SgmFastHorizArgs, height),
-    offsetof (SgmFastHorizArgs, n_disp), offsetof (SgmFastHorizArgs, min_disp),
-    offsetof (SgmFastHorizArgs, p1), offsetof (SgmFastHorizArgs, p2),
-    offsetof (SgmFastHorizArgs, adaptive),
-    offsetof (SgmFastHorizArgs, adaptive_scale),
-    offsetof (SgmFastHorizArgs, cbits), offsetof (SgmFastHorizArgs, cell_mul),
-    offsetof (SgmFastHorizArgs, planes),
-    sizeof (SgmWtaArgs), offsetof (SgmWtaArgs, sum), offsetof (SgmWtaArgs, disp),
-    offsetof (SgmWtaArgs, best), offsetof (SgmWtaArgs, best_right),
-    offsetof (SgmWtaArgs, conf), offsetof (SgmWtaArgs, width),
-    offsetof (SgmWtaArgs, height), offsetof (SgmWtaArgs, n_disp),
-    offsetof (SgmWtaArgs, min_disp), offsetof (SgmWtaArgs, subpixel),
-    offsetof (SgmWtaArgs, uniqueness_fixed), offsetof (SgmWtaArgs, cbits),
-    offsetof (SgmWtaArgs, planes), offsetof (SgmWtaArgs, census_l),
-    offsetof (SgmWtaArgs, census_r),
-    sizeof (SgmSweepsArgs), offsetof (SgmSweepsArgs, sum),
-    offsetof (SgmSweepsArgs, jumps), offsetof (SgmSweepsArgs, counters),
-    offsetof (SgmSweepsArgs, states), offsetof (SgmSweepsArgs, fault),
-    offsetof (SgmSweepsArgs, fault_host), offsetof (SgmSweepsArgs, width),
-    offsetof (SgmSweepsArgs, height), offsetof (SgmSweepsArgs, n_disp),
-    offsetof (SgmSweepsArgs, p2), offsetof (SgmSweepsArgs, adaptive),
-    offsetof (SgmSweepsArgs, strip_warps), offsetof (SgmSweepsArgs, n_strips),
-    offsetof (SgmSweepsArgs, n_batches), offsetof (SgmSweepsArgs, half_batch),
-    offsetof (SgmSweepsArgs, p1_pk), offsetof (SgmSweepsArgs, cmask_pk),
-    offsetof (SgmSweepsArgs, cell_mul),
-    offsetof (SgmSweepsArgs, wait_timeout_ns),
-  };
-  uint32_t h = 2166136261u;     /* FNV-1a over the facts */
-  for (size_t i = 0; i < sizeof (facts) / sizeof (facts[0]); i++)
-    h = (h ^ (uint32_t) facts[i]) * 16777619u;
-  return h;
-}
-
 /* Bits of the matching cost in a packed cell for @census. */
 int sgm_packed_cost_bits (CvSgmCensus census);
 
@@ -514,6 +428,42 @@ typedef struct
   uint16_t *out;
   int p1, p2, scale;
 } SgmJumpArgs;
+
+/* ---- census and post-processing (cv_sgm_census.cu, cv_sgm_post.cu) ---- */
+
+/* The census kernel's arguments: both views; their census words (uint32_t
+ * for the centre-symmetric census, unsigned long long for the full one);
+ * the byte planes' rows of the right view's census (data NULL: none); the
+ * packed variant's adaptive P2 (out NULL: none); the frame's counters,
+ * which the kernel's first block zeroes. */
+typedef struct
+{
+  uint32_t layout;              /* sgm_args_layout () of the caller */
+  const uint8_t *left, *right;
+  size_t left_stride, right_stride;
+  int width, height;
+  void *out_l, *out_r;
+  SgmCensusRows rows;
+  SgmJumpArgs jumps;
+  int *counters;
+  int n_counters;
+} SgmCensusArgs;
+
+/* The left-right check and median kernel's arguments: the
+ * winner-takes-all's dense outputs in, the frame's views out. */
+typedef struct
+{
+  uint32_t layout;              /* sgm_args_layout () of the caller */
+  const int16_t *disp, *best, *best_right;
+  const uint8_t *conf;
+  int width, height, min_disp, lr_check, lr_max_diff, median;
+  int16_t *out;
+  size_t out_stride;
+  uint8_t *out_conf;            /* NULL: no confidence */
+  size_t out_conf_stride;
+  const SgmFault *fault;        /* the frame's fault record (code != 0: the
+                                 * frame is lost, every pixel invalid) */
+} SgmPostArgs;
 
 /* Sets the packed variant's constants of @args (cbits, p1_pk, cmask_pk,
  * cell_mul) for @census; the planner's fields (p1) must be set. */
@@ -637,6 +587,109 @@ void sgm_plan_paths_ns (const CvSgmParams * params, int width, int height,
 /* Disparities per lane for D disparities (the padding rule of the
  * kernels): every lane holds either only real or only padded indices. */
 int sgm_lane_disparities (int n_disp);
+
+/* ---- layout check ---------------------------------------------------------- *
+ *
+ * A fingerprint of the argument structs above as the including translation
+ * unit sees them.  Callers set `layout` to it; each launcher (in its own
+ * .cu file) compares it with its own and refuses to launch on a difference,
+ * which only happens when objects compiled against different versions of
+ * this header are linked together (an incomplete rebuild: see
+ * cuda/sgm/meson.build).  List every field here. */
+static inline uint32_t
+sgm_args_layout (void)
+{
+  const size_t facts[] = {
+    sizeof (SgmFault), offsetof (SgmFault, block), offsetof (SgmFault, warp),
+    sizeof (SgmGroup), offsetof (SgmGroup, dx), offsetof (SgmGroup, dy),
+    offsetof (SgmGroup, wait_top), offsetof (SgmGroup, wait_bottom),
+    offsetof (SgmGroup, first_top), offsetof (SgmGroup, first_bottom),
+    offsetof (SgmGroup, signal_top), offsetof (SgmGroup, signal_bottom),
+    sizeof (SgmPathsArgs), offsetof (SgmPathsArgs, census_l),
+    offsetof (SgmPathsArgs, census_r), offsetof (SgmPathsArgs, census_rows),
+    sizeof (SgmCensusRows), offsetof (SgmCensusRows, stride),
+    offsetof (SgmCensusRows, pad), offsetof (SgmCensusRows, copy_words),
+    offsetof (SgmPathsArgs, luma),
+    offsetof (SgmPathsArgs, luma_stride), offsetof (SgmPathsArgs, sum),
+    offsetof (SgmPathsArgs, counters), offsetof (SgmPathsArgs, fault),
+    offsetof (SgmPathsArgs, fault_host), offsetof (SgmPathsArgs, width),
+    offsetof (SgmPathsArgs, height), offsetof (SgmPathsArgs, n_disp),
+    offsetof (SgmPathsArgs, min_disp), offsetof (SgmPathsArgs, p1),
+    offsetof (SgmPathsArgs, p2), offsetof (SgmPathsArgs, adaptive),
+    offsetof (SgmPathsArgs, adaptive_scale), offsetof (SgmPathsArgs, slots),
+    offsetof (SgmPathsArgs, warps_per_group),
+    offsetof (SgmPathsArgs, n_groups), offsetof (SgmPathsArgs, group_base),
+    offsetof (SgmPathsArgs, coop), offsetof (SgmPathsArgs, n_batches),
+    offsetof (SgmPathsArgs, half_batch),
+    offsetof (SgmPathsArgs, batch_shift), offsetof (SgmPathsArgs, cbits),
+    offsetof (SgmPathsArgs, jumps), offsetof (SgmPathsArgs, p1_pk),
+    offsetof (SgmPathsArgs, cmask_pk), offsetof (SgmPathsArgs, cell_mul),
+    offsetof (SgmPathsArgs, planes), offsetof (SgmPathsArgs, plane),
+    offsetof (SgmPathsArgs, pair_dx), offsetof (SgmPathsArgs, accumulate),
+    offsetof (SgmPathsArgs, groups),
+    sizeof (SgmHorizArgs), offsetof (SgmHorizArgs, census_l),
+    offsetof (SgmHorizArgs, census_r), offsetof (SgmHorizArgs, luma),
+    offsetof (SgmHorizArgs, luma_stride), offsetof (SgmHorizArgs, sum),
+    offsetof (SgmHorizArgs, disp), offsetof (SgmHorizArgs, best),
+    offsetof (SgmHorizArgs, best_right), offsetof (SgmHorizArgs, conf),
+    offsetof (SgmHorizArgs, width), offsetof (SgmHorizArgs, height),
+    offsetof (SgmHorizArgs, n_disp), offsetof (SgmHorizArgs, min_disp),
+    offsetof (SgmHorizArgs, p1), offsetof (SgmHorizArgs, p2),
+    offsetof (SgmHorizArgs, adaptive), offsetof (SgmHorizArgs, adaptive_scale),
+    offsetof (SgmHorizArgs, subpixel),
+    offsetof (SgmHorizArgs, uniqueness_fixed),
+    sizeof (SgmFastHorizArgs), offsetof (SgmFastHorizArgs, census_l),
+    offsetof (SgmFastHorizArgs, census_r), offsetof (SgmFastHorizArgs, luma),
+    offsetof (SgmFastHorizArgs, luma_stride), offsetof (SgmFastHorizArgs, sum),
+    offsetof (SgmFastHorizArgs, width), offsetof (SgmFastHorizArgs, height),
+    offsetof (SgmFastHorizArgs, n_disp), offsetof (SgmFastHorizArgs, min_disp),
+    offsetof (SgmFastHorizArgs, p1), offsetof (SgmFastHorizArgs, p2),
+    offsetof (SgmFastHorizArgs, adaptive),
+    offsetof (SgmFastHorizArgs, adaptive_scale),
+    offsetof (SgmFastHorizArgs, cbits), offsetof (SgmFastHorizArgs, cell_mul),
+    offsetof (SgmFastHorizArgs, planes),
+    sizeof (SgmWtaArgs), offsetof (SgmWtaArgs, sum), offsetof (SgmWtaArgs, disp),
+    offsetof (SgmWtaArgs, best), offsetof (SgmWtaArgs, best_right),
+    offsetof (SgmWtaArgs, conf), offsetof (SgmWtaArgs, width),
+    offsetof (SgmWtaArgs, height), offsetof (SgmWtaArgs, n_disp),
+    offsetof (SgmWtaArgs, min_disp), offsetof (SgmWtaArgs, subpixel),
+    offsetof (SgmWtaArgs, uniqueness_fixed), offsetof (SgmWtaArgs, cbits),
+    offsetof (SgmWtaArgs, planes), offsetof (SgmWtaArgs, census_l),
+    offsetof (SgmWtaArgs, census_r),
+    sizeof (SgmSweepsArgs), offsetof (SgmSweepsArgs, sum),
+    offsetof (SgmSweepsArgs, jumps), offsetof (SgmSweepsArgs, counters),
+    offsetof (SgmSweepsArgs, states), offsetof (SgmSweepsArgs, fault),
+    offsetof (SgmSweepsArgs, fault_host), offsetof (SgmSweepsArgs, width),
+    offsetof (SgmSweepsArgs, height), offsetof (SgmSweepsArgs, n_disp),
+    offsetof (SgmSweepsArgs, p2), offsetof (SgmSweepsArgs, adaptive),
+    offsetof (SgmSweepsArgs, strip_warps), offsetof (SgmSweepsArgs, n_strips),
+    offsetof (SgmSweepsArgs, n_batches), offsetof (SgmSweepsArgs, half_batch),
+    offsetof (SgmSweepsArgs, p1_pk), offsetof (SgmSweepsArgs, cmask_pk),
+    offsetof (SgmSweepsArgs, cell_mul),
+    offsetof (SgmSweepsArgs, wait_timeout_ns),
+    sizeof (SgmJumpArgs), offsetof (SgmJumpArgs, p1),
+    offsetof (SgmJumpArgs, p2), offsetof (SgmJumpArgs, scale),
+    sizeof (SgmCensusArgs), offsetof (SgmCensusArgs, left),
+    offsetof (SgmCensusArgs, right), offsetof (SgmCensusArgs, left_stride),
+    offsetof (SgmCensusArgs, right_stride), offsetof (SgmCensusArgs, width),
+    offsetof (SgmCensusArgs, height), offsetof (SgmCensusArgs, out_l),
+    offsetof (SgmCensusArgs, out_r), offsetof (SgmCensusArgs, rows),
+    offsetof (SgmCensusArgs, jumps), offsetof (SgmCensusArgs, counters),
+    offsetof (SgmCensusArgs, n_counters),
+    sizeof (SgmPostArgs), offsetof (SgmPostArgs, disp),
+    offsetof (SgmPostArgs, best), offsetof (SgmPostArgs, best_right),
+    offsetof (SgmPostArgs, conf), offsetof (SgmPostArgs, width),
+    offsetof (SgmPostArgs, height), offsetof (SgmPostArgs, min_disp),
+    offsetof (SgmPostArgs, lr_check), offsetof (SgmPostArgs, lr_max_diff),
+    offsetof (SgmPostArgs, median), offsetof (SgmPostArgs, out),
+    offsetof (SgmPostArgs, out_stride), offsetof (SgmPostArgs, out_conf),
+    offsetof (SgmPostArgs, out_conf_stride), offsetof (SgmPostArgs, fault),
+  };
+  uint32_t h = 2166136261u;     /* FNV-1a over the facts */
+  for (size_t i = 0; i < sizeof (facts) / sizeof (facts[0]); i++)
+    h = (h ^ (uint32_t) facts[i]) * 16777619u;
+  return h;
+}
 
 #ifdef __cplusplus
 }

@@ -33,7 +33,8 @@
  */
 #include "sgm_emulation.h"
 
-#include "cv_sgm_cuda.cu"
+#include "cv_sgm_census.cu"
+#include "cv_sgm_post.cu"
 #include "cv_sgm_horizontal.cu"
 #include "cv_sgm_paths.cu"
 #include "cv_sgm_fast_horizontal.cu"
@@ -391,19 +392,28 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
 
   /* census (also zeroes the counters) */
   {
+    SgmCensusArgs ca;
+    memset (&ca, 0, sizeof (ca));
+    ca.left = l->data;
+    ca.left_stride = l->stride;
+    ca.right = r->data;
+    ca.right_stride = r->stride;
+    ca.width = w;
+    ca.height = h;
+    ca.out_l = full ? (void *) cl64.data () : (void *) cl32.data ();
+    ca.out_r = full ? (void *) cr64 : (void *) cr32;
+    ca.rows = rows;
+    ca.jumps = jump_args;
+    ca.counters = counters.data ();
+    ca.n_counters = (int) counters.size ();
     dim3 block (CENSUS_TILE_W, CENSUS_TILE_H);
     dim3 grid = census_grid (w, h);
     if (full)
       launch (grid, block, 4096, [&]() {
-            sgm_census_kernel < unsigned long long, false > (l->data,
-                l->stride, r->data, r->stride, w, h, cl64.data (),
-                cr64, rows, jump_args, counters.data (),
-                (int) counters.size ());});
+            sgm_census_kernel < unsigned long long, false > (ca);});
     else
       launch (grid, block, 4096, [&]() {
-            sgm_census_kernel < uint32_t, true > (l->data, l->stride,
-                r->data, r->stride, w, h, cl32.data (), cr32, rows,
-                jump_args, counters.data (), (int) counters.size ());});
+            sgm_census_kernel < uint32_t, true > (ca);});
   }
 
   const void *census_l = full ? (const void *) cl64.data ()
@@ -493,7 +503,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       if (planes == SGM_PLANES_8) {
         /* plane 0: the (1, 1) diagonal pair after the horizontal kernel;
          * plane 1: the vertical pair, then the (-1, 1) diagonal pair (as
-         * cv_sgm_cuda.cu run_planes, one chain after the other) */
+         * cv_sgm_frame.cu run_planes, one chain after the other) */
         static const int steps[3][3] = { {0, 1, 1}, {1, 0, 0}, {1, -1, 1} };
         for (int i = 0; i < 3; i++) {
           pa.plane = steps[i][0];
@@ -597,6 +607,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
   out_disp.assign (npix + 3, 0x5a5a);
   out_conf.assign (npix + 3, 0xa5);
   SgmPostArgs po;
+  memset (&po, 0, sizeof (po));
   po.disp = disp.data ();
   po.best = best.data ();
   po.best_right = best_right.data ();
