@@ -245,7 +245,7 @@ cv_stx_sums_sub (CvStxSums a, CvStxSums b)
  * bits: a cut inside a run of invalid cells then ties exactly on both, and
  * both break the tie the same way. */
 #define CV_STX_WARP 32
-#define CV_STX_ONE_ROW_MAX_THREADS 384  /* see cv_stixels_cuda.cu */
+#define CV_STX_ONE_ROW_MAX_THREADS 384  /* see cv_stixels_cuda_baseline.cu */
 #define CV_STX_MAX_THREADS 512
 #define CV_STX_MAX_ROWS_PER_THREAD 4
 

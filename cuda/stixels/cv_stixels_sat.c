@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Stixels: the summed-area tables of a column, on the CPU, added up in the
- * order of the CUDA column kernel's block scan (see cv_stixels_cuda.cu):
+ * order of the CUDA column kernel's block scan (see
+ * cv_stixels_cuda_baseline.cu):
  *  1. thread j adds up its R consecutive cells: local[i] = c0 + ... + ci;
  *  2. a Hillis-Steele inclusive scan of the thread totals within each warp
  *     (lane l adds lane l - d, d = 1, 2, 4, 8, 16);
