@@ -798,6 +798,46 @@ test_color (void)
   cv_test_image_free (rgba);
 }
 
+/* The argument checks both colour maps run (cv_disparity_to_color_check):
+ * each bad argument refused with a message naming it, the edges of the
+ * range accepted. */
+static void
+test_color_checks (void)
+{
+  int16_t dbuf[4 * 3] = { 0 };
+  uint8_t rbuf[4 * 3 * 4];
+  CvImageS16 disp = { dbuf, 4, 3, 4 * sizeof (int16_t) };
+  CvImageU8 rgba = { rbuf, 4, 3, 4 * 4 };
+  CvImageU8 narrow = { rbuf, 3, 3, 4 * 4 };
+  CvImageS16 no_data = { NULL, 4, 3, 4 * sizeof (int16_t) };
+  const struct
+  {
+    const CvImageS16 *disp;
+    int lo, hi;
+    const CvImageU8 *rgba;
+    const char *message;
+  } bad[] = {
+    {NULL, 0, 64, &rgba, "views are required"},
+    {&disp, 0, 64, NULL, "views are required"},
+    {&no_data, 0, 64, &rgba, "views are required"},
+    {&disp, 0, 64, &narrow, "output 3x3 does not match disparity 4x3"},
+    {&disp, -1, 64, &rgba, "range [-1, 64] invalid"},
+    {&disp, 64, 64, &rgba, "range [64, 64] invalid"},
+    {&disp, 0, CV_SGM_MAX_DISPARITY_END + 1, &rgba, "range [0, 2048] invalid"},
+  };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (bad); i++) {
+    CvError err = { 0 };
+    g_assert_cmpint (cv_disparity_to_color_check (bad[i].disp, bad[i].lo,
+            bad[i].hi, bad[i].rgba, &err), ==, CV_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (err.message, bad[i].message));
+  }
+  g_assert_cmpint (cv_disparity_to_color_check (&disp, 0,
+          CV_SGM_MAX_DISPARITY_END, &rgba, NULL), ==, CV_OK);
+  g_assert_cmpint (cv_disparity_to_color_check (&disp, 63, 64, &rgba, NULL),
+      ==, CV_OK);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -815,5 +855,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sgm/params", test_params);
   g_test_add_func ("/sgm/views", test_views);
   g_test_add_func ("/sgm/color", test_color);
+  g_test_add_func ("/sgm/color-checks", test_color_checks);
   return g_test_run ();
 }
