@@ -44,6 +44,13 @@ cv_div_up (int a, int b)
   return (a + b - 1) / b;
 }
 
+/* @x rounded up to a multiple of @a (memory layouts). */
+static inline __host__ __device__ size_t
+cv_align_up (size_t x, size_t a)
+{
+  return (x + a - 1) / a * a;
+}
+
 #ifdef __CUDACC__
 /* The least @v over a full warp, every lane receives it (redux.sync from
  * sm_80, shuffles before). */

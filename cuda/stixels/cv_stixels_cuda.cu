@@ -44,12 +44,6 @@ static_assert (sizeof (CvStixel) == kStixelWords * sizeof (int32_t),
 
 /* ---- memory layouts (one place each) ------------------------------------ */
 
-__host__ __device__ inline size_t
-align_up (size_t x, size_t a)
-{
-  return (x + a - 1) / a * a;
-}
-
 /* Per-column results of the column kernel (device). */
 struct ColumnInfoLayout
 {
@@ -61,8 +55,8 @@ column_info_layout (int n_columns)
 {
   ColumnInfoLayout l;
   l.count = 0;
-  l.energy = align_up (sizeof (int32_t) * (size_t) n_columns, 16);
-  l.pose = align_up (l.energy + sizeof (float) * (size_t) n_columns, 16);
+  l.energy = cv_align_up (sizeof (int32_t) * (size_t) n_columns, 16);
+  l.pose = cv_align_up (l.energy + sizeof (float) * (size_t) n_columns, 16);
   l.total = l.pose + sizeof (CvCameraPose);
   return l;
 }
@@ -108,10 +102,10 @@ host_layout (int n_columns, int n_rows)
 {
   const size_t capacity = (size_t) n_columns * (size_t) n_rows;
   HostLayout l;
-  l.column_start = align_up (sizeof (HostHeader), 16);
-  l.energy = align_up (l.column_start + sizeof (int32_t) *
+  l.column_start = cv_align_up (sizeof (HostHeader), 16);
+  l.energy = cv_align_up (l.column_start + sizeof (int32_t) *
       (size_t) (n_columns + 1), 16);
-  l.values = align_up (l.energy + sizeof (float) * (size_t) n_columns, 16);
+  l.values = cv_align_up (l.energy + sizeof (float) * (size_t) n_columns, 16);
   l.rows = l.values + sizeof (float4) * capacity;
   l.classes = l.rows + sizeof (uint32_t) * capacity;
   l.total = l.classes + sizeof (uint8_t) * capacity;

@@ -70,12 +70,6 @@ enum ColumnStop
   kRunAll = 2,
 };
 
-__host__ __device__ inline size_t
-align_up (size_t x, size_t a)
-{
-  return (x + a - 1) / a * a;
-}
-
 /* Shared memory of the column kernel.  The backtracking tables (cost and
  * index per row and class) reuse the summed-area tables' space. */
 struct ColumnSmem
@@ -91,11 +85,11 @@ column_smem (int h)
   size_t bt_bytes = (sizeof (double) + sizeof (int32_t)) *
       CV_STIXEL_N_CLASSES * (size_t) h;
   s.sat = 0;
-  s.path = align_up (sat_bytes > bt_bytes ? sat_bytes : bt_bytes, 16);
-  s.scan = align_up (s.path + sizeof (int32_t) * (size_t) h, 16);
+  s.path = cv_align_up (sat_bytes > bt_bytes ? sat_bytes : bt_bytes, 16);
+  s.scan = cv_align_up (s.path + sizeof (int32_t) * (size_t) h, 16);
   s.bcast = s.scan + sizeof (double) * kSatArrays * kColumnMaxWarps;
-  s.misc = align_up (s.bcast + 2 * sizeof (CvStxBelow), 16);
-  s.total = s.misc + align_up (sizeof (CvStxPlanePrior), 16);
+  s.misc = cv_align_up (s.bcast + 2 * sizeof (CvStxBelow), 16);
+  s.total = s.misc + cv_align_up (sizeof (CvStxPlanePrior), 16);
   return s;
 }
 
