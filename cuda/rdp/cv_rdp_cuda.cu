@@ -34,12 +34,6 @@ struct HostLayout
   size_t column_cuts, column_levels, cut_rows, cut_values, total;
 };
 
-static size_t
-align_up (size_t x)
-{
-  return (x + RDP_HOST_ALIGN - 1) / RDP_HOST_ALIGN * RDP_HOST_ALIGN;
-}
-
 static HostLayout
 host_layout (const RdpDeviceSlots * slots, int n_columns, CvRdpSignal signal)
 {
@@ -47,11 +41,14 @@ host_layout (const RdpDeviceSlots * slots, int n_columns, CvRdpSignal signal)
   const size_t max_cuts = n * slots->cut_capacity;
   HostLayout l;
   l.column_cuts = 0;
-  l.column_levels = align_up (l.column_cuts + n * sizeof (uint16_t));
-  l.cut_rows = align_up (l.column_levels + n * sizeof (uint16_t));
-  l.cut_values = align_up (l.cut_rows + max_cuts * sizeof (uint16_t));
-  l.total = align_up (l.cut_values +
-      max_cuts * cv_rdp_wire_value_size (signal));
+  l.column_levels = cv_align_up (l.column_cuts + n * sizeof (uint16_t),
+      RDP_HOST_ALIGN);
+  l.cut_rows = cv_align_up (l.column_levels + n * sizeof (uint16_t),
+      RDP_HOST_ALIGN);
+  l.cut_values = cv_align_up (l.cut_rows + max_cuts * sizeof (uint16_t),
+      RDP_HOST_ALIGN);
+  l.total = cv_align_up (l.cut_values +
+      max_cuts * cv_rdp_wire_value_size (signal), RDP_HOST_ALIGN);
   return l;
 }
 
@@ -263,8 +260,10 @@ cv_rdp_cuda_draw_overlay (CvRdpCuda * plan, const CvRdpOverlay * look,
   const size_t capacity = (size_t) cv_rdp_overlay_bands (look,
       plan->setup.column_step, plan->setup.n_columns) *
       (size_t) plan->setup.height;
-  const size_t marks_bytes = align_up (capacity * sizeof (CvDrawRect));
-  const size_t lines_bytes = align_up (capacity * sizeof (CvDrawLine));
+  const size_t marks_bytes = cv_align_up (capacity * sizeof (CvDrawRect),
+      RDP_HOST_ALIGN);
+  const size_t lines_bytes = cv_align_up (capacity * sizeof (CvDrawLine),
+      RDP_HOST_ALIGN);
   /* earlier frames' overlays on @stream may still use the buffer */
   CvStatus status = cv_device_buffer_ensure_on (&plan->overlay,
       marks_bytes + lines_bytes + sizeof (int32_t), stream, err);

@@ -56,6 +56,14 @@ sgm_dynamic_shared (void)
 #endif
 #define SGM_FULL_MASK 0xffffffffu
 
+/* @n bytes rounded up to whole 16-byte units (shared-memory layouts whose
+ * parts take vector loads and cp.async copies). */
+static __host__ __device__ inline size_t
+sgm_align16 (size_t n)
+{
+  return (n + 15) & ~(size_t) 15;
+}
+
 /* Path costs of padded disparity lanes: a matching cost above
  * 62 + 2 * CV_SGM_MAX_P2, so that neither such a lane's cost plus P1 nor its
  * value ever wins a minimum against real lanes (see cv_sgm_cuda_plan.h). */

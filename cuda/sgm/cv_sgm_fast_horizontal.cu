@@ -39,12 +39,6 @@
 /* Jumps per thread whose luma the prologue loads before computing any. */
 #define SGM_FAST_HLUMA_BATCH 8
 
-static __host__ __device__ inline size_t
-fast_align16 (size_t n)
-{
-  return (n + 15) & ~(size_t) 15;
-}
-
 /* Shared-memory layout, the same on host (size) and device (offsets): per
  * row the right census (room for padding against bank conflicts, used
  * where they matter), the left census and the row's P2 jumps, then per
@@ -68,9 +62,9 @@ fast_horiz_layout (int width, int n_disp, int census_bytes, int rows)
       + 1;
   l.rows = 0;
   l.right = 0;
-  l.left = fast_align16 (right_elems * census_bytes);
-  l.jump = l.left + fast_align16 ((size_t) width * census_bytes);
-  l.row_bytes = l.jump + fast_align16 ((size_t) (width + 1) * sizeof (uint32_t));
+  l.left = sgm_align16 (right_elems * census_bytes);
+  l.jump = l.left + sgm_align16 ((size_t) width * census_bytes);
+  l.row_bytes = l.jump + sgm_align16 ((size_t) (width + 1) * sizeof (uint32_t));
   l.rings = l.rows + l.row_bytes * rows;
   l.ring_bytes = (size_t) SGM_FAST_HRING_SLOTS * rows * n_disp *
       sizeof (uint16_t);

@@ -32,12 +32,6 @@
 #define SGM_LINE_BYTES 128
 #define SGM_NO_MATCH 0xffffffffu
 
-static __host__ __device__ inline size_t
-align16 (size_t n)
-{
-  return (n + 15) & ~(size_t) 15;
-}
-
 /* Shared-memory layout, the same on host (size) and device (offsets). */
 typedef struct
 {
@@ -58,10 +52,10 @@ horiz_layout (int width, int n_disp, int census_bytes, int k)
   /* sgm_row_slots: duplicated halos of k - 1 words per line of 32 */
   size_t right_slots = (size_t) (n_right / 32 + 2) * (32 + k - 1);
   l.right = 0;
-  l.left = align16 (right_slots * census_bytes);
-  l.rmin = l.left + align16 ((size_t) width * census_bytes);
-  l.luma = l.rmin + align16 ((size_t) (n_rmin + n_rmin / 32 + 1) * 4);
-  l.row_bytes = l.luma + align16 ((size_t) width);
+  l.left = sgm_align16 (right_slots * census_bytes);
+  l.rmin = l.left + sgm_align16 ((size_t) width * census_bytes);
+  l.luma = l.rmin + sgm_align16 ((size_t) (n_rmin + n_rmin / 32 + 1) * 4);
+  l.row_bytes = l.luma + sgm_align16 ((size_t) width);
   l.rings = l.row_bytes * SGM_HORIZ_ROWS;
   l.ring_bytes = (size_t) SGM_HORIZ_RING * n_disp * sizeof (uint16_t);
   l.lut = l.rings + l.ring_bytes * SGM_HORIZ_ROWS * 2;

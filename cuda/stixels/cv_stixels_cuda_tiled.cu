@@ -104,12 +104,6 @@ enum TiledStop
   kRunAll = 2,
 };
 
-__host__ __device__ inline size_t
-align16 (size_t x)
-{
-  return (x + 15) / 16 * 16;
-}
-
 /* The ground prior of this frame (from the device pose or the model). */
 struct TiledHeader
 {
@@ -132,29 +126,31 @@ tiled_smem (int h, int obj_slope, int fold)
   const size_t nb = (size_t) cv_stx_n_bands (h), n = (size_t) h;
   TiledSmem L;
   L.header = 0;
-  L.cells = align16 (sizeof (TiledHeader));
-  L.prefix = align16 (L.cells + sizeof (CvStxCellF) * n);
-  L.suffix = align16 (L.prefix + sizeof (CvStxMomF) * n);
-  L.range = align16 (L.suffix + sizeof (CvStxMomF) * nb *
-      CV_STX_SEGS_PER_BAND);
-  L.below = align16 (L.range + sizeof (CvStxMomF) *
-      (size_t) cv_stx_range_entries ((int) nb));
-  L.coarse = align16 (L.below + sizeof (CvStxBelowF) * CV_STX_BELOW_RING);
-  L.ub = align16 (L.coarse + sizeof (CvStxBelowF) * nb);
+  L.cells = cv_align_up (sizeof (TiledHeader), 16);
+  L.prefix = cv_align_up (L.cells + sizeof (CvStxCellF) * n, 16);
+  L.suffix = cv_align_up (L.prefix + sizeof (CvStxMomF) * n, 16);
+  L.range = cv_align_up (L.suffix + sizeof (CvStxMomF) * nb *
+      CV_STX_SEGS_PER_BAND, 16);
+  L.below = cv_align_up (L.range + sizeof (CvStxMomF) *
+      (size_t) cv_stx_range_entries ((int) nb), 16);
+  L.coarse = cv_align_up (L.below + sizeof (CvStxBelowF) * CV_STX_BELOW_RING,
+      16);
+  L.ub = cv_align_up (L.coarse + sizeof (CvStxBelowF) * nb, 16);
   /* the bounds' keys, and before them the coarse chain's fits */
-  L.cost = align16 (L.ub + max (sizeof (unsigned) * CV_STIXEL_N_CLASSES * n,
-          2 * sizeof (CvStxQuad) * nb * (nb - 1) / 2));
-  L.ref = align16 (L.cost + sizeof (float) * CV_STIXEL_N_CLASSES * n);
-  L.edge = align16 (L.ref + sizeof (int) * CV_STIXEL_N_CLASSES * n);
-  L.slope = align16 (L.edge + sizeof (float) * 2 * n);
-  L.diag = align16 (L.slope + sizeof (float) * 2 * n);
-  L.part = align16 (L.diag + sizeof (float) * 2 *
-      CV_STX_DIAG_FLOATS (obj_slope));
-  L.crit = align16 (L.part + (fold ? 0 : sizeof (CvStxBestF) *
-          kCriticalWarps * CV_STX_BAND));
-  L.path = align16 (L.crit + (fold ? sizeof (float) * 2 *
-          CV_STX_CRIT_FLOATS (obj_slope) : 0));
-  L.total = align16 (L.path + sizeof (int) * n);
+  L.cost = cv_align_up (L.ub + max (sizeof (unsigned) *
+          CV_STIXEL_N_CLASSES * n, 2 * sizeof (CvStxQuad) * nb * (nb - 1) / 2),
+      16);
+  L.ref = cv_align_up (L.cost + sizeof (float) * CV_STIXEL_N_CLASSES * n, 16);
+  L.edge = cv_align_up (L.ref + sizeof (int) * CV_STIXEL_N_CLASSES * n, 16);
+  L.slope = cv_align_up (L.edge + sizeof (float) * 2 * n, 16);
+  L.diag = cv_align_up (L.slope + sizeof (float) * 2 * n, 16);
+  L.part = cv_align_up (L.diag + sizeof (float) * 2 *
+      CV_STX_DIAG_FLOATS (obj_slope), 16);
+  L.crit = cv_align_up (L.part + (fold ? 0 : sizeof (CvStxBestF) *
+          kCriticalWarps * CV_STX_BAND), 16);
+  L.path = cv_align_up (L.crit + (fold ? sizeof (float) * 2 *
+          CV_STX_CRIT_FLOATS (obj_slope) : 0), 16);
+  L.total = cv_align_up (L.path + sizeof (int) * n, 16);
   return L;
 }
 
