@@ -85,8 +85,9 @@ def run(cmd, env, log, timeout, cwd=None):
 
 
 # Tests that make CUDA calls fail on purpose (injected faults): the tool
-# checks the kernels' memory accesses, not the API errors the test provokes.
-INTENDED_API_ERRORS = ("reliability-faults-gpu",)
+# checks the kernels' memory accesses, not the API errors the test provokes
+# (sgm-identity-refused-gpu: cooperative grids too large for the device).
+INTENDED_API_ERRORS = ("reliability-faults-gpu", "sgm-identity-refused-gpu")
 
 
 def note(line):

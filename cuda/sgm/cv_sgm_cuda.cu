@@ -146,6 +146,19 @@ cv_sgm_cuda_get_planes (const CvSgmCuda * plan)
 }
 
 extern "C" void
+cv_sgm_cuda_pretend_sms (CvSgmCuda * plan, int n_sms)
+{
+  plan->pretended_sms = n_sms > 0 ? n_sms : 0;
+  plan->have_device_info = 0;   /* queried again, then replaced */
+}
+
+extern "C" long
+cv_sgm_cuda_get_refused_grids (const CvSgmCuda * plan)
+{
+  return plan->refused_grids;
+}
+
+extern "C" void
 cv_sgm_cuda_set_diagonal_lanes (CvSgmCuda * plan, int lanes)
 {
   plan->diagonal_lanes = diagonal_lanes_forced (lanes);
@@ -217,6 +230,8 @@ device_info (CvSgmCuda * plan, CvError * err)
   CV_CUDA_TRY (err, cudaGetDevice (&dev));
   CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->n_sms,
           cudaDevAttrMultiProcessorCount, dev));
+  if (plan->pretended_sms > 0)
+    plan->n_sms = plan->pretended_sms;
   CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->coop_ok,
           cudaDevAttrCooperativeLaunch, dev));
   CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->smem_optin,
@@ -251,6 +266,31 @@ sgm_kernel_occupancy (const void *kernel, const char *name, int threads,
     return 0;
   }
   return n;
+}
+
+extern "C" CvStatus
+sgm_paths_kernel_launch (const void *kernel, const char *name,
+    const SgmPathsArgs * args, int n_blocks, int threads, size_t smem,
+    int smem_limit, int *smem_set, cudaStream_t stream, CvError * err)
+{
+  void *params[] = { (void *) args };
+  const dim3 grid (n_blocks), block (threads);
+
+  if (smem > (size_t) smem_limit)
+    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
+        "sgm: %s needs %zu bytes of shared memory per block, the device "
+        "offers %d", name, smem, smem_limit);
+  if ((int) smem > *smem_set) {
+    CV_CUDA_ALLOW_SMEM (err, kernel, name, smem);
+    *smem_set = (int) smem;
+  }
+  if (args->coop)
+    CV_CUDA_TRY (err, cudaLaunchCooperativeKernel (kernel, grid, block,
+            params, smem, stream));
+  else
+    CV_CUDA_TRY (err, cudaLaunchKernel (kernel, grid, block, params, smem,
+            stream));
+  return CV_OK;
 }
 
 /* ---- faults (a wait that gave up, see cv_sgm_kernel_args.h) -------------- */

@@ -82,6 +82,8 @@ struct CvSgmCuda
   /* device facts, queried on first use (a plan serves one device) */
   int have_device_info;
   int n_sms, coop_ok, smem_optin;
+  int pretended_sms;            /* tests: n_sms replaced (0: not) */
+  long refused_grids;           /* cooperative grids the driver refused */
   /* blocks per SM of the path kernel variants, for paths_occupancy_d
    * disparities (-1: not queried) */
   int paths_occupancy[N_K_VARIANTS][2][N_NS_VARIANTS];

@@ -114,6 +114,18 @@ int sgm_k_index (int k);
 int sgm_kernel_occupancy (const void *kernel, const char *name, int threads,
     size_t smem, int smem_limit);
 
+/* Launches a vertical and diagonal path kernel (@kernel, named @name in
+ * errors: the baseline's or the packed variant's, both taking one
+ * SgmPathsArgs) with @n_blocks blocks of @threads threads and @smem bytes
+ * of dynamic shared memory, cooperatively when args->coop.  @smem_limit:
+ * the device's opt-in shared memory per block; *@smem_set: the size
+ * already allowed for @kernel in the current context (updated).  A
+ * cooperative grid the device cannot hold at once fails with cuda_code
+ * cudaErrorCooperativeLaunchTooLarge before anything ran. */
+CvStatus sgm_paths_kernel_launch (const void *kernel, const char *name,
+    const SgmPathsArgs * args, int n_blocks, int threads, size_t smem,
+    int smem_limit, int *smem_set, cudaStream_t stream, CvError * err);
+
 /* ---- packed variant (cv_sgm_fast_*.cu; see cv_sgm_kernel_args.h) ---- */
 
 /* Dynamic shared memory of a block of the packed horizontal kernel. */

@@ -389,8 +389,6 @@ sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes, int n_blocks,
 {
   SgmFastPathsKernel kernel = pick_fast_paths (args->n_disp, lanes,
       sgm_paths_vertical (args));
-  size_t smem = fast_paths_smem_bytes (args->n_disp, lanes);
-  dim3 grid (n_blocks), block (SGM_FAST_WARPS * SGM_WARP);
 
   if (sgm_check_layout (args->layout, "sgm_fast_paths_launch", err) != CV_OK)
     return CV_ERROR_UNSUPPORTED;
@@ -398,23 +396,9 @@ sgm_fast_paths_launch (const SgmPathsArgs * args, int lanes, int n_blocks,
     return cv_error_set (err, CV_ERROR_UNSUPPORTED,
         "sgm: no packed path kernel for %d disparities with %d lanes",
         args->n_disp, lanes);
-
-  if (smem > (size_t) smem_limit)
-    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
-        "sgm: the packed path kernel needs %zu bytes of shared memory per "
-        "block, the device offers %d", smem, smem_limit);
-  if ((int) smem > *smem_set) {
-    CV_CUDA_ALLOW_SMEM (err, kernel, "sgm_fast_paths_kernel", smem);
-    *smem_set = (int) smem;
-  }
-  if (args->coop) {
-    void *params[] = { (void *) args };
-    CV_CUDA_TRY (err, cudaLaunchCooperativeKernel ((const void *) kernel, grid,
-            block, params, smem, stream));
-  } else {
-    kernel <<< grid, block, smem, stream >>> (*args);
-    CV_CUDA_CHECK_LAUNCH (err, "sgm_fast_paths_kernel");
-  }
-  return CV_OK;
+  return sgm_paths_kernel_launch ((const void *) kernel,
+      "sgm_fast_paths_kernel", args, n_blocks, SGM_FAST_WARPS * SGM_WARP,
+      fast_paths_smem_bytes (args->n_disp, lanes), smem_limit, smem_set,
+      stream, err);
 }
 #endif /* SGM_EMULATION */

@@ -49,6 +49,55 @@ occupancy_cb (int k, int full, int ns, void *user)
   return paths_occupancy (q->plan, k, full, ns, q->n_disp);
 }
 
+/* The path kernel of a frame's plan: launch() starts one grid of
+ * @n_blocks blocks (@ns slices per warp: the baseline's). */
+typedef struct PathsLauncher PathsLauncher;
+struct PathsLauncher
+{
+  CvSgmCuda *plan;
+  int k, full;                  /* baseline: its K, full census */
+  int lanes;                    /* packed variant: lanes per chain */
+  CvStatus (*launch) (const PathsLauncher * l, const SgmPathsArgs * pa,
+      int ns, int n_blocks, cudaStream_t stream, CvError * err);
+};
+
+/* Launches the grids of @pp one after the other.  *@refused: TRUE when
+ * the first, a cooperative grid, was refused before anything ran (the
+ * device cannot hold it at once: partitioned, say); then the caller plans
+ * the paths one after the other. */
+static CvStatus
+launch_planned (const PathsLauncher * l, SgmPathsArgs * pa,
+    const SgmPathsPlan * pp, cudaStream_t stream, int *refused, CvError * err)
+{
+  *refused = 0;
+  for (int li = 0; li < pp->n_launches; li++) {
+    CvError launch_err = { CV_OK, 0, "" };
+    pa->group_base = pp->launches[li].group_base;
+    pa->coop = pp->launches[li].coop;
+    if (l->launch (l, pa, pp->ns, pp->launches[li].n_blocks, stream,
+            &launch_err) == CV_OK)
+      continue;
+    if (li == 0 && pa->coop && launch_err.cuda_code ==
+        (int) cudaErrorCooperativeLaunchTooLarge) {
+      cudaGetLastError ();
+      l->plan->refused_grids++;
+      *refused = 1;
+      return CV_OK;
+    }
+    return cv_error_set (err, launch_err.status, "%s", launch_err.message);
+  }
+  return CV_OK;
+}
+
+static CvStatus
+launch_baseline_grid (const PathsLauncher * l, const SgmPathsArgs * pa,
+    int ns, int n_blocks, cudaStream_t stream, CvError * err)
+{
+  return sgm_paths_launch (pa, l->k, l->full, ns, n_blocks,
+      l->plan->smem_optin, &l->plan->paths_smem_set[sgm_k_index (l->k)]
+      [l->full], stream, err);
+}
+
 static CvStatus
 run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     int k, int full, cudaStream_t stream, CvError * err)
@@ -57,7 +106,9 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;
   OccupancyQuery query = { plan, p->max_disparity, 0, NULL };
-  int li;
+  const PathsLauncher launcher = { plan, k, full, 0, launch_baseline_grid };
+  int refused;
+  CvStatus st;
 
   for (;;) {
     memset (&pa, 0, sizeof (pa));
@@ -75,26 +126,9 @@ run_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     pa.layout = sgm_args_layout ();
     plan->last_schedule = pp.schedule;
     plan->paths_batch_rows = 1 << pa.batch_shift;
-
-    for (li = 0; li < pp.n_launches; li++) {
-      CvError launch_err = { CV_OK, 0, "" };
-      pa.group_base = pp.launches[li].group_base;
-      pa.coop = pp.launches[li].coop;
-      if (sgm_paths_launch (&pa, k, full, pp.ns, pp.launches[li].n_blocks,
-              plan->smem_optin, &plan->paths_smem_set[sgm_k_index (k)][full],
-              stream, &launch_err) == CV_OK)
-        continue;
-      /* a cooperative grid refused before anything ran (the device is
-       * partitioned, say): plan again, one path after the other */
-      if (li == 0 && pa.coop && launch_err.cuda_code ==
-          (int) cudaErrorCooperativeLaunchTooLarge) {
-        cudaGetLastError ();
-        break;
-      }
-      return cv_error_set (err, launch_err.status, "%s", launch_err.message);
-    }
-    if (li == pp.n_launches)
-      return CV_OK;
+    if ((st = launch_planned (&launcher, &pa, &pp, stream, &refused,
+                err)) != CV_OK || !refused)
+      return st;
     request = CV_SGM_SCHEDULE_SEQUENTIAL;
   }
 }
@@ -154,6 +188,17 @@ run_fast_pairs (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
 }
 
 static CvStatus
+launch_packed_grid (const PathsLauncher * l, const SgmPathsArgs * pa,
+    int ns, int n_blocks, cudaStream_t stream, CvError * err)
+{
+  (void) ns;
+  return sgm_fast_paths_launch (pa, l->lanes, n_blocks, l->plan->smem_optin,
+      &l->plan->fast_paths_smem_set[sgm_d_index (pa->n_disp)]
+      [cv_sgm_variant_of_lanes (l->lanes)][sgm_paths_vertical (pa)], stream,
+      err);
+}
+
+static CvStatus
 run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     int lanes, cudaStream_t stream, CvError * err)
 {
@@ -164,9 +209,9 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
   SgmPathsPlan pp;
   CvSgmSchedule request = plan->schedule;
   OccupancyQuery query = { plan, p->max_disparity, lanes, &pa };
-  const int di = sgm_d_index (p->max_disparity);
-  const int slot = cv_sgm_variant_of_lanes (lanes);
-  int li;
+  const PathsLauncher launcher = { plan, 0, 0, lanes, launch_packed_grid };
+  int refused;
+  CvStatus st;
 
   for (;;) {
     memset (&pa, 0, sizeof (pa));
@@ -186,26 +231,9 @@ run_fast_paths (CvSgmCuda * plan, const CvSgmParams * p, const CvImageU8 * left,
     pa.layout = sgm_args_layout ();
     plan->last_schedule = pp.schedule;
     plan->paths_batch_rows = 1 << pa.batch_shift;
-
-    for (li = 0; li < pp.n_launches; li++) {
-      CvError launch_err = { CV_OK, 0, "" };
-      pa.group_base = pp.launches[li].group_base;
-      pa.coop = pp.launches[li].coop;
-      if (sgm_fast_paths_launch (&pa, lanes, pp.launches[li].n_blocks,
-              plan->smem_optin, &plan->fast_paths_smem_set[di][slot]
-              [sgm_paths_vertical (&pa)], stream, &launch_err) == CV_OK)
-        continue;
-      /* a cooperative grid refused before anything ran: plan again, one
-       * path after the other */
-      if (li == 0 && pa.coop && launch_err.cuda_code ==
-          (int) cudaErrorCooperativeLaunchTooLarge) {
-        cudaGetLastError ();
-        break;
-      }
-      return cv_error_set (err, launch_err.status, "%s", launch_err.message);
-    }
-    if (li == pp.n_launches)
-      return CV_OK;
+    if ((st = launch_planned (&launcher, &pa, &pp, stream, &refused,
+                err)) != CV_OK || !refused)
+      return st;
     request = CV_SGM_SCHEDULE_SEQUENTIAL;
   }
 }

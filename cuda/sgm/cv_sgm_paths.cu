@@ -381,29 +381,11 @@ sgm_paths_launch (const SgmPathsArgs * args, int k, int full_census, int ns,
     int n_blocks, int smem_limit, int *smem_set, cudaStream_t stream,
     CvError * err)
 {
-  SgmPathsKernel kernel = pick_kernel (k, full_census, ns);
-  size_t smem = sgm_paths_smem_bytes (args->n_disp, full_census, ns);
-  dim3 grid (n_blocks), block (SGM_PATHS_WARPS * SGM_WARP);
-
   if (sgm_check_layout (args->layout, "sgm_paths_launch", err) != CV_OK)
     return CV_ERROR_UNSUPPORTED;
-
-  if (smem > (size_t) smem_limit)
-    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
-        "sgm: the path kernel needs %zu bytes of shared memory per block, "
-        "the device offers %d", smem, smem_limit);
-  if ((int) smem > *smem_set) {
-    CV_CUDA_ALLOW_SMEM (err, kernel, "sgm_paths_kernel", smem);
-    *smem_set = (int) smem;
-  }
-  if (args->coop) {
-    void *params[] = { (void *) args };
-    CV_CUDA_TRY (err, cudaLaunchCooperativeKernel ((const void *) kernel, grid,
-            block, params, smem, stream));
-  } else {
-    kernel <<< grid, block, smem, stream >>> (*args);
-    CV_CUDA_CHECK_LAUNCH (err, "sgm_paths_kernel");
-  }
-  return CV_OK;
+  return sgm_paths_kernel_launch ((const void *) pick_kernel (k, full_census,
+          ns), "sgm_paths_kernel", args, n_blocks,
+      SGM_PATHS_WARPS * SGM_WARP, sgm_paths_smem_bytes (args->n_disp,
+          full_census, ns), smem_limit, smem_set, stream, err);
 }
 #endif /* SGM_EMULATION */

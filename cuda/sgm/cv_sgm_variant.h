@@ -154,6 +154,17 @@ void cv_sgm_cuda_get_pair_lanes (const CvSgmCuda * plan, int *vertical,
 void cv_sgm_cuda_set_graphs (CvSgmCuda * plan, int graphs);
 long cv_sgm_cuda_get_graph_frames (const CvSgmCuda * plan);
 
+/* Tests: plan the frames as if the device had @n_sms SMs (0: its own
+ * count).  With more than it has, the path kernels' cooperative grids can
+ * be larger than the device holds at once; the driver refuses them before
+ * anything runs, as on a partitioned device, and the frame falls back to
+ * one path after the other (cv_sgm_cuda_get_schedule: SEQUENTIAL). */
+void cv_sgm_cuda_pretend_sms (CvSgmCuda * plan, int n_sms);
+
+/* How many of the path kernels' cooperative grids the driver refused so
+ * far (each such frame then ran its paths one after the other). */
+long cv_sgm_cuda_get_refused_grids (const CvSgmCuda * plan);
+
 /* After the caller synchronised the stream of cv_sgm_cuda_compute: CV_OK,
  * or CV_ERROR_CUDA (cuda_code cudaErrorLaunchTimeout) with what happened
  * when a path kernel of a frame computed since the last call gave up

@@ -8,7 +8,7 @@
  * default was packed).  Exits 77 (skip) without a GPU.
  *
  *   test-sgm-identity-gpu factorial|sizes|special|packed|planes|planes8|
- *                         graph|graph8|quick|color
+ *                         graph|graph8|quick|color|refused
  *
  * quick: a few cases of every variant and schedule.  Under compute-sanitizer
  * (cv_test_under_cuda_tool) every mode runs one case in SANITIZER_SAMPLE
@@ -1003,6 +1003,93 @@ run_graph (int paths)
   return 0;
 }
 
+/* A cooperative grid the driver refuses (as on a partitioned device): the
+ * plan is told the device has 64 times its SMs, so it plans cooperative
+ * grids of the path kernels that the device cannot hold at once.  A frame
+ * whose grid was refused runs its paths one after the other, with the
+ * CPU's result.  The frames are wide enough that every grid tested has
+ * more blocks than any device of this many SMs holds (8 of 256 threads
+ * per SM, 2048 threads): the planner cannot be right by chance. */
+static int
+run_refused (void)
+{
+  static const struct
+  {
+    CvSgmVariant variant;
+    CvSgmSchedule schedule;
+    int groups;                 /* groups in the first grid */
+    int slices_per_block;
+  } cases[] = {
+    {CV_SGM_VARIANT_BASELINE, CV_SGM_SCHEDULE_CONCURRENT, 6,
+        SGM_PATHS_NS * SGM_PATHS_WARPS},
+    {CV_SGM_VARIANT_PACKED32, CV_SGM_SCHEDULE_CONCURRENT, 6, SGM_FAST_WARPS},
+    {CV_SGM_VARIANT_PACKED32, CV_SGM_SCHEDULE_TWO_SWEEPS, 3, SGM_FAST_WARPS},
+  };
+  Gpu *g = gpu_new ();
+  int dev = 0, sms = 0, width = 0, fails = 0;
+  CvImageU8 *l, *r;
+  CvSgmParams p;
+
+  CUDA_OK (cudaGetDevice (&dev));
+  CUDA_OK (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
+          dev));
+  for (int c = 0; c < (int) G_N_ELEMENTS (cases); c++) {
+    const int blocks = 8 * sms + 1;
+    const int w = (blocks + cases[c].groups - 1) / cases[c].groups *
+        cases[c].slices_per_block;
+    width = MAX (width, w);
+  }
+  l = cv_test_image_new (width, 16, 1, 0);
+  r = cv_test_image_new (width, 16, 1, 0);
+  make_pair (IMG_TEXTURED, width, 16, 7, l, r);
+  cv_sgm_params_init (&p);
+  p.max_disparity = 64;
+  p.paths = 8;
+  g->sample = 1;                /* every case, also under a sanitizer */
+  cv_sgm_cuda_pretend_sms (g->plan, 64 * sms);
+  cv_sgm_cuda_set_planes (g->plan, 0);
+  for (int c = 0; c < (int) G_N_ELEMENTS (cases); c++) {
+    const long refused = cv_sgm_cuda_get_refused_grids (g->plan);
+    char what[96];
+    g_snprintf (what, sizeof (what), "refused grid (%d SMs pretended)",
+        64 * sms);
+    if (!compare_variant (g, &p, l, r, cases[c].schedule, cases[c].variant,
+            what))
+      fails++;
+    else if (cv_sgm_cuda_get_refused_grids (g->plan) != refused + 1
+        || cv_sgm_cuda_get_schedule (g->plan) != CV_SGM_SCHEDULE_SEQUENTIAL
+        || cv_sgm_cuda_get_variant (g->plan) != cases[c].variant) {
+      fprintf (stderr, "%s %dx16, variant %s (used %s), schedule %s: %ld "
+          "grids refused (expected 1), ran as %s (expected sequential)\n",
+          what, width, cv_sgm_variant_name (cases[c].variant),
+          cv_sgm_variant_name (cv_sgm_cuda_get_variant (g->plan)),
+          cv_sgm_schedule_name (cases[c].schedule),
+          cv_sgm_cuda_get_refused_grids (g->plan) - refused,
+          cv_sgm_schedule_name (cv_sgm_cuda_get_schedule (g->plan)));
+      fails++;
+    }
+  }
+  /* the device's own count again: the same frame's grid is planned to fit */
+  cv_sgm_cuda_pretend_sms (g->plan, 0);
+  {
+    const long refused = cv_sgm_cuda_get_refused_grids (g->plan);
+    if (!compare_variant (g, &p, l, r, CV_SGM_SCHEDULE_AUTO,
+            CV_SGM_VARIANT_PACKED32, "own SM count"))
+      fails++;
+    else if (cv_sgm_cuda_get_refused_grids (g->plan) != refused) {
+      fprintf (stderr, "own SM count: a grid was refused\n");
+      fails++;
+    }
+  }
+  printf ("refused: %ld GPU runs at %dx16, %d failed; %ld cooperative "
+      "grids refused\n", g->n_runs, width, fails,
+      cv_sgm_cuda_get_refused_grids (g->plan));
+  cv_test_image_free (l);
+  cv_test_image_free (r);
+  gpu_free (g);
+  return fails != 0;
+}
+
 /* A few cases of every variant and schedule on small images: for
  * compute-sanitizer (memcheck, racecheck, synccheck), which runs the
  * kernels much slower. */
@@ -1122,8 +1209,10 @@ main (int argc, char **argv)
     return run_quick ();
   if (strcmp (what, "color") == 0)
     return run_color ();
+  if (strcmp (what, "refused") == 0)
+    return run_refused ();
   fprintf (stderr, "usage: %s factorial|sizes|special|packed|planes|"
-      "planes8|graph|graph8|quick|color\n",
+      "planes8|graph|graph8|quick|color|refused\n",
       argv[0]);
   return 2;
 }
