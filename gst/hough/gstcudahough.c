@@ -51,6 +51,7 @@
 
 #include "cv_draw.h"
 #include "cvelements.h"
+#include "gstcvenum.h"
 #include "gsthoughresult.h"
 #include "vote/cv_hough.h"
 
@@ -142,7 +143,7 @@ GST_ELEMENT_REGISTER_DEFINE (cudahough, "cudahough", GST_RANK_NONE,
 GType
 gst_cuda_hough_input_get_type (void)
 {
-  static GType type = 0;
+  static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_CUDA_HOUGH_INPUT_EDGES,
         "Edges of the luma (Sobel |gx| + |gy| > edge-threshold)", "edges"},
@@ -151,11 +152,7 @@ gst_cuda_hough_input_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaHoughInput", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cv_enum_type (&type, "GstCudaHoughInput", values);
 }
 
 /* ---- settings -> core parameters ------------------------------------------- */

@@ -57,6 +57,7 @@
 
 #include "cv_draw.h"
 #include "cvelements.h"
+#include "gstcvenum.h"
 #include "gstcvdisparityinput.h"
 #include "gstrdpoutput.h"
 #include "rdp/cv_rdp.h"
@@ -155,7 +156,7 @@ GST_ELEMENT_REGISTER_DEFINE (cudardp, "cudardp", GST_RANK_NONE,
 GType
 gst_cuda_rdp_signal_get_type (void)
 {
-  static GType type = 0;
+  static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_CUDA_RDP_SIGNAL_DISPARITY, "Disparity, in pixels", "disparity"},
     {GST_CUDA_RDP_SIGNAL_DEPTH,
@@ -163,17 +164,13 @@ gst_cuda_rdp_signal_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaRdpSignal", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cv_enum_type (&type, "GstCudaRdpSignal", values);
 }
 
 GType
 gst_cuda_rdp_column_mode_get_type (void)
 {
-  static GType type = 0;
+  static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_CUDA_RDP_COLUMNS_SAMPLE,
         "The first image column of each group of column-step", "sample"},
@@ -182,17 +179,13 @@ gst_cuda_rdp_column_mode_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaRdpColumnMode", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cv_enum_type (&type, "GstCudaRdpColumnMode", values);
 }
 
 GType
 gst_cuda_rdp_median_get_type (void)
 {
-  static GType type = 0;
+  static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_CUDA_RDP_MEDIAN_OFF, "No median prefilter", "off"},
     {GST_CUDA_RDP_MEDIAN_3, "Median of 3 rows", "3"},
@@ -200,11 +193,7 @@ gst_cuda_rdp_median_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaRdpMedian", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cv_enum_type (&type, "GstCudaRdpMedian", values);
 }
 
 /* ---- settings -> core parameters ------------------------------------------- */

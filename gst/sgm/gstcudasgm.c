@@ -42,6 +42,7 @@
 
 #include <gst/cudavision/cudavision.h>
 #include "cvelements.h"
+#include "gstcvenum.h"
 #include "gstcudasgmcaps.h"
 #include "gstcudasgmoutput.h"
 #ifdef CV_HAVE_CUDA
@@ -150,7 +151,7 @@ GST_ELEMENT_REGISTER_DEFINE (cudasgm, "cudasgm", GST_RANK_NONE,
 GType
 gst_cuda_sgm_layout_get_type (void)
 {
-  static GType type = 0;
+  static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_CUDA_SGM_LAYOUT_SIDE_BY_SIDE, "Left view left, right view right",
         "side-by-side"},
@@ -159,17 +160,13 @@ gst_cuda_sgm_layout_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaSgmLayout", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cv_enum_type (&type, "GstCudaSgmLayout", values);
 }
 
 GType
 gst_cuda_sgm_output_get_type (void)
 {
-  static GType type = 0;
+  static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_CUDA_SGM_OUTPUT_LEFT, "The left view, in the input's format",
         "left"},
@@ -182,34 +179,26 @@ gst_cuda_sgm_output_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaSgmOutput", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cv_enum_type (&type, "GstCudaSgmOutput", values);
 }
 
 GType
 gst_cuda_sgm_paths_get_type (void)
 {
-  static GType type = 0;
+  static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_CUDA_SGM_PATHS_4, "4 paths: horizontal and vertical", "4"},
     {GST_CUDA_SGM_PATHS_8, "8 paths: plus the diagonals", "8"},
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaSgmPaths", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cv_enum_type (&type, "GstCudaSgmPaths", values);
 }
 
 GType
 gst_cuda_sgm_census_get_type (void)
 {
-  static GType type = 0;
+  static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_CUDA_SGM_CENSUS_CS_9X7,
         "Centre-symmetric 9x7 census (31 bits, the thesis')",
@@ -218,11 +207,7 @@ gst_cuda_sgm_census_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaSgmCensus", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cv_enum_type (&type, "GstCudaSgmCensus", values);
 }
 
 /* ---- properties -------------------------------------------------------- */

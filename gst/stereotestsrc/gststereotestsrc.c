@@ -32,6 +32,7 @@
 #include <gst/cudavision/cudavision.h>
 #include "cv_frame.h"
 #include "cvelements.h"
+#include "gstcvenum.h"
 #include "gstcvframe.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_stereo_test_src_debug);
@@ -82,7 +83,7 @@ GST_ELEMENT_REGISTER_DEFINE (stereotestsrc, "stereotestsrc", GST_RANK_NONE,
 GType
 gst_stereo_layout_get_type (void)
 {
-  static GType type = 0;
+  static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_STEREO_LAYOUT_SIDE_BY_SIDE, "Left view left, right view right",
         "side-by-side"},
@@ -91,11 +92,7 @@ gst_stereo_layout_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstStereoLayout", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cv_enum_type (&type, "GstStereoLayout", values);
 }
 
 static const gchar *
