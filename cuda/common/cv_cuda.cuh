@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "cv_cuda.h"
+#include "cv_round.h"
 
 /* Runs a CUDA runtime call; on failure records "call failed: text" in the
  * CvError @err and returns CV_ERROR_CUDA from the enclosing function. */
@@ -37,19 +38,6 @@
       return cv_cuda_error ((err), (int) cv_launch_code_,               \
           "launch of " kernel_name);                                    \
   } while (0)
-
-static inline __host__ __device__ int
-cv_div_up (int a, int b)
-{
-  return (a + b - 1) / b;
-}
-
-/* @x rounded up to a multiple of @a (memory layouts). */
-static inline __host__ __device__ size_t
-cv_align_up (size_t x, size_t a)
-{
-  return (x + a - 1) / a * a;
-}
 
 #ifdef __CUDACC__
 /* The least @v over a full warp, every lane receives it (redux.sync from

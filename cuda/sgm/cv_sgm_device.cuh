@@ -24,6 +24,7 @@
 #include <cuda_runtime.h>
 #include "cv_cuda.cuh"
 #endif
+#include "cv_round.h"
 #include "cv_sgm_common.h"
 #include "cv_sgm_kernel_args.h"
 
@@ -55,14 +56,6 @@ sgm_dynamic_shared (void)
 }
 #endif
 #define SGM_FULL_MASK 0xffffffffu
-
-/* @n bytes rounded up to whole 16-byte units (shared-memory layouts whose
- * parts take vector loads and cp.async copies). */
-static __host__ __device__ inline size_t
-sgm_align16 (size_t n)
-{
-  return (n + 15) & ~(size_t) 15;
-}
 
 /* Path costs of padded disparity lanes: a matching cost above
  * 62 + 2 * CV_SGM_MAX_P2, so that neither such a lane's cost plus P1 nor its

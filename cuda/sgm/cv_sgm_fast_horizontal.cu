@@ -62,9 +62,10 @@ fast_horiz_layout (int width, int n_disp, int census_bytes, int rows)
       + 1;
   l.rows = 0;
   l.right = 0;
-  l.left = sgm_align16 (right_elems * census_bytes);
-  l.jump = l.left + sgm_align16 ((size_t) width * census_bytes);
-  l.row_bytes = l.jump + sgm_align16 ((size_t) (width + 1) * sizeof (uint32_t));
+  l.left = cv_align_up (right_elems * census_bytes, 16);
+  l.jump = l.left + cv_align_up ((size_t) width * census_bytes, 16);
+  l.row_bytes = l.jump + cv_align_up ((size_t) (width + 1) *
+      sizeof (uint32_t), 16);
   l.rings = l.rows + l.row_bytes * rows;
   l.ring_bytes = (size_t) SGM_FAST_HRING_SLOTS * rows * n_disp *
       sizeof (uint16_t);

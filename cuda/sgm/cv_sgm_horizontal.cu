@@ -52,10 +52,10 @@ horiz_layout (int width, int n_disp, int census_bytes, int k)
   /* sgm_row_slots: duplicated halos of k - 1 words per line of 32 */
   size_t right_slots = (size_t) (n_right / 32 + 2) * (32 + k - 1);
   l.right = 0;
-  l.left = sgm_align16 (right_slots * census_bytes);
-  l.rmin = l.left + sgm_align16 ((size_t) width * census_bytes);
-  l.luma = l.rmin + sgm_align16 ((size_t) (n_rmin + n_rmin / 32 + 1) * 4);
-  l.row_bytes = l.luma + sgm_align16 ((size_t) width);
+  l.left = cv_align_up (right_slots * census_bytes, 16);
+  l.rmin = l.left + cv_align_up ((size_t) width * census_bytes, 16);
+  l.luma = l.rmin + cv_align_up ((size_t) (n_rmin + n_rmin / 32 + 1) * 4, 16);
+  l.row_bytes = l.luma + cv_align_up ((size_t) width, 16);
   l.rings = l.row_bytes * SGM_HORIZ_ROWS;
   l.ring_bytes = (size_t) SGM_HORIZ_RING * n_disp * sizeof (uint16_t);
   l.lut = l.rings + l.ring_bytes * SGM_HORIZ_ROWS * 2;
