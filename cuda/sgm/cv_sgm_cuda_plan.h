@@ -81,7 +81,9 @@ struct CvSgmCuda
   int n_stages;
   /* device facts, queried on first use (a plan serves one device) */
   int have_device_info;
-  int n_sms, coop_ok, smem_optin;
+  int n_sms, smem_optin;
+  int coop_ok;                  /* cooperative grids may be launched:
+                                 * cleared when the driver refuses one */
   int pretended_sms;            /* tests: n_sms replaced (0: not) */
   long refused_grids;           /* cooperative grids the driver refused */
   /* blocks per SM of the path kernel variants, for paths_occupancy_d

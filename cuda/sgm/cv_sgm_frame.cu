@@ -61,10 +61,23 @@ struct PathsLauncher
       int ns, int n_blocks, cudaStream_t stream, CvError * err);
 };
 
+/* The driver refused a cooperative grid of @plan before anything ran: the
+ * device cannot hold at once what its SM count promises (partitioned,
+ * say).  The error is cleared, and the plan launches no cooperative grid
+ * again (until its device facts are queried again): every later frame
+ * plans its paths one after the other from the start, instead of trying
+ * the grid, being refused and planning again. */
+static void
+coop_refused (CvSgmCuda * plan)
+{
+  cudaGetLastError ();
+  plan->refused_grids++;
+  plan->coop_ok = 0;
+}
+
 /* Launches the grids of @pp one after the other.  *@refused: TRUE when
- * the first, a cooperative grid, was refused before anything ran (the
- * device cannot hold it at once: partitioned, say); then the caller plans
- * the paths one after the other. */
+ * the first, a cooperative grid, was refused before anything ran
+ * (coop_refused); then the caller plans the paths one after the other. */
 static CvStatus
 launch_planned (const PathsLauncher * l, SgmPathsArgs * pa,
     const SgmPathsPlan * pp, cudaStream_t stream, int *refused, CvError * err)
@@ -79,8 +92,7 @@ launch_planned (const PathsLauncher * l, SgmPathsArgs * pa,
       continue;
     if (li == 0 && pa->coop && launch_err.cuda_code ==
         (int) cudaErrorCooperativeLaunchTooLarge) {
-      cudaGetLastError ();
-      l->plan->refused_grids++;
+      coop_refused (l->plan);
       *refused = 1;
       return CV_OK;
     }
@@ -327,7 +339,7 @@ run_vertical_diagonal (CvSgmCuda * plan, const CvSgmParams * p,
         != (int) cudaErrorCooperativeLaunchTooLarge)
       return cv_error_set (err, launch_err.status, "%s", launch_err.message);
     if (st != CV_OK) {
-      cudaGetLastError ();
+      coop_refused (plan);
       plan->last_variant = cv_sgm_variant_of_lanes (lanes);
     }
   }

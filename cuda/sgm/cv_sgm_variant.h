@@ -155,14 +155,18 @@ void cv_sgm_cuda_set_graphs (CvSgmCuda * plan, int graphs);
 long cv_sgm_cuda_get_graph_frames (const CvSgmCuda * plan);
 
 /* Tests: plan the frames as if the device had @n_sms SMs (0: its own
- * count).  With more than it has, the path kernels' cooperative grids can
- * be larger than the device holds at once; the driver refuses them before
- * anything runs, as on a partitioned device, and the frame falls back to
- * one path after the other (cv_sgm_cuda_get_schedule: SEQUENTIAL). */
+ * count), the device's facts queried again.  With more than it has, the
+ * path kernels' cooperative grids can be larger than the device holds at
+ * once; the driver refuses them before anything runs, as on a partitioned
+ * device, and the frame falls back to one path after the other
+ * (cv_sgm_cuda_get_schedule: SEQUENTIAL), as do the plan's later frames,
+ * without trying a cooperative grid again until the facts are queried
+ * again (the next call of this function). */
 void cv_sgm_cuda_pretend_sms (CvSgmCuda * plan, int n_sms);
 
-/* How many of the path kernels' cooperative grids the driver refused so
- * far (each such frame then ran its paths one after the other). */
+/* How many of the path kernels' (or the sweeps') cooperative grids the
+ * driver refused so far (each such frame then ran its paths one after the
+ * other). */
 long cv_sgm_cuda_get_refused_grids (const CvSgmCuda * plan);
 
 /* After the caller synchronised the stream of cv_sgm_cuda_compute: CV_OK,

@@ -107,6 +107,8 @@ typedef struct
   long n_runs, n_packed, n_planes;
   /* compare one case in @sample (1: all); @n_seen: cases offered */
   long sample, n_seen;
+  /* run_refused: the sweeps' grids are refused on purpose */
+  gboolean sweeps_refused;
   /* the last CPU result, reused while parameters and images are the same
    * (several variants compared on one case) */
   int16_t *cpu_disp;
@@ -302,7 +304,7 @@ compare_variant (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
     /* the sweeps fit every size here on the H200 (AUTO takes the byte
      * planes before them where they apply) */
     if (cv_sgm_variant_sweeps (variant, p) && sgm_packed_exact (p)
-        && cv_sgm_cuda_get_planes (g->plan) == 0
+        && !g->sweeps_refused && cv_sgm_cuda_get_planes (g->plan) == 0
         && used != CV_SGM_VARIANT_SWEEPS) {
       fprintf (stderr, "%s %dx%d: sweeps requested, %s used\n", what, w, h,
           cv_sgm_variant_name (used));
@@ -1005,25 +1007,35 @@ run_graph (int paths)
 
 /* A cooperative grid the driver refuses (as on a partitioned device): the
  * plan is told the device has 64 times its SMs, so it plans cooperative
- * grids of the path kernels that the device cannot hold at once.  A frame
- * whose grid was refused runs its paths one after the other, with the
- * CPU's result.  The frames are wide enough that every grid tested has
- * more blocks than any device of this many SMs holds (8 of 256 threads
- * per SM, 2048 threads): the planner cannot be right by chance. */
+ * grids of the path kernels (and of the sweeps) that the device cannot
+ * hold at once.  A frame whose grid was refused runs its paths one after
+ * the other, with the CPU's result, and the plan remembers: the next frame
+ * plans them so from the start, with no refusal.  The frames are wide
+ * enough that every grid tested has more blocks than any device of this
+ * many SMs holds (2048 threads per SM): the planner cannot be right by
+ * chance. */
 static int
 run_refused (void)
 {
   static const struct
   {
-    CvSgmVariant variant;
+    CvSgmVariant variant, ran_as;
     CvSgmSchedule schedule;
-    int groups;                 /* groups in the first grid */
-    int slices_per_block;
+    int groups;                 /* groups (sweeps) in the first grid */
+    int columns_per_block;
+    int block_threads;
   } cases[] = {
-    {CV_SGM_VARIANT_BASELINE, CV_SGM_SCHEDULE_CONCURRENT, 6,
-        SGM_PATHS_NS * SGM_PATHS_WARPS},
-    {CV_SGM_VARIANT_PACKED32, CV_SGM_SCHEDULE_CONCURRENT, 6, SGM_FAST_WARPS},
-    {CV_SGM_VARIANT_PACKED32, CV_SGM_SCHEDULE_TWO_SWEEPS, 3, SGM_FAST_WARPS},
+    {CV_SGM_VARIANT_BASELINE, CV_SGM_VARIANT_BASELINE,
+          CV_SGM_SCHEDULE_CONCURRENT, 6, SGM_PATHS_NS * SGM_PATHS_WARPS,
+        SGM_PATHS_WARPS * 32},
+    {CV_SGM_VARIANT_PACKED32, CV_SGM_VARIANT_PACKED32,
+        CV_SGM_SCHEDULE_CONCURRENT, 6, SGM_FAST_WARPS, SGM_FAST_WARPS * 32},
+    {CV_SGM_VARIANT_PACKED32, CV_SGM_VARIANT_PACKED32,
+        CV_SGM_SCHEDULE_TWO_SWEEPS, 3, SGM_FAST_WARPS, SGM_FAST_WARPS * 32},
+    /* the sweeps' narrowest strips, then the packed cells of their lanes */
+    {CV_SGM_VARIANT_SWEEPS, CV_SGM_VARIANT_PACKED, CV_SGM_SCHEDULE_AUTO, 2,
+          SGM_SWEEP_MIN_STRIP_WARPS * SGM_SWEEP_WARP_COLUMNS,
+        (SGM_SWEEP_MIN_STRIP_WARPS + 2 * SGM_SWEEP_HALO_WARPS) * 32},
   };
   Gpu *g = gpu_new ();
   int dev = 0, sms = 0, width = 0, fails = 0;
@@ -1034,9 +1046,9 @@ run_refused (void)
   CUDA_OK (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
           dev));
   for (int c = 0; c < (int) G_N_ELEMENTS (cases); c++) {
-    const int blocks = 8 * sms + 1;
+    const int blocks = 2048 / cases[c].block_threads * sms + 1;
     const int w = (blocks + cases[c].groups - 1) / cases[c].groups *
-        cases[c].slices_per_block;
+        cases[c].columns_per_block;
     width = MAX (width, w);
   }
   l = cv_test_image_new (width, 16, 1, 0);
@@ -1046,39 +1058,60 @@ run_refused (void)
   p.max_disparity = 64;
   p.paths = 8;
   g->sample = 1;                /* every case, also under a sanitizer */
-  cv_sgm_cuda_pretend_sms (g->plan, 64 * sms);
+  g->sweeps_refused = TRUE;
   cv_sgm_cuda_set_planes (g->plan, 0);
   for (int c = 0; c < (int) G_N_ELEMENTS (cases); c++) {
+    /* (the device's facts queried again: cooperative grids allowed) */
+    cv_sgm_cuda_pretend_sms (g->plan, 64 * sms);
+    for (int frame = 0; frame < 2; frame++) {
+      const long refused = cv_sgm_cuda_get_refused_grids (g->plan);
+      const long expected = frame == 0 ? 1 : 0;
+      char what[96];
+      g_snprintf (what, sizeof (what), "refused grid (%d SMs pretended), "
+          "frame %d", 64 * sms, frame);
+      if (!compare_variant (g, &p, l, r, cases[c].schedule, cases[c].variant,
+              what))
+        fails++;
+      else if (cv_sgm_cuda_get_refused_grids (g->plan) != refused + expected
+          || cv_sgm_cuda_get_schedule (g->plan) != CV_SGM_SCHEDULE_SEQUENTIAL
+          || cv_sgm_cuda_get_variant (g->plan) != cases[c].ran_as) {
+        fprintf (stderr, "%s %dx16, variant %s (used %s, expected %s), "
+            "schedule %s: %ld grids refused (expected %ld), ran as %s "
+            "(expected sequential)\n", what, width,
+            cv_sgm_variant_name (cases[c].variant),
+            cv_sgm_variant_name (cv_sgm_cuda_get_variant (g->plan)),
+            cv_sgm_variant_name (cases[c].ran_as),
+            cv_sgm_schedule_name (cases[c].schedule),
+            cv_sgm_cuda_get_refused_grids (g->plan) - refused, expected,
+            cv_sgm_schedule_name (cv_sgm_cuda_get_schedule (g->plan)));
+        fails++;
+      }
+    }
+  }
+  /* the device's own count again: the same frame's grid is planned to fit,
+   * and a narrow frame's grid is cooperative again */
+  cv_sgm_cuda_pretend_sms (g->plan, 0);
+  for (int narrow = 0; narrow < 2; narrow++) {
     const long refused = cv_sgm_cuda_get_refused_grids (g->plan);
-    char what[96];
-    g_snprintf (what, sizeof (what), "refused grid (%d SMs pretended)",
-        64 * sms);
-    if (!compare_variant (g, &p, l, r, cases[c].schedule, cases[c].variant,
-            what))
+    const int w = narrow ? 512 : width;
+    CvImageU8 *nl = narrow ? cv_test_image_new (w, 16, 1, 0) : l;
+    CvImageU8 *nr = narrow ? cv_test_image_new (w, 16, 1, 0) : r;
+    if (narrow)
+      make_pair (IMG_TEXTURED, w, 16, 7, nl, nr);
+    if (!compare_variant (g, &p, nl, nr, CV_SGM_SCHEDULE_AUTO,
+            CV_SGM_VARIANT_PACKED32, "own SM count"))
       fails++;
-    else if (cv_sgm_cuda_get_refused_grids (g->plan) != refused + 1
-        || cv_sgm_cuda_get_schedule (g->plan) != CV_SGM_SCHEDULE_SEQUENTIAL
-        || cv_sgm_cuda_get_variant (g->plan) != cases[c].variant) {
-      fprintf (stderr, "%s %dx16, variant %s (used %s), schedule %s: %ld "
-          "grids refused (expected 1), ran as %s (expected sequential)\n",
-          what, width, cv_sgm_variant_name (cases[c].variant),
-          cv_sgm_variant_name (cv_sgm_cuda_get_variant (g->plan)),
-          cv_sgm_schedule_name (cases[c].schedule),
-          cv_sgm_cuda_get_refused_grids (g->plan) - refused,
+    else if (cv_sgm_cuda_get_refused_grids (g->plan) != refused
+        || (narrow && cv_sgm_cuda_get_schedule (g->plan)
+            == CV_SGM_SCHEDULE_SEQUENTIAL)) {
+      fprintf (stderr, "own SM count, %dx16: %ld grids refused, ran as %s\n",
+          w, cv_sgm_cuda_get_refused_grids (g->plan) - refused,
           cv_sgm_schedule_name (cv_sgm_cuda_get_schedule (g->plan)));
       fails++;
     }
-  }
-  /* the device's own count again: the same frame's grid is planned to fit */
-  cv_sgm_cuda_pretend_sms (g->plan, 0);
-  {
-    const long refused = cv_sgm_cuda_get_refused_grids (g->plan);
-    if (!compare_variant (g, &p, l, r, CV_SGM_SCHEDULE_AUTO,
-            CV_SGM_VARIANT_PACKED32, "own SM count"))
-      fails++;
-    else if (cv_sgm_cuda_get_refused_grids (g->plan) != refused) {
-      fprintf (stderr, "own SM count: a grid was refused\n");
-      fails++;
+    if (narrow) {
+      cv_test_image_free (nl);
+      cv_test_image_free (nr);
     }
   }
   printf ("refused: %ld GPU runs at %dx16, %d failed; %ld cooperative "
