@@ -298,40 +298,18 @@ cv_hough_is_peak_near_first (const uint32_t * acc, int n_theta, int n_rho,
 {
   const int64_t index = (int64_t) t * n_rho + r;
   const uint32_t votes = acc[index];
-  int i, j;
+  int i, j, row, mirrored;
 
   if (votes < threshold)
     return 0;
   for (i = 0; i <= 2 * radius; i++) {
     const int dt = (i & 1) ? -((i + 1) >> 1) : (i >> 1);
-    int tt = t + dt;
-    int mirrored = 0;
-    if (tt < 0 || tt >= n_theta) {
-      if (!wrap)
-        continue;
-      while (tt < 0) {
-        tt += n_theta;
-        mirrored ^= 1;
-      }
-      while (tt >= n_theta) {
-        tt -= n_theta;
-        mirrored ^= 1;
-      }
-    }
+    if (!cv_hough_wrap_row (n_theta, wrap, t + dt, &row, &mirrored))
+      continue;
     for (j = 0; j <= 2 * radius; j++) {
       const int dr = (j & 1) ? -((j + 1) >> 1) : (j >> 1);
-      int rr = r + dr;
-      int64_t other;
-      uint32_t u;
-      if (mirrored)
-        rr = -(rr + rho_bin_min) - rho_bin_min;
-      if (rr < 0 || rr >= n_rho)
-        continue;
-      other = (int64_t) tt * n_rho + rr;
-      if (other == index)
-        continue;
-      u = acc[other];
-      if (u > votes || (u == votes && other < index))
+      if (cv_hough_neighbour_beats (acc, n_rho, rho_bin_min, row, mirrored,
+              r + dr, index, votes))
         return 0;
     }
   }

@@ -98,6 +98,51 @@ cv_hough_key_index (uint64_t key)
   return 0xffffffffu - (uint32_t) key;
 }
 
+/* Row @tt of the accumulator for the peak rule: 0 where it lies outside
+ * and the rows do not @wrap; else 1, with *@row the row inside and
+ * *@mirrored 1 where it crossed the half-turn boundary an odd number of
+ * times: (rho, theta +- 180) = (-rho, theta). */
+CV_VOTE_HD int
+cv_hough_wrap_row (int n_theta, int wrap, int tt, int *row, int *mirrored)
+{
+  *mirrored = 0;
+  if (tt < 0 || tt >= n_theta) {
+    if (!wrap)
+      return 0;
+    while (tt < 0) {
+      tt += n_theta;
+      *mirrored ^= 1;
+    }
+    while (tt >= n_theta) {
+      tt -= n_theta;
+      *mirrored ^= 1;
+    }
+  }
+  *row = tt;
+  return 1;
+}
+
+/* 1 when the neighbour at rho bin @rr of @row (cv_hough_wrap_row, rho
+ * mirrored where @mirrored) beats the bin @index of @votes votes: more
+ * votes, or as many at a lower index.  Bins outside and the bin itself do
+ * not. */
+CV_VOTE_HD int
+cv_hough_neighbour_beats (const uint32_t * acc, int n_rho, int rho_bin_min,
+    int row, int mirrored, int rr, int64_t index, uint32_t votes)
+{
+  int64_t other;
+  uint32_t u;
+  if (mirrored)
+    rr = -(rr + rho_bin_min) - rho_bin_min;
+  if (rr < 0 || rr >= n_rho)
+    return 0;
+  other = (int64_t) row * n_rho + rr;
+  if (other == index)
+    return 0;
+  u = acc[other];
+  return u > votes || (u == votes && other < index);
+}
+
 /* The peak rule of cv_hough.h: 1 when bin (@t, @r) of @acc is a peak. */
 CV_VOTE_HD int
 cv_hough_is_peak (const uint32_t * acc, int n_theta, int n_rho,
@@ -105,41 +150,17 @@ cv_hough_is_peak (const uint32_t * acc, int n_theta, int n_rho,
 {
   const int64_t index = (int64_t) t * n_rho + r;
   const uint32_t votes = acc[index];
-  int dt, dr;
+  int dt, dr, row, mirrored;
 
   if (votes < threshold)
     return 0;
   for (dt = -radius; dt <= radius; dt++) {
-    int tt = t + dt;
-    int mirrored = 0;
-    if (tt < 0 || tt >= n_theta) {
-      if (!wrap)
-        continue;
-      /* crossing the half-turn boundary: (rho, theta +- 180) = (-rho, theta) */
-      while (tt < 0) {
-        tt += n_theta;
-        mirrored ^= 1;
-      }
-      while (tt >= n_theta) {
-        tt -= n_theta;
-        mirrored ^= 1;
-      }
-    }
-    for (dr = -radius; dr <= radius; dr++) {
-      int rr = r + dr;
-      int64_t other;
-      uint32_t u;
-      if (mirrored)
-        rr = -(rr + rho_bin_min) - rho_bin_min;
-      if (rr < 0 || rr >= n_rho)
-        continue;
-      other = (int64_t) tt * n_rho + rr;
-      if (other == index)
-        continue;
-      u = acc[other];
-      if (u > votes || (u == votes && other < index))
+    if (!cv_hough_wrap_row (n_theta, wrap, t + dt, &row, &mirrored))
+      continue;
+    for (dr = -radius; dr <= radius; dr++)
+      if (cv_hough_neighbour_beats (acc, n_rho, rho_bin_min, row, mirrored,
+              r + dr, index, votes))
         return 0;
-    }
   }
   return 1;
 }
