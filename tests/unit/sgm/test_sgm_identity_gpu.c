@@ -1005,6 +1005,28 @@ run_graph (int paths)
   return 0;
 }
 
+/* A frame of run_refused with the device's own SM count: the CPU's
+ * result and no grid refused, and where @cooperative, a cooperative
+ * schedule (the plan launches cooperative grids again). */
+static gboolean
+own_sm_count_runs (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
+    const CvImageU8 * r, gboolean cooperative)
+{
+  const long refused = cv_sgm_cuda_get_refused_grids (g->plan);
+  if (!compare_variant (g, p, l, r, CV_SGM_SCHEDULE_AUTO,
+          CV_SGM_VARIANT_PACKED32, "own SM count"))
+    return FALSE;
+  if (cv_sgm_cuda_get_refused_grids (g->plan) != refused || (cooperative
+          && cv_sgm_cuda_get_schedule (g->plan) ==
+          CV_SGM_SCHEDULE_SEQUENTIAL)) {
+    fprintf (stderr, "own SM count, %dx%d: %ld grids refused, ran as %s\n",
+        l->width, l->height, cv_sgm_cuda_get_refused_grids (g->plan) -
+        refused, cv_sgm_schedule_name (cv_sgm_cuda_get_schedule (g->plan)));
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* A cooperative grid the driver refuses (as on a partitioned device): the
  * plan is told the device has 64 times its SMs, so it plans cooperative
  * grids of the path kernels (and of the sweeps) that the device cannot
@@ -1091,28 +1113,14 @@ run_refused (void)
   /* the device's own count again: the same frame's grid is planned to fit,
    * and a narrow frame's grid is cooperative again */
   cv_sgm_cuda_pretend_sms (g->plan, 0);
-  for (int narrow = 0; narrow < 2; narrow++) {
-    const long refused = cv_sgm_cuda_get_refused_grids (g->plan);
-    const int w = narrow ? 512 : width;
-    CvImageU8 *nl = narrow ? cv_test_image_new (w, 16, 1, 0) : l;
-    CvImageU8 *nr = narrow ? cv_test_image_new (w, 16, 1, 0) : r;
-    if (narrow)
-      make_pair (IMG_TEXTURED, w, 16, 7, nl, nr);
-    if (!compare_variant (g, &p, nl, nr, CV_SGM_SCHEDULE_AUTO,
-            CV_SGM_VARIANT_PACKED32, "own SM count"))
-      fails++;
-    else if (cv_sgm_cuda_get_refused_grids (g->plan) != refused
-        || (narrow && cv_sgm_cuda_get_schedule (g->plan)
-            == CV_SGM_SCHEDULE_SEQUENTIAL)) {
-      fprintf (stderr, "own SM count, %dx16: %ld grids refused, ran as %s\n",
-          w, cv_sgm_cuda_get_refused_grids (g->plan) - refused,
-          cv_sgm_schedule_name (cv_sgm_cuda_get_schedule (g->plan)));
-      fails++;
-    }
-    if (narrow) {
-      cv_test_image_free (nl);
-      cv_test_image_free (nr);
-    }
+  fails += !own_sm_count_runs (g, &p, l, r, FALSE);
+  {
+    CvImageU8 *nl = cv_test_image_new (512, 16, 1, 0);
+    CvImageU8 *nr = cv_test_image_new (512, 16, 1, 0);
+    make_pair (IMG_TEXTURED, 512, 16, 7, nl, nr);
+    fails += !own_sm_count_runs (g, &p, nl, nr, TRUE);
+    cv_test_image_free (nl);
+    cv_test_image_free (nr);
   }
   printf ("refused: %ld GPU runs at %dx16, %d failed; %ld cooperative "
       "grids refused\n", g->n_runs, width, fails,
