@@ -25,7 +25,9 @@
  *
  * CASE: only the rows whose label ("1226x370 D128 8p cs", size, D, paths,
  * census cs or full) contains it, e.g. "1226x370 D128 8p" (both censuses);
- * the schedule comparison runs when its row is selected.
+ * the schedule comparison runs when its row is selected.  A CASE of the
+ * form "WxH DD Pp" (census optional) that no row of the table has runs
+ * as a row of its own, e.g. "640x480 D128 4p full".
  */
 #include <glib.h>
 #include <stdio.h>
@@ -102,6 +104,9 @@ static const Case cases[] = {
 };
 
 #define N_CASES ((int) G_N_ELEMENTS (cases))
+
+/* The command line's row when the table lacks it (w 0: none). */
+static Case custom_case;
 #define N_CENSUS 2
 
 static const CvSgmVariant variants[] = {
@@ -135,6 +140,36 @@ typedef struct
   gboolean auto_identical;
   int auto_lanes[3];
 } Job;
+
+/* Reads "WxH DD Pp" from @filter into custom_case when no row of the
+ * table has that frame, D and paths.  FALSE when @filter names such a row
+ * that cudasgm cannot run (the reason printed). */
+static gboolean
+parse_custom_case (const char *filter)
+{
+  Case c = { 0 };
+  CvSgmParams p;
+  CvError err = { 0 };
+
+  if (filter == NULL || sscanf (filter, "%dx%d D%d %dp", &c.w, &c.h, &c.d,
+          &c.paths) != 4)
+    return TRUE;
+  for (int ci = 0; ci < N_CASES; ci++)
+    if (cases[ci].w == c.w && cases[ci].h == c.h && cases[ci].d == c.d
+        && cases[ci].paths == c.paths)
+      return TRUE;
+  cv_sgm_params_init (&p);
+  p.max_disparity = c.d;
+  p.paths = c.paths;
+  if (c.w < c.d || c.h < 1 || cv_sgm_params_validate (&p, &err) != CV_OK) {
+    fprintf (stderr, "bench-sgm: cannot run \"%s\": %s\n", filter,
+        c.w < c.d || c.h < 1 ? "the view must be at least D wide and a "
+        "row high" : err.message);
+    return FALSE;
+  }
+  custom_case = c;
+  return TRUE;
+}
 
 static void
 params_for (const Job * j, CvSgmParams * p)
@@ -612,10 +647,14 @@ main (int argc, char **argv)
   struct cudaDeviceProp prop;
   double dram;
   Bench b;
-  Job jobs[N_CENSUS][N_CASES];
+  Job jobs[N_CENSUS][N_CASES + 1];
+  int n_cases;
   gint64 t_start = g_get_monotonic_time ();
   gboolean all_identical = TRUE;
 
+  if (!parse_custom_case (filter))
+    return 2;
+  n_cases = N_CASES + (custom_case.w > 0);
   cv_test_require_gpu ();
   sgm_watchdog_init (BENCH_ROW_TIMEOUT_S);
   memset (&b, 0, sizeof (b));
@@ -632,15 +671,16 @@ main (int argc, char **argv)
 
   /* the CPU references, in the background while the GPU is timed */
   for (int census = 0; census < N_CENSUS; census++)
-    for (int ci = 0; ci < N_CASES; ci++) {
+    for (int ci = 0; ci < n_cases; ci++) {
       Job *j = &jobs[census][ci];
-      const size_t npix = (size_t) cases[ci].w * cases[ci].h;
+      const Case *c = ci < N_CASES ? &cases[ci] : &custom_case;
+      const size_t npix = (size_t) c->w * c->h;
       char label[64];
       memset (j, 0, sizeof (*j));
-      j->c = &cases[ci];
+      j->c = c;
       j->census = census;
-      g_snprintf (label, sizeof (label), "%dx%d D%d %dp %s", cases[ci].w,
-          cases[ci].h, cases[ci].d, cases[ci].paths, census ? "full" : "cs");
+      g_snprintf (label, sizeof (label), "%dx%d D%d %dp %s", c->w, c->h,
+          c->d, c->paths, census ? "full" : "cs");
       j->selected = filter == NULL || strstr (label, filter) != NULL;
       j->joined = !j->selected;
       if (!j->selected)
@@ -675,7 +715,7 @@ main (int argc, char **argv)
 
   /* the census (centre-symmetric) first */
   for (int census = 0; census < N_CENSUS; census++)
-    for (int ci = 0; ci < N_CASES; ci++)
+    for (int ci = 0; ci < n_cases; ci++)
       if (jobs[census][ci].selected)
         run_job (&b, &jobs[census][ci]);
 
@@ -692,7 +732,7 @@ main (int argc, char **argv)
   printf (" %-14s %8s %8s %8s %9s %8s\n", "auto", "auto-ms", "target",
       "libSGM", "speed-up", "cpu-ref");
   for (int census = 0; census < N_CENSUS; census++)
-    for (int ci = 0; ci < N_CASES; ci++) {
+    for (int ci = 0; ci < n_cases; ci++) {
       Job *j = &jobs[census][ci];
       char size[32], col[N_VARIANTS][24];
       if (!j->selected)
@@ -743,7 +783,7 @@ main (int argc, char **argv)
       (g_get_monotonic_time () - t_start) / 1e6);
 
   for (int census = 0; census < N_CENSUS; census++)
-    for (int ci = 0; ci < N_CASES; ci++) {
+    for (int ci = 0; ci < n_cases; ci++) {
       Job *j = &jobs[census][ci];
       if (!j->joined)
         g_thread_join (j->thread);
