@@ -547,9 +547,16 @@ cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params)
        * less evenly over the SMs); with 8 paths and D 256, 8 lanes since
        * their cells go out in whole sectors through a swizzled ring
        * (1226x370 1.13 against 1.22 ms, 1920x1080 5.05 against 5.19;
-       * other D > 128 not measured); 16 with the byte planes too (4
-       * paths, sgm_planes_apply; H100, session 48: 1024x440 D 128 0.283
-       * against 0.320 ms with 32, their census rows staged per warp) */
+       * other D > 128 not measured).  With 4 paths at D 128 and 256, 32
+       * lanes (one column per warp): 2.5-7.5 % faster than 16 from
+       * 640x480 to 1280x720 and at 1226x370 D 256, 0.5-0.8 % slower at
+       * 1920x1080 D 128 (session 85, the full census; at D 64 and 192,
+       * 32 lanes were as fast or slower).  The byte planes
+       * (sgm_planes_auto_lanes) keep 16 (H100, session 48: 1024x440 D
+       * 128 0.283 against 0.320 ms with 32, their census rows staged per
+       * warp). */
+      if (params->paths == 4 && d % 128 == 0)
+        return 32;
       return d % 32 == 0 && (params->paths == 4 || (d > 128 && d != 256))
           ? 16 : SGM_FAST_LANES;
   }
