@@ -65,7 +65,7 @@
  * while the other SMs ran out of lines (the diagonal lines' lengths vary,
  * the other chain's kernel and other pipelines' share the SMs); blocks of
  * 4 warps are dealt by the GPU's block scheduler to the SMs as they free
- * up.  H200, 8 paths' byte planes, session 54 (docs/performance.md):
+ * up.  H200, 8 paths' byte planes, session 54 (docs/performance-history.md):
  * 1226x370 D 128 0.593 -> 0.542 ms, 1280x720 1.138 -> 1.008, 1226x1080
  * 1.657 -> 1.378, 640x480 0.544 -> 0.474, 1024x440 0.558 -> 0.557; 2 or 6
  * warps lost at some sizes. */
@@ -711,7 +711,7 @@ sgm_fast_pairs_kernel (const SgmPathsArgs a)
  * which then gives the kernel more registers (105 -> 119 at D 128, 107 ->
  * 127 at D 256).  Its blocks of 4 warps fit an SM as often as before (4,
  * by registers and rings alike), and the kernel runs faster: H200, session
- * 78 (docs/performance.md), alone at 1024x440 D 128 0.138 -> 0.119 ms,
+ * 78 (docs/performance-history.md), alone at 1024x440 D 128 0.138 -> 0.119 ms,
  * frames at 1024x440 D 128 0.507 -> 0.492 ms and 1226x370 D 256 0.850 ->
  * 0.828.  The same bound lost elsewhere (the 4 paths' vertical pair:
  * 1024x440 0.239 -> 0.244 ms, 1920x1080 0.988 -> 1.035; the 8-lane one

@@ -81,7 +81,7 @@ fast_wta_smem_bytes (int width, int n_disp, int min_disp, int planes)
 }
 
 /* Warps per block (a block per row) and pixel groups of a warp with
- * their loads in flight, by words per lane.  H200 (docs/performance.md,
+ * their loads in flight, by words per lane.  H200 (docs/performance-history.md,
  * session 34), 1226x370: D 128 16 warps 0.057 ms (8: 0.060, 8 with two
  * groups ahead 0.066), D 256 8 warps with two ahead 0.114 (one: 0.117,
  * 16 warps 0.122). */

@@ -27,7 +27,8 @@ extern "C" {
  * and the path kernels' with more than two groups (8 paths), where the
  * groups follow each other a few batches apart so that a row's
  * read-modify-writes hit L2 (H200, 1226x370 D 128: 16 rows 0.610 ms, 32
- * rows 0.647, 4 rows 0.641, against 0.600 with 8; docs/performance.md). */
+ * rows 0.647, 4 rows 0.641, against 0.600 with 8;
+ * docs/performance-history.md). */
 #define SGM_BATCH_ROWS 8
 /* The path kernels' batch with two groups (4 paths): a batch costs each
  * group, in its first half, a fence and a signal, in its second a wait for

@@ -541,17 +541,17 @@ cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params)
       if (variant == CV_SGM_VARIANT_SWEEPS && params->paths == 8)
         return SGM_FAST_LANES;
       /* AUTO (and SWEEPS with 4 paths), as measured on the H200
-       * (docs/performance.md): 16 lanes where 8 would leave few warps (4
-       * paths: two groups) or many disparities per lane (D > 128), 8
-       * otherwise (16 lanes with 8 paths and D 128 spread their blocks
-       * less evenly over the SMs); with 8 paths and D 256, 8 lanes since
-       * their cells go out in whole sectors through a swizzled ring
-       * (1226x370 1.13 against 1.22 ms, 1920x1080 5.05 against 5.19;
-       * other D > 128 not measured).  With 4 paths at D 128 and 256, 32
-       * lanes (one column per warp): 2.5-7.5 % faster than 16 from
-       * 640x480 to 1280x720 and at 1226x370 D 256, 0.5-0.8 % slower at
-       * 1920x1080 D 128 (session 85, the full census; at D 64 and 192,
-       * 32 lanes were as fast or slower).  The byte planes
+       * (docs/performance-history.md): 16 lanes where 8 would leave few
+       * warps (4 paths: two groups) or many disparities per lane (D >
+       * 128), 8 otherwise (16 lanes with 8 paths and D 128 spread their
+       * blocks less evenly over the SMs); with 8 paths and D 256, 8
+       * lanes since their cells go out in whole sectors through a
+       * swizzled ring (1226x370 1.13 against 1.22 ms, 1920x1080 5.05
+       * against 5.19; other D > 128 not measured).  With 4 paths at D
+       * 128 and 256, 32 lanes (one column per warp): 2.5-7.5 % faster
+       * than 16 from 640x480 to 1280x720 and at 1226x370 D 256, 0.5-0.8
+       * % slower at 1920x1080 D 128 (session 85, the full census; at D
+       * 64 and 192, 32 lanes were as fast or slower).  The byte planes
        * (sgm_planes_auto_lanes) keep 16 (H100, session 48: 1024x440 D
        * 128 0.283 against 0.320 ms with 32, their census rows staged per
        * warp). */
@@ -580,10 +580,10 @@ cv_sgm_variant_of_lanes (int lanes)
 int
 cv_sgm_variant_sweeps (CvSgmVariant variant, const CvSgmParams * params)
 {
-  /* AUTO: where the sweeps were faster on the H200 (docs/performance.md:
-   * D 256, 1226x370 1.06 against 1.12 ms, 1920x1080 3.86 against 5.03;
-   * slower at D 128, 0.71 against 0.64, where a row's fixed work weighs
-   * more) */
+  /* AUTO: where the sweeps were faster on the H200
+   * (docs/performance-history.md: D 256, 1226x370 1.06 against 1.12 ms,
+   * 1920x1080 3.86 against 5.03; slower at D 128, 0.71 against 0.64,
+   * where a row's fixed work weighs more) */
   return params->paths == 8 && (variant == CV_SGM_VARIANT_SWEEPS
       || (variant == CV_SGM_VARIANT_AUTO && params->max_disparity > 128));
 }

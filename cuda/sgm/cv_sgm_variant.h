@@ -45,7 +45,7 @@
  *
  * The environment variable CUDAVISION_SGM_VARIANT (a name of
  * cv_sgm_variant_name) sets the variant of new plans, in the elements too:
- * for measurements (docs/performance.md, the chain with the sweeps).
+ * for measurements (docs/performance-history.md, the chain with the sweeps).
  * With 4 paths every packed variant runs its vertical paths as pairs of
  * chains in one warp (cv_sgm_fast_pairs.cu); CUDAVISION_SGM_PAIRS=0 makes
  * new plans run the group-per-direction kernel instead (cooperative, with

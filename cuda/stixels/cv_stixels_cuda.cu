@@ -599,7 +599,7 @@ launch_frame (void *user, CvStream stream, CvError * err)
 /* The frame launched kernel by kernel or replayed as the CUDA graph of its
  * key (cv_graph_cache.h): the GPU starts it sooner and runs its kernels
  * without the gaps between launches (H200, bench-stixels 300 640x480: 0.127
- * -> 0.120 ms per frame, docs/performance.md, session 69). */
+ * -> 0.120 ms per frame, docs/performance-history.md, session 69). */
 extern "C" CvStatus
 cv_stixels_cuda_compute (CvStixelsCuda * plan, const CvStixelParams * params,
     const CvImageS16 * disparity, const CvImageU8 * confidence,

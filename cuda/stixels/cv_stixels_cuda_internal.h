@@ -36,24 +36,22 @@ typedef enum
 
 /* Column kernels.  BASELINE is the double-precision kernel with one block
  * barrier per row (thesis scheme B); the TILED ones are the single-precision
- * tiled DP (cv_stixels_tiled.h, cv_stixels_cuda_tiled.cu) with 8 or 16
- * warps per column (or 4: half the registers of 8, slower alone and in the
- * chain, see docs/performance.md): "ISO" keeps the helper warps off the D
- * warp's SM sub-partition, "ISO1" all but one (otherwise every warp helps);
- * "SPLIT" gives the helpers half blocks (16 rows, two lanes per row)
- * instead of whole ones; TILED16_FOLD is TILED16_SPLIT with two helpers on
- * the D warp's sub-partition and the critical block folded into the D
- * phase of the band below (no phase 1; two more tables of fits in shared
- * memory, so it falls back to TILED16_SPLIT where they do not fit).  AUTO
- * (the default) takes TILED16_FOLD when the
- * frame has no more columns than the GPU has SMs (one block per SM), else
- * 8 warps (two blocks per SM): TILED8_SPLIT for columns of fewer than
- * CV_STX_AUTO_WHOLE_BANDS bands of 32 rows, TILED8 from there (pruning
- * leaves the helpers short tasks); and BASELINE where the tiled kernel
- * does not apply (plane priors it does not cover, columns too tall for
- * its shared memory).
- * The environment variable CUDAVISION_STIXELS_VARIANT (a name below) sets
- * the variant of new plans. */
+ * tiled DP (cv_stixels_tiled.h, cv_stixels_cuda_tiled.cu) with 8 or 16 warps
+ * per column (or 4: half the registers of 8, slower alone and in the chain, see
+ * docs/performance-history.md): "ISO" keeps the helper warps off the D warp's
+ * SM sub-partition, "ISO1" all but one (otherwise every warp helps); "SPLIT"
+ * gives the helpers half blocks (16 rows, two lanes per row) instead of whole
+ * ones; TILED16_FOLD is TILED16_SPLIT with two helpers on the D warp's
+ * sub-partition and the critical block folded into the D phase of the band
+ * below (no phase 1; two more tables of fits in shared memory, so it falls back
+ * to TILED16_SPLIT where they do not fit).  AUTO (the default) takes
+ * TILED16_FOLD when the frame has no more columns than the GPU has SMs (one
+ * block per SM), else 8 warps (two blocks per SM): TILED8_SPLIT for columns of
+ * fewer than CV_STX_AUTO_WHOLE_BANDS bands of 32 rows, TILED8 from there
+ * (pruning leaves the helpers short tasks); and BASELINE where the tiled kernel
+ * does not apply (plane priors it does not cover, columns too tall for its
+ * shared memory).  The environment variable CUDAVISION_STIXELS_VARIANT (a name
+ * below) sets the variant of new plans. */
 /* Bands (of 32 rows) from which AUTO takes whole blocks per helper task. */
 #define CV_STX_AUTO_WHOLE_BANDS 10
 

@@ -69,7 +69,7 @@
  * (tools/sass-stall-counts.py): 158 instructions and 209 cycles per step
  * with the second candidate, 116 and 191 without: the step is bound by
  * its chain's dependencies, and the candidate fills their waits
- * (docs/performance.md).  Session 70's stamps per band: of a column's
+ * (docs/performance-history.md).  Session 70's stamps per band: of a column's
  * 222 k cycles the D loops take 178 k, and the helpers' work is as large
  * (193 k with pruning's bounds): they bound band 1 and bands 8-12, where
  * pruning skips little (band 8) or almost nothing (bands 9-12).
@@ -487,7 +487,7 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
 
   /* ---- prologue: the cells (downsample_transpose_kernel's sums, written
    * out again: a device function for both changed this kernel's code
-   * and cost 0.4 % at 1242x375, docs/performance.md, session 45) */
+   * and cost 0.4 % at 1242x375, docs/performance-history.md, session 45) */
   {
     const int x0 = u * model.stixel_width;
     const int x1 = min (x0 + model.stixel_width, model.width);
@@ -524,7 +524,7 @@ tiled_column_kernel (const int16_t * __restrict__ disparity,
   /* band prefix and suffix tables: a warp per band, cv_stx_band_scan; the
    * two scans kept as loops (unrolled, they made the kernel ~800 SASS
    * instructions longer and its DP phase slower: 640x480 0.1163 against
-   * 0.1187 ms back to back, session 70, docs/performance.md) */
+   * 0.1187 ms back to back, session 70, docs/performance-history.md) */
   for (int band = warp; band < nb; band += W) {
     const int k = band * CV_STX_BAND + lane;
     const CvStxMomF own = cv_stx_cell_mom (cells, k, h);

@@ -142,7 +142,7 @@ cv_stx_le (float x, float y)
  * only) the object's top edge and slope.  The D warp's step needs only
  * the first two of plane 1: side by side, the compiler loads them as one
  * 8-byte load (as two 4-byte loads 8 bytes apart, each with 4-way bank
- * conflicts, when the slope lay between them; docs/performance.md,
+ * conflicts, when the slope lay between them; docs/performance-history.md,
  * session 73). */
 #define CV_STX_DIAG_PLANES(obj_slope) ((obj_slope) ? 3 : 2)
 #define CV_STX_DIAG_FLOATS(obj_slope) \

@@ -217,7 +217,7 @@ push_frames (gpointer data)
  * driver's default scheduling: with fewer contexts than cores, a thread
  * waiting on the GPU spins), or with CUDAVISION_BENCH_CTX_SCHED=spin|yield|
  * blocking one made with that scheduling, to measure what the element
- * threads' waits cost the host (docs/performance.md, the chain, session
+ * threads' waits cost the host (docs/performance-history.md, the chain, session
  * 60).  The context made here lives as long as the process. */
 static GstCudaContext *
 chain_context_new (void)
