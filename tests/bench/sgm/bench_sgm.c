@@ -107,6 +107,7 @@ static const Case cases[] = {
 
 /* The command line's row when the table lacks it (w 0: none). */
 static Case custom_case;
+
 #define N_CENSUS 2
 
 static const CvSgmVariant variants[] = {
