@@ -393,23 +393,6 @@ packed_applies (const CvSgmCuda * plan, const CvSgmParams * p, int width,
       0) <= (size_t) plan->smem_optin;
 }
 
-/* Strip warps from which the default takes the sweeps at any D (8 paths):
- * wide strips, their halos a small share of the work (H200, D 128,
- * session 33: 1760x600 with 7 strip warps 1.21 against 1.30 ms, 1440x600
- * with 6 1.106 against 1.123 (a tie before session 33's faster
- * reductions), 1226x370 and 1226x1080 with 5 0.66 against 0.61 and 1.82
- * against 1.65). */
-#define SGM_SWEEP_AUTO_STRIP_WARPS 6
-
-/* TRUE when AUTO takes the sweeps for 8 paths on rows of @width: strips
- * of SGM_SWEEP_AUTO_STRIP_WARPS or more warps fit the device at once. */
-static int
-sweeps_wide (const CvSgmCuda * plan, int width)
-{
-  return sgm_sweep_strip_warps (width, plan->n_sms)
-      >= SGM_SWEEP_AUTO_STRIP_WARPS;
-}
-
 /* The byte planes' kind (SGM_PLANES_4 or SGM_PLANES_8) that @plan runs
  * for @p on rows of @width where they apply (sgm_planes_lanes, checked by
  * the caller), are not turned off and their winner-takes-all's blocks
@@ -425,7 +408,8 @@ planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
 {
   const int kind = sgm_planes_kind (p);
   if (kind == SGM_PLANES_8 && plan->variant == CV_SGM_VARIANT_AUTO
-      && p->max_disparity > 128 && plan->coop_ok && sweeps_wide (plan, width))
+      && p->max_disparity > 128 && plan->coop_ok
+      && sgm_sweeps_auto_wide (p, width, plan->n_sms))
     return 0;
   return plan->planes && (kind == SGM_PLANES_8 || plan->pairs)
       && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity,
@@ -435,7 +419,7 @@ planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
 /* The strip warps of the sweeps variant for @p and @width where @plan runs
  * the vertical and diagonal paths as the two sweeps: where its variant
  * asks for them (cv_sgm_variant_sweeps) or, by default with 8 paths, where
- * the strips are wide (SGM_SWEEP_AUTO_STRIP_WARPS), and their grid fits
+ * the strips are wide (sgm_sweeps_auto_wide), and their grid fits
  * the device at once (a cooperative launch, one block per SM) and their
  * blocks fit in shared memory; 0 otherwise. */
 static int
@@ -445,7 +429,7 @@ sweep_strip_warps (CvSgmCuda * plan, const CvSgmParams * p, int width)
   int *occ = &plan->fast_sweeps_occupancy[sgm_d_index (p->max_disparity)];
   const int wanted = cv_sgm_variant_sweeps (plan->variant, p)
       || (plan->variant == CV_SGM_VARIANT_AUTO && p->paths == 8
-      && sweeps_wide (plan, width));
+      && sgm_sweeps_auto_wide (p, width, plan->n_sms));
   if (!wanted || !plan->coop_ok || sw == 0)
     return 0;
   /* (the widest block: every narrower one fits where it does) */
@@ -534,7 +518,7 @@ cv_sgm_cuda_compute (CvSgmCuda * plan, const CvSgmParams * params,
   plan->diagonal_lanes_now[1] = forced > 0 ? forced : long_rows > 0
       ? long_rows : plan->diagonal_lanes_now[0];
   if (plan->planes_now == 0)
-    lanes = cv_sgm_variant_lanes (plan->variant, params);
+    lanes = cv_sgm_variant_lanes (plan->variant, params, w, plan->n_sms);
   plan->last_variant = lanes > 0 && packed_applies (plan, params, w, lanes)
       ? cv_sgm_variant_of_lanes (lanes) : CV_SGM_VARIANT_BASELINE;
   plan->sweep_strip_warps = plan->last_variant != CV_SGM_VARIANT_BASELINE

@@ -181,7 +181,7 @@ sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * p, int width,
       break;
     case CV_SGM_VARIANT_PACKED16:
     case CV_SGM_VARIANT_PACKED32:
-      lanes = cv_sgm_variant_lanes (variant, p);
+      lanes = cv_sgm_variant_lanes (variant, p, width, n_sms);
       break;
     default:
       /* BASELINE; PACKED and PACKED4 name the 16-bit cells */
@@ -522,8 +522,67 @@ cv_sgm_variant_name (CvSgmVariant variant)
   }
 }
 
+/* AUTO's lanes per chain on the 16-bit cells (the byte planes have their
+ * own rule, sgm_planes_auto_lanes), as measured on the H200
+ * (docs/performance-history.md; `bench-sgm 100 ROW`, ms, both censuses
+ * within a few percent of each other):
+ *  - 4 paths: 32 lanes (one column per warp) at D 128 and 256, 2.5-7.5 %
+ *    faster than 16 from 640x480 to 1280x720 and at 1226x370 D 256, 0.5-0.8
+ *    % slower at 1920x1080 D 128 (session 85, the full census); at D 64 on
+ *    frames of fewer than SGM_CELLS4_D64_NARROW_COLUMNS_PER_SM columns per
+ *    SM (session 86, 16 against 32 lanes: 320x240 0.086 / 0.077, 400x300
+ *    0.107 / 0.097, 512x384 0.132 / 0.120, 800x600 0.237 / 0.233, 1242x375
+ *    0.232 / 0.230, 1280x720 0.374 / 0.374, 1920x1080 0.816 / 0.874); else
+ *    16 (at D 192 32 lanes were as fast or slower, session 85);
+ *  - 8 paths at 32 <= D < 128 but not 64: 4 lanes on frames of at least
+ *    SGM_CELLS8_WIDE_COLUMNS_PER_SM / 4 columns per SM (session 86, 8
+ *    against 4 lanes at D 96: 720x480 0.517 / 0.503, 800x600 0.685 /
+ *    0.628, 1024x440 0.593 / 0.546, 1242x375 0.586 / 0.549, 1280x720 0.995
+ *    / 0.932, 1440x600 0.986 / 0.923, but 680x480 0.479 / 0.497, 640x480
+ *    0.472 / 0.490; D 80 1242x375 0.655 / 0.627, D 112 0.744 / 0.730; D 48
+ *    800x600 0.592 / 0.565, 1242x375 0.525 / 0.505, 1280x720 0.788 /
+ *    0.749, but 640x480 0.431 / 0.453; D 32 1242x375 0.397 / 0.367,
+ *    1280x720 0.639 / 0.585, 1920x1080 1.320 / 1.228.  At D 64 the two are
+ *    even or 8 lanes faster: 1242x375 0.415 / 0.411, 1280x720 0.689 /
+ *    0.683, 1760x600 0.781 / 0.802, 1920x1080 1.470 / 1.501, 640x480 0.356
+ *    / 0.408; D 16 not measured);
+ *  - 8 paths at D 128 on frames of fewer than
+ *    SGM_CELLS8_NARROW_COLUMNS_PER_SM / 4 columns per SM: 16 lanes
+ *    (session 86, the full census, 8 against 16 lanes: 256x192 0.196 /
+ *    0.178, 320x240 0.233 / 0.212, 352x288 0.276 / 0.266, but 384x288
+ *    0.280 / 0.286, 400x300 0.292 / 0.296);
+ *  - 8 paths at D > 128: 16 lanes (D 192) and 8 at D 256, whose cells go
+ *    out in whole sectors through a swizzled ring (1226x370 1.13 against
+ *    1.22 ms, 1920x1080 5.05 against 5.19);
+ *  - else 8 (16 lanes with 8 paths and D 128 spread their blocks less
+ *    evenly over the SMs). */
+#define SGM_CELLS4_D64_NARROW_COLUMNS_PER_SM 10
+#define SGM_CELLS8_WIDE_COLUMNS_PER_SM 21       /* quarters: 5.25 */
+#define SGM_CELLS8_NARROW_COLUMNS_PER_SM 11     /* quarters: 2.75 */
+
+static int
+cells_auto_lanes (const CvSgmParams * p, int width, int n_sms)
+{
+  const int d = p->max_disparity;
+  const long sms = n_sms;
+  if (p->paths == 4) {
+    if (d % 128 == 0
+        || (d == 64 && width < SGM_CELLS4_D64_NARROW_COLUMNS_PER_SM * sms))
+      return 32;
+    return d % 32 == 0 ? 16 : SGM_FAST_LANES;
+  }
+  if (d >= 32 && d < 128 && d != 64
+      && 4L * width >= SGM_CELLS8_WIDE_COLUMNS_PER_SM * sms)
+    return 4;
+  if ((d == 128 && 4L * width < SGM_CELLS8_NARROW_COLUMNS_PER_SM * sms)
+      || (d > 128 && d % 32 == 0 && d != 256))
+    return 16;
+  return SGM_FAST_LANES;
+}
+
 int
-cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params)
+cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params,
+    int width, int n_sms)
 {
   const int d = params->max_disparity;
   switch (variant) {
@@ -537,28 +596,13 @@ cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params)
       return d % 32 == 0 ? 16 : SGM_FAST_LANES;
     case CV_SGM_VARIANT_PACKED32:
       return d % 64 == 0 ? 32 : SGM_FAST_LANES;
-    default:
-      if (variant == CV_SGM_VARIANT_SWEEPS && params->paths == 8)
+    case CV_SGM_VARIANT_SWEEPS:
+      if (params->paths == 8)
         return SGM_FAST_LANES;
-      /* AUTO (and SWEEPS with 4 paths), as measured on the H200
-       * (docs/performance-history.md): 16 lanes where 8 would leave few
-       * warps (4 paths: two groups) or many disparities per lane (D >
-       * 128), 8 otherwise (16 lanes with 8 paths and D 128 spread their
-       * blocks less evenly over the SMs); with 8 paths and D 256, 8
-       * lanes since their cells go out in whole sectors through a
-       * swizzled ring (1226x370 1.13 against 1.22 ms, 1920x1080 5.05
-       * against 5.19; other D > 128 not measured).  With 4 paths at D
-       * 128 and 256, 32 lanes (one column per warp): 2.5-7.5 % faster
-       * than 16 from 640x480 to 1280x720 and at 1226x370 D 256, 0.5-0.8
-       * % slower at 1920x1080 D 128 (session 85, the full census; at D
-       * 64 and 192, 32 lanes were as fast or slower).  The byte planes
-       * (sgm_planes_auto_lanes) keep 16 (H100, session 48: 1024x440 D
-       * 128 0.283 against 0.320 ms with 32, their census rows staged per
-       * warp). */
-      if (params->paths == 4 && d % 128 == 0)
-        return 32;
-      return d % 32 == 0 && (params->paths == 4 || (d > 128 && d != 256))
-          ? 16 : SGM_FAST_LANES;
+      /* with 4 paths as AUTO */
+      return cells_auto_lanes (params, width, n_sms);
+    default:
+      return cells_auto_lanes (params, width, n_sms);
   }
 }
 
@@ -575,6 +619,30 @@ cv_sgm_variant_of_lanes (int lanes)
     default:
       return CV_SGM_VARIANT_PACKED;
   }
+}
+
+/* Strip warps from which AUTO takes the sweeps for 8 paths at any D: wide
+ * strips, their halos a small share of the work (H200, D 128, session 33:
+ * 1760x600 with 7 strip warps 1.21 against 1.30 ms, 1440x600 with 6 1.106
+ * against 1.123 (a tie before session 33's faster reductions), 1226x370
+ * and 1226x1080 with 5 0.66 against 0.61 and 1.82 against 1.65).  Below D
+ * 128 a row has less work for the same fixed cost: the sweeps win from 8
+ * strip warps only (session 86, the cells' best against the sweeps at D
+ * 96: 1440x600 (6) 0.923 / 1.030 ms, 1760x600 (7) 1.122 / 1.124,
+ * 1920x1080 (8) 2.265 / 2.145; D 112 3.178 / 2.940; D 80 2.298 / 2.289),
+ * and at D 64 and below not at all (1440x600 0.709 / 0.810, 1760x600 0.781
+ * / 0.875, 1920x1080 1.470 / 1.629, 2048x1024 1.453 / 1.574; D 48
+ * 1.679 / 1.879, D 32 1.228 / 1.472). */
+#define SGM_SWEEP_AUTO_STRIP_WARPS 6
+#define SGM_SWEEP_AUTO_STRIP_WARPS_SHALLOW 8
+
+int
+sgm_sweeps_auto_wide (const CvSgmParams * params, int width, int n_sms)
+{
+  const int d = params->max_disparity;
+  return d > 64 && sgm_sweep_strip_warps (width, n_sms)
+      >= (d < 128 ? SGM_SWEEP_AUTO_STRIP_WARPS_SHALLOW
+      : SGM_SWEEP_AUTO_STRIP_WARPS);
 }
 
 int

@@ -29,18 +29,16 @@
  *  - AUTO (default): the byte planes with 16 lanes per vertical chain
  *    (with 8 paths 8 at D 128 with several plans alive or on frames of 10
  *    columns per SM and more, else 32 on frames of fewer than 4 columns
- *    per SM; the diagonal pairs' lanes:
- *    sgm_planes_diagonal_lanes) where they apply
- *    (sgm_planes_lanes;
- *    cv_sgm_kernel_args.h), with 8 paths at D > 128 not on images wide
- *    enough for the sweeps' strips of 6 or more warps (there the sweeps
- *    are faster); else,
- *    where the packed layout applies, SWEEPS with 8 paths where its grid
- *    fits the device and D > 128 or the image is wide (its strips of 6 or
- *    more warps: from 1321 columns on the H200), else PACKED16 with 4
- *    paths or D > 128 (a multiple of 32) except 8 paths at D 256, else
- *    PACKED (the fastest in every row measured on the H200); BASELINE
- *    where the packed layout does not apply.
+ *    per SM; the diagonal pairs' lanes: sgm_planes_diagonal_lanes) where
+ *    they apply (sgm_planes_lanes; cv_sgm_kernel_args.h), with 8 paths at
+ *    D > 128 not on images wide enough for the sweeps (there the sweeps
+ *    are faster); else, where the packed layout applies, SWEEPS with 8
+ *    paths where its grid fits the device and D > 128 or the image is
+ *    wide (sgm_sweeps_auto_wide: at D 128 strips of 6 or more warps, from
+ *    1321 columns on the H200; 8 below D 128; never at D 64 and below),
+ *    else the cells with the lanes of cv_sgm_variant_lanes (the fastest
+ *    in the rows measured on the H200); BASELINE where the packed layout
+ *    does not apply.
  *  PACKED16 and PACKED32 run the byte planes too where they apply.
  *
  * The environment variable CUDAVISION_SGM_VARIANT (a name of
@@ -79,10 +77,13 @@ typedef enum
  * "sweeps". */
 const char *cv_sgm_variant_name (CvSgmVariant variant);
 
-/* Lanes per chain of the packed vertical and diagonal paths that @variant
- * runs for @params (4, 8, 16 or 32; 0 for BASELINE), and the packed
- * variant a lane count belongs to. */
-int cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params);
+/* Lanes per chain of the packed vertical and diagonal paths on the 16-bit
+ * cells that @variant runs for @params on frames @width pixels wide on
+ * @n_sms SMs (4, 8, 16 or 32; 0 for BASELINE; only AUTO, and SWEEPS with
+ * 4 paths, look at the frame: cv_sgm_plan.c gives AUTO's rule and its
+ * measurements), and the packed variant a lane count belongs to. */
+int cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params,
+    int width, int n_sms);
 CvSgmVariant cv_sgm_variant_of_lanes (int lanes);
 
 /* Lanes per vertical chain with which @variant runs the byte planes for
@@ -111,6 +112,12 @@ int sgm_planes8_long_rows (CvSgmVariant variant, const CvSgmParams * params,
  * 128); AUTO also takes them for wide images, which only the plan knows
  * (cv_sgm_cuda_get_variant). */
 int cv_sgm_variant_sweeps (CvSgmVariant variant, const CvSgmParams * params);
+
+/* TRUE when @params' frames @width pixels wide are wide enough for AUTO
+ * to take the sweeps with 8 paths on @n_sms SMs (where their grid fits:
+ * the plan checks): strips of 6 or more warps at D >= 128, of 8 at 64 < D
+ * < 128, never at D <= 64 (cv_sgm_plan.c gives the measurements). */
+int sgm_sweeps_auto_wide (const CvSgmParams * params, int width, int n_sms);
 
 /* TRUE when @variant (not AUTO) computes @params exactly (the shared-memory
  * limits of the device aside). */

@@ -476,8 +476,10 @@ run_job (Bench * b, Job * j)
         || (variants[vi] != CV_SGM_VARIANT_BASELINE
             && variants[vi] != CV_SGM_VARIANT_PACKED
             && variants[vi] != CV_SGM_VARIANT_SWEEPS
-            && cv_sgm_variant_lanes (variants[vi], &p) == SGM_FAST_LANES)) {
-      /* the same kernels as another variant's */
+            && cv_sgm_variant_lanes (variants[vi], &p, c->w, 0)
+            == SGM_FAST_LANES)) {
+      /* the same kernels as another variant's (a named variant's lanes
+       * do not depend on the device's SMs) */
       cv_sgm_cuda_free (plan);
       j->identical[vi] = TRUE;
       continue;

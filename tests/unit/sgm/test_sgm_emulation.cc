@@ -431,7 +431,7 @@ emulate (const CvSgmParams * p, const CvImageU8 * l, const CvImageU8 * r,
       || emulate_pairs) ? sgm_planes_lanes (variant, p, l->width, n_sms,
       plans) : 0;
   const int lanes = planes_lanes > 0 ? planes_lanes
-      : cv_sgm_variant_lanes (variant, p);
+      : cv_sgm_variant_lanes (variant, p, l->width, n_sms);
   *used_variant = lanes == 0 || !sgm_packed_exact (p)
       ? CV_SGM_VARIANT_BASELINE : planes_lanes == 0
       && cv_sgm_variant_sweeps (variant, p)

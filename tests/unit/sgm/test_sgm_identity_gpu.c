@@ -375,18 +375,21 @@ compare (Gpu * g, const CvSgmParams * p, const CvImageU8 * l,
   };
   static int turn = 0;
   CvSgmVariant used;
+  int n_sms;
   if (!compare_variant (g, p, l, r, schedule, CV_SGM_VARIANT_AUTO, what))
     return FALSE;
   used = cv_sgm_cuda_get_variant (g->plan);
   if (used == CV_SGM_VARIANT_BASELINE)
     return TRUE;
+  CUDA_OK (cudaDeviceGetAttribute (&n_sms, cudaDevAttrMultiProcessorCount,
+          0));
   for (int i = 0; i < 5; i++) {
     const CvSgmVariant other = others[turn++ % 5];
     const gboolean used_sweeps = used == CV_SGM_VARIANT_SWEEPS;
     /* another path kernel than the default's */
     if (cv_sgm_variant_sweeps (other, p) != used_sweeps || (!used_sweeps
-            && cv_sgm_variant_lanes (other, p) != cv_sgm_variant_lanes (used,
-                p))) {
+            && cv_sgm_variant_lanes (other, p, l->width, n_sms)
+            != cv_sgm_variant_lanes (used, p, l->width, n_sms))) {
       if (!compare_variant (g, p, l, r, schedule, other, what))
         return FALSE;
       break;
