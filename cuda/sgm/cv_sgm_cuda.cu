@@ -409,7 +409,7 @@ planes_kind (const CvSgmCuda * plan, const CvSgmParams * p, int width)
   const int kind = sgm_planes_kind (p);
   if (kind == SGM_PLANES_8 && plan->variant == CV_SGM_VARIANT_AUTO
       && p->max_disparity > 128 && plan->coop_ok
-      && sgm_sweeps_auto_wide (p, width, plan->n_sms))
+      && sgm_sweeps_auto_wide (p, width, plan->n_sms, 1))
     return 0;
   return plan->planes && (kind == SGM_PLANES_8 || plan->pairs)
       && sgm_fast_wta_smem_bytes (width, p->max_disparity, p->min_disparity,
@@ -429,7 +429,7 @@ sweep_strip_warps (CvSgmCuda * plan, const CvSgmParams * p, int width)
   int *occ = &plan->fast_sweeps_occupancy[sgm_d_index (p->max_disparity)];
   const int wanted = cv_sgm_variant_sweeps (plan->variant, p)
       || (plan->variant == CV_SGM_VARIANT_AUTO && p->paths == 8
-      && sgm_sweeps_auto_wide (p, width, plan->n_sms));
+      && sgm_sweeps_auto_wide (p, width, plan->n_sms, 0));
   if (!wanted || !plan->coop_ok || sw == 0)
     return 0;
   /* (the widest block: every narrower one fits where it does) */

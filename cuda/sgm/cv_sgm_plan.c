@@ -155,15 +155,29 @@ sgm_planes8_long_rows (CvSgmVariant variant, const CvSgmParams * p,
       ? SGM_PLANES8_FULL_GPU_LANES : 0;
 }
 
+/* ... and with 4 paths, for one plan alone, on frames narrower than this
+ * many columns per SM at D 128 (one more at D 256), 32 too (twice the
+ * warps where a frame has few columns; several plans fill the SMs with
+ * their frames, not measured; session 86, `bench-sgm 100 ROW`, H200, 16
+ * against 32 lanes: 320x240 D 128 0.097-0.098 against 0.079-0.080 ms,
+ * 512x384 0.155 against 0.135, 640x480 (4.8 columns per SM) 0.221
+ * against 0.221, but 720x480 (5.5) 0.224 against 0.231, 800x600 0.279
+ * against 0.288, 1242x375 0.276 against 0.328, 1280x720 0.479 against
+ * 0.544; D 256 640x480 0.348-0.350 against 0.313-0.315, 752x480 (5.7)
+ * 0.368 against 0.359, but 800x600 (6.1) 0.448 against 0.521, 1920x1080
+ * 1.831 against 1.908). */
+#define SGM_PLANES4_AUTO_NARROW_COLUMNS_PER_SM 5
+
 static int
 sgm_planes_auto_lanes (const CvSgmParams * p, int width, int n_sms,
     int plans)
 {
   if (planes8_lanes8 (p, width, n_sms, plans))
     return SGM_PLANES8_FULL_GPU_LANES;
-  return p->paths == 8
-      && width < SGM_PLANES8_AUTO_NARROW_COLUMNS_PER_SM * (long) n_sms
-      ? 32 : SGM_PLANES_AUTO_LANES;
+  const int narrow = p->paths == 8 ? SGM_PLANES8_AUTO_NARROW_COLUMNS_PER_SM
+      : plans > 1 ? 0
+      : SGM_PLANES4_AUTO_NARROW_COLUMNS_PER_SM + (p->max_disparity > 128);
+  return width < narrow * (long) n_sms ? 32 : SGM_PLANES_AUTO_LANES;
 }
 
 int
@@ -176,8 +190,9 @@ sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * p, int width,
       lanes = sgm_planes_auto_lanes (p, width, n_sms, plans);
       break;
     case CV_SGM_VARIANT_SWEEPS:
-      /* with 8 paths the sweeps themselves */
-      lanes = p->paths == 4 ? SGM_PLANES_AUTO_LANES : 0;
+      /* with 8 paths the sweeps themselves, with 4 as AUTO */
+      lanes = p->paths == 4 ? sgm_planes_auto_lanes (p, width, n_sms, plans)
+          : 0;
       break;
     case CV_SGM_VARIANT_PACKED16:
     case CV_SGM_VARIANT_PACKED32:
@@ -551,9 +566,13 @@ cv_sgm_variant_name (CvSgmVariant variant)
  *    (session 86, the full census, 8 against 16 lanes: 256x192 0.196 /
  *    0.178, 320x240 0.233 / 0.212, 352x288 0.276 / 0.266, but 384x288
  *    0.280 / 0.286, 400x300 0.292 / 0.296);
- *  - 8 paths at D > 128: 16 lanes (D 192) and 8 at D 256, whose cells go
- *    out in whole sectors through a swizzled ring (1226x370 1.13 against
- *    1.22 ms, 1920x1080 5.05 against 5.19);
+ *  - 8 paths at D > 128: 8 (where the sweeps do not run: narrower
+ *    frames); at D 256 the cells go out in whole sectors through a
+ *    swizzled ring (1226x370 1.13 against 1.22 ms with 16, 1920x1080 5.05
+ *    against 5.19), and at D 192, 16 lanes, the rule until session 86,
+ *    were slower at every width measured then (8 against 16 lanes:
+ *    640x480 0.567 / 0.605, 800x600 0.930 / 1.152, 1024x440 0.846 /
+ *    0.951, 1280x720 1.575 / 1.774, 1920x1080 3.576 / 4.041);
  *  - else 8 (16 lanes with 8 paths and D 128 spread their blocks less
  *    evenly over the SMs). */
 #define SGM_CELLS4_D64_NARROW_COLUMNS_PER_SM 10
@@ -574,8 +593,7 @@ cells_auto_lanes (const CvSgmParams * p, int width, int n_sms)
   if (d >= 32 && d < 128 && d != 64
       && 4L * width >= SGM_CELLS8_WIDE_COLUMNS_PER_SM * sms)
     return 4;
-  if ((d == 128 && 4L * width < SGM_CELLS8_NARROW_COLUMNS_PER_SM * sms)
-      || (d > 128 && d % 32 == 0 && d != 256))
+  if (d == 128 && 4L * width < SGM_CELLS8_NARROW_COLUMNS_PER_SM * sms)
     return 16;
   return SGM_FAST_LANES;
 }
@@ -621,39 +639,62 @@ cv_sgm_variant_of_lanes (int lanes)
   }
 }
 
-/* Strip warps from which AUTO takes the sweeps for 8 paths at any D: wide
- * strips, their halos a small share of the work (H200, D 128, session 33:
- * 1760x600 with 7 strip warps 1.21 against 1.30 ms, 1440x600 with 6 1.106
- * against 1.123 (a tie before session 33's faster reductions), 1226x370
- * and 1226x1080 with 5 0.66 against 0.61 and 1.82 against 1.65).  Below D
- * 128 a row has less work for the same fixed cost: the sweeps win from 8
- * strip warps only (session 86, the cells' best against the sweeps at D
- * 96: 1440x600 (6) 0.923 / 1.030 ms, 1760x600 (7) 1.122 / 1.124,
- * 1920x1080 (8) 2.265 / 2.145; D 112 3.178 / 2.940; D 80 2.298 / 2.289),
- * and at D 64 and below not at all (1440x600 0.709 / 0.810, 1760x600 0.781
- * / 0.875, 1920x1080 1.470 / 1.629, 2048x1024 1.453 / 1.574; D 48
- * 1.679 / 1.879, D 32 1.228 / 1.472). */
+/* Where AUTO takes the sweeps for 8 paths: frames wide enough for strips
+ * of so many warps, or so many columns per SM (H200, `bench-sgm ROW`, ms;
+ * the strip warps of a frame on 132 SMs: 2 up to 528 columns, 3 up to
+ * 792, 4 up to 1056, 5 up to 1320, 6 up to 1584, 7 up to 1848, 8 up to
+ * 2112, none wider).
+ *  - On the 16-bit cells at D 128: wide strips, their halos a small share
+ *    of the work (session 33: 1760x600 with 7 strip warps 1.21 against
+ *    1.30, 1440x600 with 6 1.106 against 1.123 (a tie before session 33's
+ *    faster reductions), 1226x370 and 1226x1080 with 5 0.66 against 0.61
+ *    and 1.82 against 1.65).
+ *  - On the cells below D 128 a row has less work for the same fixed
+ *    cost: from 8 strip warps only (session 86, the cells' best against
+ *    the sweeps at D 96: 1440x600 (6) 0.923 / 1.030, 1760x600 (7) 1.122 /
+ *    1.124, 1920x1080 (8) 2.265 / 2.145; D 112 3.178 / 2.940; D 80 2.298
+ *    / 2.289), and at D 64 and below not at all (1440x600 0.709 / 0.810,
+ *    1760x600 0.781 / 0.875, 1920x1080 1.470 / 1.629, 2048x1024 1.453 /
+ *    1.574; D 48 1.679 / 1.879, D 32 1.228 / 1.472).
+ *  - On the cells above D 128 a row has more: on frames of at least
+ *    SGM_SWEEP_AUTO_DEEP_COLUMNS_PER_SM columns per SM (a frame's sweeps
+ *    take a time that follows its rows, the cells one that follows its
+ *    pixels; session 86, the cells' best against the sweeps, columns per
+ *    SM: 1024x440 (7.8) D 192 0.846 / 0.848, D 256 full census 1.109 /
+ *    1.053, 1226x370 (9.3) D 192 0.850 / 0.847, D 256 full 1.125 / 1.068,
+ *    1280x720 (9.7) D 192 1.575 / 1.530, 1920x1080 D 256 full 5.086 /
+ *    3.919, but 800x600 (6.1) D 192 0.930 / 1.050, D 256 full 1.151 /
+ *    1.275, and 640x480 (4.8) D 192 0.567 / 0.770, D 256 full 0.740 /
+ *    0.949; until session 86 at every width).
+ *  - Against the byte planes at D 256 (D 128: the planes everywhere): from
+ *    8 strip warps (session 86, the planes against the sweeps: 1440x600 (6)
+ *    1.495 / 1.663, 1760x600 (7) 1.841 / 1.864, but 1920x370 (8) 1.271 /
+ *    1.256, 1920x1080 (8) 3.783 / 3.476; from 6 until session 86). */
 #define SGM_SWEEP_AUTO_STRIP_WARPS 6
 #define SGM_SWEEP_AUTO_STRIP_WARPS_SHALLOW 8
+#define SGM_SWEEP_AUTO_DEEP_COLUMNS_PER_SM 7
+#define SGM_SWEEP_AUTO_STRIP_WARPS_PLANES 8
 
 int
-sgm_sweeps_auto_wide (const CvSgmParams * params, int width, int n_sms)
+sgm_sweeps_auto_wide (const CvSgmParams * params, int width, int n_sms,
+    int planes)
 {
   const int d = params->max_disparity;
-  return d > 64 && sgm_sweep_strip_warps (width, n_sms)
-      >= (d < 128 ? SGM_SWEEP_AUTO_STRIP_WARPS_SHALLOW
+  const int sw = sgm_sweep_strip_warps (width, n_sms);
+  if (planes)
+    return sw >= SGM_SWEEP_AUTO_STRIP_WARPS_PLANES;
+  if (d > 128)
+    return sw > 0
+        && width >= SGM_SWEEP_AUTO_DEEP_COLUMNS_PER_SM * (long) n_sms;
+  return d > 64 && sw >= (d < 128 ? SGM_SWEEP_AUTO_STRIP_WARPS_SHALLOW
       : SGM_SWEEP_AUTO_STRIP_WARPS);
 }
 
 int
 cv_sgm_variant_sweeps (CvSgmVariant variant, const CvSgmParams * params)
 {
-  /* AUTO: where the sweeps were faster on the H200
-   * (docs/performance-history.md: D 256, 1226x370 1.06 against 1.12 ms,
-   * 1920x1080 3.86 against 5.03; slower at D 128, 0.71 against 0.64,
-   * where a row's fixed work weighs more) */
-  return params->paths == 8 && (variant == CV_SGM_VARIANT_SWEEPS
-      || (variant == CV_SGM_VARIANT_AUTO && params->max_disparity > 128));
+  /* (AUTO: only on frames wide enough, sgm_sweeps_auto_wide) */
+  return params->paths == 8 && variant == CV_SGM_VARIANT_SWEEPS;
 }
 
 int

@@ -29,16 +29,17 @@
  *  - AUTO (default): the byte planes with 16 lanes per vertical chain
  *    (with 8 paths 8 at D 128 with several plans alive or on frames of 10
  *    columns per SM and more, else 32 on frames of fewer than 4 columns
- *    per SM; the diagonal pairs' lanes: sgm_planes_diagonal_lanes) where
- *    they apply (sgm_planes_lanes; cv_sgm_kernel_args.h), with 8 paths at
- *    D > 128 not on images wide enough for the sweeps (there the sweeps
- *    are faster); else, where the packed layout applies, SWEEPS with 8
- *    paths where its grid fits the device and D > 128 or the image is
- *    wide (sgm_sweeps_auto_wide: at D 128 strips of 6 or more warps, from
- *    1321 columns on the H200; 8 below D 128; never at D 64 and below),
- *    else the cells with the lanes of cv_sgm_variant_lanes (the fastest
- *    in the rows measured on the H200); BASELINE where the packed layout
- *    does not apply.
+ *    per SM, with 4 paths of fewer than 5 (6 at D 256); the diagonal
+ *    pairs' lanes: sgm_planes_diagonal_lanes) where they apply
+ *    (sgm_planes_lanes; cv_sgm_kernel_args.h), with 8 paths at D > 128
+ *    not on images wide enough for the sweeps (there the sweeps are
+ *    faster); else, where the packed layout applies, SWEEPS with 8 paths
+ *    where its grid fits the device and the image is wide enough
+ *    (sgm_sweeps_auto_wide: above D 128 from 7 columns per SM, at D 128
+ *    strips of 6 or more warps, 8 below; never at D 64 and below), else
+ *    the cells with the lanes of cv_sgm_variant_lanes (the fastest in the
+ *    rows measured on the H200); BASELINE where the packed layout does
+ *    not apply.
  *  PACKED16 and PACKED32 run the byte planes too where they apply.
  *
  * The environment variable CUDAVISION_SGM_VARIANT (a name of
@@ -91,9 +92,9 @@ CvSgmVariant cv_sgm_variant_of_lanes (int lanes);
  * alive (cv_sgm_kernel_args.h: 4 or 8 paths, the centre-symmetric census,
  * P2 <= 96 or 63, D a multiple of 128; AUTO 16, with 8 paths 8 at D 128
  * with several plans or from 10 columns per SM, else 32 on frames of
- * fewer than 4 columns per SM;
- * SWEEPS with 4 paths 16; PACKED16 and PACKED32 theirs), 0 where they do
- * not apply (BASELINE, PACKED, PACKED4, SWEEPS with 8 paths). */
+ * fewer than 4 columns per SM, with 4 paths of fewer than 5 (6 at D 256);
+ * SWEEPS with 4 paths as AUTO; PACKED16 and PACKED32 theirs), 0 where
+ * they do not apply (BASELINE, PACKED, PACKED4, SWEEPS with 8 paths). */
 int sgm_planes_lanes (CvSgmVariant variant, const CvSgmParams * params,
     int width, int n_sms, int plans);
 
@@ -108,16 +109,20 @@ int sgm_planes8_long_rows (CvSgmVariant variant, const CvSgmParams * params,
     int width, int height, int n_sms, int plans, int gpu_shared);
 
 /* TRUE when @variant runs the vertical and diagonal paths of @params as
- * two sweeps at any width (SWEEPS with 8 paths; AUTO with 8 paths and D >
- * 128); AUTO also takes them for wide images, which only the plan knows
+ * two sweeps at any width (SWEEPS with 8 paths); AUTO takes them on wide
+ * images (sgm_sweeps_auto_wide), which only the plan knows
  * (cv_sgm_cuda_get_variant). */
 int cv_sgm_variant_sweeps (CvSgmVariant variant, const CvSgmParams * params);
 
 /* TRUE when @params' frames @width pixels wide are wide enough for AUTO
  * to take the sweeps with 8 paths on @n_sms SMs (where their grid fits:
- * the plan checks): strips of 6 or more warps at D >= 128, of 8 at 64 < D
- * < 128, never at D <= 64 (cv_sgm_plan.c gives the measurements). */
-int sgm_sweeps_auto_wide (const CvSgmParams * params, int width, int n_sms);
+ * the plan checks), instead of the byte planes (@planes: D > 128 only) or
+ * the 16-bit cells: strips of 8 or more warps against the planes; against
+ * the cells 7 or more columns per SM above D 128, strips of 6 or more
+ * warps at D 128, of 8 below, never at D 64 and below (cv_sgm_plan.c
+ * gives the measurements). */
+int sgm_sweeps_auto_wide (const CvSgmParams * params, int width, int n_sms,
+    int planes);
 
 /* TRUE when @variant (not AUTO) computes @params exactly (the shared-memory
  * limits of the device aside). */

@@ -1316,12 +1316,50 @@ main (int argc, char **argv)
     }
     p.max_disparity = 128;
     p.paths = 4;
-    if (sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 320, 132, 1) != 16
+    if (sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 640, 132, 1) != 32
+        || sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 660, 132, 1) != 16
         || sgm_planes_lanes (CV_SGM_VARIANT_AUTO, &p, 320, 132, 2) != 16
         || sgm_planes_apply (&p, 8)
-        || sgm_planes_lanes (CV_SGM_VARIANT_SWEEPS, &p, 320, 132, 1) != 16) {
-      fprintf (stderr, "sgm_planes_lanes: 16 lanes with 4 paths\n");
+        || sgm_planes_lanes (CV_SGM_VARIANT_SWEEPS, &p, 320, 132, 1) != 32
+        || sgm_planes_lanes (CV_SGM_VARIANT_SWEEPS, &p, 1024, 132, 1) != 16) {
+      fprintf (stderr, "sgm_planes_lanes: 16 lanes with 4 paths, 32 for "
+          "one plan below 5 columns per SM\n");
       return 1;
+    }
+    /* AUTO on the 16-bit cells (cv_sgm_plan.c): the lanes and the sweeps */
+    {
+      const CvSgmVariant a = CV_SGM_VARIANT_AUTO;
+      CvSgmParams q = p;
+      int lanes_ok, sweeps_ok;
+      q.max_disparity = 64;
+      lanes_ok = cv_sgm_variant_lanes (a, &q, 1242, 132) == 32
+          && cv_sgm_variant_lanes (a, &q, 1920, 132) == 16;
+      q.paths = 8;
+      lanes_ok = lanes_ok && cv_sgm_variant_lanes (a, &q, 1920, 132) == 8;
+      sweeps_ok = !sgm_sweeps_auto_wide (&q, 1920, 132, 0);
+      q.max_disparity = 96;
+      lanes_ok = lanes_ok && cv_sgm_variant_lanes (a, &q, 720, 132) == 4
+          && cv_sgm_variant_lanes (a, &q, 680, 132) == 8;
+      sweeps_ok = sweeps_ok && sgm_sweeps_auto_wide (&q, 1920, 132, 0)
+          && !sgm_sweeps_auto_wide (&q, 1760, 132, 0);
+      q.max_disparity = 128;
+      lanes_ok = lanes_ok && cv_sgm_variant_lanes (a, &q, 352, 132) == 16
+          && cv_sgm_variant_lanes (a, &q, 384, 132) == 8;
+      sweeps_ok = sweeps_ok && sgm_sweeps_auto_wide (&q, 1440, 132, 0)
+          && !sgm_sweeps_auto_wide (&q, 1226, 132, 0);
+      q.max_disparity = 192;
+      lanes_ok = lanes_ok && cv_sgm_variant_lanes (a, &q, 640, 132) == 8;
+      sweeps_ok = sweeps_ok && sgm_sweeps_auto_wide (&q, 1024, 132, 0)
+          && !sgm_sweeps_auto_wide (&q, 800, 132, 0)
+          && !sgm_sweeps_auto_wide (&q, 2200, 132, 0);
+      q.max_disparity = 256;
+      sweeps_ok = sweeps_ok && sgm_sweeps_auto_wide (&q, 1920, 132, 1)
+          && !sgm_sweeps_auto_wide (&q, 1760, 132, 1);
+      if (!lanes_ok || !sweeps_ok) {
+        fprintf (stderr, "AUTO on the cells: the %s do not follow "
+            "cv_sgm_plan.c's rules\n", lanes_ok ? "sweeps" : "lanes");
+        return 1;
+      }
     }
     p.paths = 8;
     p.p2 = 64;
