@@ -617,11 +617,11 @@ cv_sgm_variant_lanes (CvSgmVariant variant, const CvSgmParams * params,
     case CV_SGM_VARIANT_SWEEPS:
       if (params->paths == 8)
         return SGM_FAST_LANES;
-      /* with 4 paths as AUTO */
-      return cells_auto_lanes (params, width, n_sms);
+      break;                    /* with 4 paths as AUTO */
     default:
-      return cells_auto_lanes (params, width, n_sms);
+      break;
   }
+  return cells_auto_lanes (params, width, n_sms);
 }
 
 CvSgmVariant
