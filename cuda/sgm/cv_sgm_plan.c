@@ -572,12 +572,23 @@ cv_sgm_variant_name (CvSgmVariant variant)
  *    against 5.19), and at D 192, 16 lanes, the rule until session 86,
  *    were slower at every width measured then (8 against 16 lanes:
  *    640x480 0.567 / 0.605, 800x600 0.930 / 1.152, 1024x440 0.846 /
- *    0.951, 1280x720 1.575 / 1.774, 1920x1080 3.576 / 4.041);
+ *    0.951, 1280x720 1.575 / 1.774, 1920x1080 3.576 / 4.041; D 224
+ *    640x480 0.712 / 0.748, 800x600 1.193 / 1.198, 880x480 0.994 / 1.017;
+ *    D 160 800x600 0.918 / 0.932, session 87);
+ *  - but 8 paths at D 256 on frames from SGM_CELLS8_D256_WIDE_COLUMNS_PER_SM
+ *    columns per SM to where the sweeps take over
+ *    (SGM_SWEEP_AUTO_DEEP_COLUMNS_PER_SM): 16 lanes (session 87, the full
+ *    census, 8 against 16 lanes, columns per SM: 720x540 (5.5) 1.024 /
+ *    0.988, 784x480 (5.9) 0.988 / 0.933, 800x600 (6.1) 1.210 / 1.156,
+ *    880x480 (6.7) 1.046 / 1.022, 920x480 (7.0) 1.105 / 1.071, but 640x480
+ *    (4.8) 0.741 / 0.755);
  *  - else 8 (16 lanes with 8 paths and D 128 spread their blocks less
  *    evenly over the SMs). */
 #define SGM_CELLS4_D64_NARROW_COLUMNS_PER_SM 10
 #define SGM_CELLS8_WIDE_COLUMNS_PER_SM 21       /* quarters: 5.25 */
 #define SGM_CELLS8_NARROW_COLUMNS_PER_SM 11     /* quarters: 2.75 */
+#define SGM_CELLS8_D256_WIDE_COLUMNS_PER_SM 5
+#define SGM_SWEEP_AUTO_DEEP_COLUMNS_PER_SM 7    /* sgm_sweeps_auto_wide */
 
 static int
 cells_auto_lanes (const CvSgmParams * p, int width, int n_sms)
@@ -594,6 +605,9 @@ cells_auto_lanes (const CvSgmParams * p, int width, int n_sms)
       && 4L * width >= SGM_CELLS8_WIDE_COLUMNS_PER_SM * sms)
     return 4;
   if (d == 128 && 4L * width < SGM_CELLS8_NARROW_COLUMNS_PER_SM * sms)
+    return 16;
+  if (d == 256 && width >= SGM_CELLS8_D256_WIDE_COLUMNS_PER_SM * sms
+      && width < SGM_SWEEP_AUTO_DEEP_COLUMNS_PER_SM * sms)
     return 16;
   return SGM_FAST_LANES;
 }
@@ -672,7 +686,6 @@ cv_sgm_variant_of_lanes (int lanes)
  *    1.256, 1920x1080 (8) 3.783 / 3.476; from 6 until session 86). */
 #define SGM_SWEEP_AUTO_STRIP_WARPS 6
 #define SGM_SWEEP_AUTO_STRIP_WARPS_SHALLOW 8
-#define SGM_SWEEP_AUTO_DEEP_COLUMNS_PER_SM 7
 #define SGM_SWEEP_AUTO_STRIP_WARPS_PLANES 8
 
 int

@@ -1353,6 +1353,11 @@ main (int argc, char **argv)
           && !sgm_sweeps_auto_wide (&q, 800, 132, 0)
           && !sgm_sweeps_auto_wide (&q, 2200, 132, 0);
       q.max_disparity = 256;
+      lanes_ok = lanes_ok && cv_sgm_variant_lanes (a, &q, 720, 132) == 16
+          && cv_sgm_variant_lanes (a, &q, 920, 132) == 16
+          && cv_sgm_variant_lanes (a, &q, 640, 132) == 8
+          && cv_sgm_variant_lanes (a, &q, 1226, 132) == 8
+          && cv_sgm_variant_lanes (a, &q, 2200, 132) == 8;
       sweeps_ok = sweeps_ok && sgm_sweeps_auto_wide (&q, 1920, 132, 1)
           && !sgm_sweeps_auto_wide (&q, 1760, 132, 1);
       if (!lanes_ok || !sweeps_ok) {
