@@ -222,8 +222,8 @@ struct CvStixelsCuda
 {
   CvStixelsVariant variant;     /* requested (AUTO by default) */
   CvStixelsVariant used;        /* the kernel the last column stage ran */
-  int n_sms;                    /* of the current device, 0 until queried */
-  size_t smem_optin;            /* shared memory a block may opt in to */
+  CvStixelsDevice device;       /* the current device's; n_sms 0 until
+                                 * queried */
   CvDeviceBuffer cells;         /* n_columns * n_rows CvStxCell */
   CvDeviceBuffer column_stixels;        /* n_columns * n_rows CvStixel */
   CvDeviceBuffer column_info;   /* ColumnInfoLayout */
@@ -290,6 +290,44 @@ cv_stixels_cuda_variant_used (const CvStixelsCuda * plan)
   return plan != nullptr ? plan->used : CV_STIXELS_VARIANT_BASELINE;
 }
 
+/* TILED16_FOLD where its tables of critical fits fit a block's shared
+ * memory, else 16 warps unfolded: split blocks, whole ones on tall columns
+ * (bench-stixels, H200, session 87, whole against split: 1280x1024 with
+ * 5x1 cells (32 bands) 0.729 / 0.749 ms, 1920x1080 (34) 1.213 / 1.234, but
+ * 1600x900 (29) 0.922 / 0.907). */
+static CvStixelsVariant
+fold_or_fallback (int n_rows, int obj_slope, const CvStixelsDevice * d)
+{
+  if (cv_stixels_tiled_smem (n_rows, obj_slope, 1) <= d->smem_optin)
+    return CV_STIXELS_VARIANT_TILED16_FOLD;
+  return cv_stx_n_bands (n_rows) >= CV_STX_AUTO_WHOLE_BANDS16 ?
+      CV_STIXELS_VARIANT_TILED16 : CV_STIXELS_VARIANT_TILED16_SPLIT;
+}
+
+/* auto (bench-stixels, H200): where an SM runs one block at a time, 16
+ * warps with split blocks and the critical block folded into the D phase
+ * (640x480: 0.126 -> 0.122 ms back to back).  That is where the frame has
+ * no more columns than SMs, and where two 8-warp blocks do not fit an SM's
+ * shared memory (from 478 rows of cells with the default priors; session
+ * 87, 5x1 cells, 8 warps against folded: 672x480 0.234 / 0.216 ms,
+ * 800x512 0.270 / 0.237, 800x600 0.352 / 0.305, 1242x576 0.330 / 0.289,
+ * 1280x720 0.474 / 0.404, 1920x1080 1.383 / 1.213 (TILED16), but where two
+ * fit: 800x448 0.168 / 0.199, 1242x448 0.169 / 0.202, 672x376 0.134 /
+ * 0.161).  Else 8 warps, with split blocks below CV_STX_AUTO_WHOLE_BANDS
+ * bands (2048x1024 with 8x8 and 4x4 cells: 1 % faster), with whole blocks
+ * from there (1242x375, pruned: 0.157 -> 0.152 ms). */
+extern "C" CvStixelsVariant
+cv_stixels_auto_variant (int n_columns, int n_rows, int obj_slope,
+    const CvStixelsDevice * d)
+{
+  const size_t block8 = cv_stixels_tiled_smem (n_rows, obj_slope, 0)
+      + d->smem_reserved;
+  if (n_columns <= d->n_sms || 2 * block8 > d->smem_per_sm)
+    return fold_or_fallback (n_rows, obj_slope, d);
+  return cv_stx_n_bands (n_rows) >= CV_STX_AUTO_WHOLE_BANDS ?
+      CV_STIXELS_VARIANT_TILED8 : CV_STIXELS_VARIANT_TILED8_SPLIT;
+}
+
 /* The kernel for this frame: the requested variant, AUTO resolved, and
  * BASELINE where the tiled kernel does not apply. */
 static CvStatus
@@ -298,37 +336,34 @@ resolve_variant (CvStixelsCuda * plan, bool device_pose, CvError * err)
   const CvStxModel & m = plan->model;
   CvStixelsVariant v = plan->variant;
 
-  if (plan->n_sms == 0) {
-    int dev = 0, n_sms = 0, optin = 0;
+  CvStixelsDevice & d = plan->device;
+  if (d.n_sms == 0) {
+    int dev = 0, n_sms = 0, optin = 0, per_sm = 0, reserved = 0;
     CV_CUDA_TRY (err, cudaGetDevice (&dev));
     CV_CUDA_TRY (err, cudaDeviceGetAttribute (&n_sms,
             cudaDevAttrMultiProcessorCount, dev));
     CV_CUDA_TRY (err, cudaDeviceGetAttribute (&optin,
             cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    plan->n_sms = n_sms;
-    plan->smem_optin = (size_t) optin;
+    CV_CUDA_TRY (err, cudaDeviceGetAttribute (&per_sm,
+            cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    CV_CUDA_TRY (err, cudaDeviceGetAttribute (&reserved,
+            cudaDevAttrReservedSharedMemoryPerBlock, dev));
+    d.smem_optin = (size_t) optin;
+    d.smem_per_sm = (size_t) per_sm;
+    d.smem_reserved = (size_t) reserved;
+    d.n_sms = n_sms;
   }
   const int obj_slope = m.plane[CV_STX_O].mode_b == CV_STX_GAUSS;
   if (v == CV_STIXELS_VARIANT_BASELINE
       || !cv_stx_tiled_supports (&m, device_pose ? 1 : 0)
-      || cv_stixels_tiled_smem (m.n_rows, obj_slope, 0) > plan->smem_optin) {
+      || cv_stixels_tiled_smem (m.n_rows, obj_slope, 0) > d.smem_optin) {
     plan->used = CV_STIXELS_VARIANT_BASELINE;
     return CV_OK;
   }
-  /* auto (bench-stixels, H200): no more columns than SMs, 16 warps with
-   * split blocks and the critical block folded into the D phase (640x480:
-   * 0.126 -> 0.122 ms back to back); else 8 warps, with split blocks below
-   * CV_STX_AUTO_WHOLE_BANDS bands (2048x1024 with 8x8 and 4x4 cells: 1 %
-   * faster), with whole blocks from there (1242x375, pruned: 0.157 ->
-   * 0.152 ms) */
   if (v == CV_STIXELS_VARIANT_AUTO)
-    v = m.n_columns <= plan->n_sms ? CV_STIXELS_VARIANT_TILED16_FOLD :
-        cv_stx_n_bands (m.n_rows) >= CV_STX_AUTO_WHOLE_BANDS ?
-        CV_STIXELS_VARIANT_TILED8 : CV_STIXELS_VARIANT_TILED8_SPLIT;
-  /* the folded scheme's tables of critical fits must fit too */
-  if (v == CV_STIXELS_VARIANT_TILED16_FOLD
-      && cv_stixels_tiled_smem (m.n_rows, obj_slope, 1) > plan->smem_optin)
-    v = CV_STIXELS_VARIANT_TILED16_SPLIT;
+    v = cv_stixels_auto_variant (m.n_columns, m.n_rows, obj_slope, &d);
+  else if (v == CV_STIXELS_VARIANT_TILED16_FOLD)
+    v = fold_or_fallback (m.n_rows, obj_slope, &d);
   plan->used = v;
   return CV_OK;
 }

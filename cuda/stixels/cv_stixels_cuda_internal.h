@@ -44,16 +44,19 @@ typedef enum
  * ones; TILED16_FOLD is TILED16_SPLIT with two helpers on the D warp's
  * sub-partition and the critical block folded into the D phase of the band
  * below (no phase 1; two more tables of fits in shared memory, so it falls back
- * to TILED16_SPLIT where they do not fit).  AUTO (the default) takes
- * TILED16_FOLD when the frame has no more columns than the GPU has SMs (one
- * block per SM), else 8 warps (two blocks per SM): TILED8_SPLIT for columns of
- * fewer than CV_STX_AUTO_WHOLE_BANDS bands of 32 rows, TILED8 from there
- * (pruning leaves the helpers short tasks); and BASELINE where the tiled kernel
- * does not apply (plane priors it does not cover, columns too tall for its
- * shared memory).  The environment variable CUDAVISION_STIXELS_VARIANT (a name
- * below) sets the variant of new plans. */
-/* Bands (of 32 rows) from which AUTO takes whole blocks per helper task. */
+ * to 16 warps unfolded where they do not fit: TILED16_SPLIT, TILED16 from
+ * CV_STX_AUTO_WHOLE_BANDS16 bands).  AUTO (the default) takes
+ * 16 warps where an SM runs one block at a time (cv_stixels_auto_variant),
+ * else 8 warps (two blocks per SM): TILED8_SPLIT for columns of fewer than
+ * CV_STX_AUTO_WHOLE_BANDS bands of 32 rows, TILED8 from there (pruning leaves
+ * the helpers short tasks); and BASELINE where the tiled kernel does not apply
+ * (plane priors it does not cover, columns too tall for its shared memory).
+ * The environment variable CUDAVISION_STIXELS_VARIANT (a name below) sets the
+ * variant of new plans. */
+/* Bands (of 32 rows) from which AUTO takes whole blocks per helper task:
+ * with 8 warps, and with 16 where the folded scheme does not fit. */
 #define CV_STX_AUTO_WHOLE_BANDS 10
+#define CV_STX_AUTO_WHOLE_BANDS16 32
 
 typedef enum
 {
@@ -82,6 +85,25 @@ typedef enum
  * as a graph so far. */
 void cv_stixels_cuda_set_graphs (CvStixelsCuda * plan, int graphs);
 long cv_stixels_cuda_graph_frames (const CvStixelsCuda * plan);
+
+/* What AUTO's choice of the tiled kernel depends on: the device's SMs and
+ * shared memory (bytes per SM, reserved per block, the most a block may opt
+ * in to). */
+typedef struct
+{
+  int n_sms;
+  size_t smem_per_sm, smem_reserved, smem_optin;
+} CvStixelsDevice;
+
+/* AUTO's tiled kernel for @n_columns columns of @n_rows cells (@obj_slope:
+ * the object slope has a Gaussian prior) on @dev, where the 8-warp kernel
+ * fits a block's shared memory: 16 warps when the SMs run one block at a
+ * time (no more columns than SMs, or two 8-warp blocks do not fit an SM's
+ * shared memory), folded where its tables fit (else TILED16_SPLIT, whole
+ * blocks from CV_STX_AUTO_WHOLE_BANDS16 bands); else 8 warps.  Host code,
+ * no device needed. */
+CvStixelsVariant cv_stixels_auto_variant (int n_columns, int n_rows,
+    int obj_slope, const CvStixelsDevice * dev);
 
 /* "auto", "baseline", "tiled8", "tiled8-iso", "tiled8-split", "tiled16",
  * "tiled16-iso", "tiled16-iso1", "tiled16-split", "tiled4",

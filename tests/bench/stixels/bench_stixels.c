@@ -25,8 +25,10 @@
  *
  * Usage: bench-stixels [runs [SIZE [VARIANT]]]   (runs: default 300; keep
  * the total under ~60 s; SIZE: "WxH" or "WxH/CWxRS", e.g. 2048x1024/4x4,
- * only the sizes that match; VARIANT: a cv_stixels_variant_name, only that
- * one ("auto": only the default's total), e.g. for a profiler) */
+ * only the sizes that match; a "WxH/CWxRS" the table lacks runs as a row
+ * of its own, without a target, e.g. 1280x720/5x1; VARIANT: a
+ * cv_stixels_variant_name, only that one ("auto": only the default's
+ * total), e.g. for a profiler) */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +77,18 @@ static const Size sizes[] = {
   {2048, 1024, 4, 4, 1.00, "thesis 10.9 ms (Tegra Xavier)"},
   {640, 480, 5, 1, 0.10, "dhernandez0/stixels 1.72 ms (Titan X)"},
 };
+
+/* The row a SIZE argument asks for that the table lacks (width 0: none). */
+static Size custom_size = { 0, 0, 0, 0, 0.0, "no target" };
+
+/* "met" / "MISSED" against @s's target, "-" where it has none. */
+static const char *
+target_word (const Size * s, double ms)
+{
+  if (s->target_ms <= 0.0)
+    return "-";
+  return ms <= s->target_ms ? "met" : "MISSED";
+}
 
 static const CvStixelsVariant variants[] = {
   CV_STIXELS_VARIANT_BASELINE,
@@ -336,7 +350,7 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
         "%8.1e | %s%s (runs %s); back to back %.4f ms, host %.1f us\n",
         "auto", "", "", "", "", "", t_total, "",
         s->width * (double) s->height / t_total / 1e3, a.identical,
-        a.columns, a.worst_energy, t_total <= s->target_ms ? "met" : "MISSED",
+        a.columns, a.worst_energy, target_word (s, t_total),
         res->agree ? ", agrees" : ", DISAGREES",
         cv_stixels_variant_name (used), t_b2b, host_us);
   } else {
@@ -347,8 +361,7 @@ run_variant (const Job * job, CvStixelsVariant variant, gboolean header,
         t_down, t_sat, t_dp - t_sat, t_full - t_dp, t_compact, t_total,
         (t_dp - t_sat) * 1e6 / h, s->width * (double) s->height / t_total /
         1e3, a.identical, a.columns, a.worst_energy,
-        t_total <= s->target_ms ? "met" : "MISSED",
-        res->agree ? ", agrees" : ", DISAGREES",
+        target_word (s, t_total), res->agree ? ", agrees" : ", DISAGREES",
         used != variant ? " (ran " : "",
         used != variant ? cv_stixels_variant_name (used) : "",
         used != variant ? ")" : "", t_b2b, t_b2b_columns, host_us);
@@ -390,6 +403,32 @@ size_matches (const Size * s, const char *filter)
   g_snprintf (name, sizeof (name), "%dx%d/%dx%d", s->width, s->height,
       s->stixel_width, s->row_step);
   return strcmp (filter, name) == 0;
+}
+
+/* Reads "WxH/CWxRS" from @filter into custom_size when no row of the table
+ * has it.  FALSE when @filter has that form but not a frame cudastixels can
+ * take (the reason printed). */
+static gboolean
+parse_custom_size (const char *filter)
+{
+  Size c = custom_size;
+  char tail;
+
+  if (filter == NULL || sscanf (filter, "%dx%d/%dx%d%c", &c.width, &c.height,
+          &c.stixel_width, &c.row_step, &tail) != 4)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    if (size_matches (&sizes[i], filter))
+      return TRUE;
+  if (c.width < 1 || c.height < 1 || c.stixel_width < 1 || c.row_step < 1
+      || c.stixel_width > c.width || c.row_step > c.height) {
+    fprintf (stderr, "bench-stixels: cannot run \"%s\": the frame and the "
+        "stixel cells must be at least one pixel, the cells no larger than "
+        "the frame\n", filter);
+    return FALSE;
+  }
+  custom_size = c;
+  return TRUE;
 }
 
 /* Runs one variant in a child process; FALSE (and a report) when it does
@@ -453,6 +492,8 @@ main (int argc, char **argv)
   int i, status = 0;
   pid_t probe;
 
+  if (!parse_custom_size (size_filter))
+    return 2;
   if (variant_filter != NULL && !variant_known (variant_filter)) {
     fprintf (stderr, "bench-stixels: unknown variant '%s'\n",
         variant_filter);
@@ -478,8 +519,8 @@ main (int argc, char **argv)
       FP64_OPS_PER_CANDIDATE, WARP_ISSUE_PER_SM_CLOCK,
       FP32_INSTR_PER_CANDIDATE);
 
-  for (i = 0; i < (int) G_N_ELEMENTS (sizes); i++) {
-    const Size *s = &sizes[i];
+  for (i = 0; i <= (int) G_N_ELEMENTS (sizes); i++) {
+    const Size *s = i < (int) G_N_ELEMENTS (sizes) ? &sizes[i] : &custom_size;
     StxFrame *f;
     CvStixelParams p;
     CvStixelList cpu = CV_STIXEL_LIST_INIT;
@@ -488,13 +529,14 @@ main (int argc, char **argv)
     const char *best_name = NULL;
     int n_timed = 0;
     double w, h;
+    char target[128];
     gint64 t0;
     guint v;
     gboolean header;
     Job job;
     ChildResult res;
 
-    if (!size_matches (s, size_filter))
+    if (s->width == 0 || !size_matches (s, size_filter))
       continue;
     f = stx_frame_new (s->width, s->height, 8, 1 + i);
     stx_frame_add_noise (f, 0.5f, 0.1f, 0.0f, 128, FALSE, 7 + i);
@@ -508,12 +550,17 @@ main (int argc, char **argv)
     }
     w = (s->width + s->stixel_width - 1) / s->stixel_width;
     h = (s->height + s->row_step - 1) / s->row_step;
+    if (s->target_ms > 0.0)
+      g_snprintf (target, sizeof (target), "target <= %.2f ms (%s)",
+          s->target_ms, s->reference);
+    else
+      g_snprintf (target, sizeof (target), "%s", s->reference);
     printf ("\n== %dx%d, %dx%d: %.0f columns x %.0f rows, %.3g candidates, "
-        "%d stixels (%.0f px/stixel), target <= %.2f ms (%s); CPU reference "
-        "%.0f ms\n", s->width, s->height, s->stixel_width, s->row_step, w, h,
+        "%d stixels (%.0f px/stixel), %s; CPU reference %.0f ms\n",
+        s->width, s->height, s->stixel_width, s->row_step, w, h,
         w * h * (h + 1) / 2, cpu.n_stixels,
-        s->width * (double) s->height / MAX (cpu.n_stixels, 1), s->target_ms,
-        s->reference, (g_get_monotonic_time () - t0) * 1e-3);
+        s->width * (double) s->height / MAX (cpu.n_stixels, 1), target,
+        (g_get_monotonic_time () - t0) * 1e-3);
     {
       /* how much the tiled DP prunes on this frame (its emulation) */
       CvStixelList emu = CV_STIXEL_LIST_INIT;
@@ -554,7 +601,8 @@ main (int argc, char **argv)
       }
     }
     if (!spawn_variant (&job, CV_STIXELS_VARIANT_AUTO, header, &res)
-        || res.total_ms > s->target_ms || !res.agree)
+        || (s->target_ms > 0.0 && res.total_ms > s->target_ms)
+        || !res.agree)
       all_met = FALSE;
     /* (a variant filter such as "auto" times no listed variant) */
     if (best_name != NULL)

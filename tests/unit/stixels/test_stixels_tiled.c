@@ -7,13 +7,17 @@
  * moments, ground residual frame) and the tiling (segments, tables, ties)
  * on any machine; stixels-agreement-gpu checks the kernel itself.
  *
- * Also: the float building blocks against double-precision sums. */
+ * Also: the float building blocks against double-precision sums, and which
+ * tiled kernel the CUDA plan's default picks (host code, no GPU needed). */
 #include <glib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cv_stixels_tiled.h"
+#ifdef CV_HAVE_CUDA
+#include "cv_stixels_cuda_internal.h"
+#endif
 #include "cv_test.h"
 #include "stixels_test_util.h"
 
@@ -380,6 +384,53 @@ test_fold (void)
   fold_critical = 0;
 }
 
+/* AUTO's kernel on the H200's limits (132 SMs, 228 KiB of shared memory
+ * per SM, 1 KiB reserved per block, 227 KiB per block), at the frames
+ * bench-stixels measured (cv_stixels_cuda.cu lists the times), 5x1 cells
+ * unless noted. */
+static void
+test_auto_variant (void)
+{
+#ifdef CV_HAVE_CUDA
+  const CvStixelsDevice h200 = { 132, 233472, 1024, 232448 };
+  const struct
+  {
+    int columns, rows, obj_slope;
+    CvStixelsVariant expected;
+    const char *what;
+  } cases[] = {
+    {128, 480, 0, CV_STIXELS_VARIANT_TILED16_FOLD, "640x480: one column per SM"},
+    {249, 375, 0, CV_STIXELS_VARIANT_TILED8, "1242x375: two blocks per SM"},
+    {249, 188, 0, CV_STIXELS_VARIANT_TILED8_SPLIT, "1242x375, 5x2: 6 bands"},
+    {256, 128, 0, CV_STIXELS_VARIANT_TILED8_SPLIT, "2048x1024, 8x8"},
+    {160, 448, 0, CV_STIXELS_VARIANT_TILED8, "800x448: two blocks fit"},
+    {160, 477, 0, CV_STIXELS_VARIANT_TILED8, "800x477: two blocks fit"},
+    {160, 478, 0, CV_STIXELS_VARIANT_TILED16_FOLD, "800x478: they do not"},
+    {135, 480, 0, CV_STIXELS_VARIANT_TILED16_FOLD, "672x480"},
+    {256, 720, 0, CV_STIXELS_VARIANT_TILED16_FOLD, "1280x720"},
+    {249, 375, 1, CV_STIXELS_VARIANT_TILED16_FOLD,
+        "1242x375 with the object slope's prior: two blocks do not fit"},
+    {256, 828, 0, CV_STIXELS_VARIANT_TILED16_FOLD, "1280x828"},
+    {256, 829, 0, CV_STIXELS_VARIANT_TILED16_SPLIT,
+        "1280x829: the folded tables do not fit"},
+    {320, 900, 0, CV_STIXELS_VARIANT_TILED16_SPLIT, "1600x900"},
+    {256, 1024, 0, CV_STIXELS_VARIANT_TILED16, "1280x1024: 32 bands"},
+    {128, 1080, 0, CV_STIXELS_VARIANT_TILED16, "640x1080"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const CvStixelsVariant got = cv_stixels_auto_variant (cases[i].columns,
+        cases[i].rows, cases[i].obj_slope, &h200);
+    if (got != cases[i].expected)
+      g_error ("%s (%d columns of %d rows): AUTO took %s, not %s",
+          cases[i].what, cases[i].columns, cases[i].rows,
+          cv_stixels_variant_name (got),
+          cv_stixels_variant_name (cases[i].expected));
+  }
+#else
+  g_test_skip ("built without CUDA");
+#endif
+}
+
 int
 main (int argc, char **argv)
 {
@@ -391,5 +442,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stixels/tiled-shapes", test_agreement_shapes);
   g_test_add_func ("/stixels/tiled-pruning", test_pruning);
   g_test_add_func ("/stixels/tiled-fold", test_fold);
+  g_test_add_func ("/stixels/tiled-auto-variant", test_auto_variant);
   return g_test_run ();
 }
