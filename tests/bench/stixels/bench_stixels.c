@@ -28,7 +28,9 @@
  * only the sizes that match; a "WxH/CWxRS" the table lacks runs as a row
  * of its own, without a target, e.g. 1280x720/5x1; VARIANT: a
  * cv_stixels_variant_name, only that one ("auto": only the default's
- * total), e.g. for a profiler) */
+ * total), e.g. for a profiler).  BENCH_STIXELS_OBJECT_SLOPE_SIGMA=S runs
+ * the frames with object_slope_sigma S (a Gaussian prior on the objects'
+ * slope, which takes more shared memory per column; default 0). */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -488,6 +490,7 @@ main (int argc, char **argv)
   const int runs = argc > 1 ? MAX (10, atoi (argv[1])) : 300;
   const char *size_filter = argc > 2 ? argv[2] : NULL;
   const char *variant_filter = argc > 3 ? argv[3] : NULL;
+  const char *slope_sigma = getenv ("BENCH_STIXELS_OBJECT_SLOPE_SIGMA");
   gboolean all_met = TRUE, all_agree = TRUE;
   int i, status = 0;
   pid_t probe;
@@ -518,6 +521,9 @@ main (int argc, char **argv)
       runs, WARM_UP_RUNS, DEVICE_BANDWIDTH / 1e12, FP64_OPS_PER_SM_CLOCK,
       FP64_OPS_PER_CANDIDATE, WARP_ISSUE_PER_SM_CLOCK,
       FP32_INSTR_PER_CANDIDATE);
+  if (slope_sigma != NULL)
+    printf ("object_slope_sigma %s (BENCH_STIXELS_OBJECT_SLOPE_SIGMA)\n",
+        slope_sigma);
 
   for (i = 0; i <= (int) G_N_ELEMENTS (sizes); i++) {
     const Size *s = i < (int) G_N_ELEMENTS (sizes) ? &sizes[i] : &custom_size;
@@ -543,6 +549,8 @@ main (int argc, char **argv)
     stx_params_for_frame (&p, f);
     p.stixel_width = s->stixel_width;
     p.row_step = s->row_step;
+    if (slope_sigma != NULL)
+      p.object_slope_sigma = (float) g_ascii_strtod (slope_sigma, NULL);
     t0 = g_get_monotonic_time ();
     if (cv_stixels_cpu (&p, &f->disparity, NULL, &cpu, &err) != CV_OK) {
       fprintf (stderr, "cv_stixels_cpu: %s\n", err.message);
