@@ -313,9 +313,11 @@ fold_or_fallback (int n_rows, int obj_slope, const CvStixelsDevice * d)
  * 800x512 0.270 / 0.237, 800x600 0.352 / 0.305, 1242x576 0.330 / 0.289,
  * 1280x720 0.474 / 0.404, 1920x1080 1.383 / 1.213 (TILED16), but where two
  * fit: 800x448 0.168 / 0.199, 1242x448 0.169 / 0.202, 672x376 0.134 /
- * 0.161).  Else 8 warps, with split blocks below CV_STX_AUTO_WHOLE_BANDS
- * bands (2048x1024 with 8x8 and 4x4 cells: 1 % faster), with whole blocks
- * from there (1242x375, pruned: 0.157 -> 0.152 ms). */
+ * 0.161; with the objects' slope prior, from 363 cells: 1242x375 0.203 /
+ * 0.176, 800x400 0.218 / 0.186, but 800x360 0.135 / 0.165).  Else 8
+ * warps, with split blocks below CV_STX_AUTO_WHOLE_BANDS bands (2048x1024
+ * with 8x8 and 4x4 cells: 1 % faster), with whole blocks from there
+ * (1242x375, pruned: 0.157 -> 0.152 ms). */
 extern "C" CvStixelsVariant
 cv_stixels_auto_variant (int n_columns, int n_rows, int obj_slope,
     const CvStixelsDevice * d)
