@@ -107,7 +107,7 @@ CvStixelsVariant cv_stixels_auto_variant (int n_columns, int n_rows,
 
 /* "auto", "baseline", "tiled8", "tiled8-iso", "tiled8-split", "tiled16",
  * "tiled16-iso", "tiled16-iso1", "tiled16-split", "tiled4",
- * "tiled4-split". */
+ * "tiled4-split", "tiled16-fold". */
 const char *cv_stixels_variant_name (CvStixelsVariant variant);
 
 /* The variant of the next computes (AUTO or a forced one); returns FALSE
