@@ -222,8 +222,8 @@ struct CvStixelsCuda
 {
   CvStixelsVariant variant;     /* requested (AUTO by default) */
   CvStixelsVariant used;        /* the kernel the last column stage ran */
-  CvStixelsDevice device;       /* the current device's; n_sms 0 until
-                                 * queried */
+  CvVoteDevice device;          /* the current device's limits; n_sms 0
+                                 * until queried */
   CvDeviceBuffer cells;         /* n_columns * n_rows CvStxCell */
   CvDeviceBuffer column_stixels;        /* n_columns * n_rows CvStixel */
   CvDeviceBuffer column_info;   /* ColumnInfoLayout */
@@ -296,9 +296,9 @@ cv_stixels_cuda_variant_used (const CvStixelsCuda * plan)
  * 5x1 cells (32 bands) 0.729 / 0.749 ms, 1920x1080 (34) 1.213 / 1.234, but
  * 1600x900 (29) 0.922 / 0.907). */
 static CvStixelsVariant
-fold_or_fallback (int n_rows, int obj_slope, const CvStixelsDevice * d)
+fold_or_fallback (int n_rows, int obj_slope, const CvVoteDevice * d)
 {
-  if (cv_stixels_tiled_smem (n_rows, obj_slope, 1) <= d->smem_optin)
+  if (cv_stixels_tiled_smem (n_rows, obj_slope, 1) <= d->smem_per_block_optin)
     return CV_STIXELS_VARIANT_TILED16_FOLD;
   return cv_stx_n_bands (n_rows) >= CV_STX_AUTO_WHOLE_BANDS16 ?
       CV_STIXELS_VARIANT_TILED16 : CV_STIXELS_VARIANT_TILED16_SPLIT;
@@ -320,10 +320,10 @@ fold_or_fallback (int n_rows, int obj_slope, const CvStixelsDevice * d)
  * (1242x375, pruned: 0.157 -> 0.152 ms). */
 extern "C" CvStixelsVariant
 cv_stixels_auto_variant (int n_columns, int n_rows, int obj_slope,
-    const CvStixelsDevice * d)
+    const CvVoteDevice * d)
 {
   const size_t block8 = cv_stixels_tiled_smem (n_rows, obj_slope, 0)
-      + d->smem_reserved;
+      + d->smem_reserved_per_block;
   if (n_columns <= d->n_sms || 2 * block8 > d->smem_per_sm)
     return fold_or_fallback (n_rows, obj_slope, d);
   return cv_stx_n_bands (n_rows) >= CV_STX_AUTO_WHOLE_BANDS ?
@@ -338,27 +338,19 @@ resolve_variant (CvStixelsCuda * plan, bool device_pose, CvError * err)
   const CvStxModel & m = plan->model;
   CvStixelsVariant v = plan->variant;
 
-  CvStixelsDevice & d = plan->device;
+  CvVoteDevice & d = plan->device;
   if (d.n_sms == 0) {
-    int dev = 0, n_sms = 0, optin = 0, per_sm = 0, reserved = 0;
-    CV_CUDA_TRY (err, cudaGetDevice (&dev));
-    CV_CUDA_TRY (err, cudaDeviceGetAttribute (&n_sms,
-            cudaDevAttrMultiProcessorCount, dev));
-    CV_CUDA_TRY (err, cudaDeviceGetAttribute (&optin,
-            cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    CV_CUDA_TRY (err, cudaDeviceGetAttribute (&per_sm,
-            cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-    CV_CUDA_TRY (err, cudaDeviceGetAttribute (&reserved,
-            cudaDevAttrReservedSharedMemoryPerBlock, dev));
-    d.smem_optin = (size_t) optin;
-    d.smem_per_sm = (size_t) per_sm;
-    d.smem_reserved = (size_t) reserved;
-    d.n_sms = n_sms;
+    CvVoteDevice queried;
+    const CvStatus st = cv_vote_device_query (&queried, err);
+    if (st != CV_OK)
+      return st;
+    d = queried;
   }
   const int obj_slope = m.plane[CV_STX_O].mode_b == CV_STX_GAUSS;
   if (v == CV_STIXELS_VARIANT_BASELINE
       || !cv_stx_tiled_supports (&m, device_pose ? 1 : 0)
-      || cv_stixels_tiled_smem (m.n_rows, obj_slope, 0) > d.smem_optin) {
+      || cv_stixels_tiled_smem (m.n_rows, obj_slope, 0)
+      > d.smem_per_block_optin) {
     plan->used = CV_STIXELS_VARIANT_BASELINE;
     return CV_OK;
   }

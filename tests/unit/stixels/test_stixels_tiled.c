@@ -392,7 +392,12 @@ static void
 test_auto_variant (void)
 {
 #ifdef CV_HAVE_CUDA
-  const CvStixelsDevice h200 = { 132, 233472, 1024, 232448 };
+  CvVoteDevice h200;
+  h200.n_sms = 132;
+  h200.max_threads_per_sm = 2048;
+  h200.smem_per_sm = 233472;
+  h200.smem_reserved_per_block = 1024;
+  h200.smem_per_block_optin = 232448;
   const struct
   {
     int columns, rows, obj_slope;
