@@ -121,6 +121,30 @@ cv_cuda_allow_dynamic_smem (const void *kernel, const char *name,
   return CV_OK;
 }
 
+extern "C" CvStatus
+cv_cuda_device_limits (CvDeviceLimits * limits, CvError * err)
+{
+  int dev, value;
+
+  CV_CUDA_TRY (err, cudaGetDevice (&dev));
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
+          cudaDevAttrMultiProcessorCount, dev));
+  limits->n_sms = value;
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
+          cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+  limits->max_threads_per_sm = value;
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
+          cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  limits->smem_per_sm = (size_t) value;
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
+          cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  limits->smem_per_block_optin = (size_t) value;
+  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
+          cudaDevAttrReservedSharedMemoryPerBlock, dev));
+  limits->smem_reserved_per_block = (size_t) value;
+  return CV_OK;
+}
+
 extern "C" int
 cv_cuda_under_tool (void)
 {

@@ -71,6 +71,9 @@ CvStatus cv_cuda_error (CvError * err, int code, const char *call);
 CvStatus cv_cuda_allow_dynamic_smem (const void *kernel, const char *name,
     size_t bytes, CvError * err);
 
+/* Fills @limits for the current device. */
+CvStatus cv_cuda_device_limits (CvDeviceLimits * limits, CvError * err);
+
 /* Number of CUDA devices usable by the runtime (0 when no driver / GPU). */
 int cv_cuda_device_count (void);
 

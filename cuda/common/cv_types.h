@@ -57,6 +57,18 @@ typedef struct
   ((__typeof__ ((img)->data)) ((uint8_t *) (img)->data + (size_t) (y) * (img)->stride))
 #endif
 
+/* What launch planners need to know about a GPU.  Filled for the current
+ * device by cv_cuda_device_limits (cv_cuda.h, CUDA builds); the planners
+ * themselves are plain C, so CPU-only tests fill one by hand. */
+typedef struct
+{
+  int n_sms;                    /* multiprocessors */
+  int max_threads_per_sm;       /* resident threads per multiprocessor */
+  size_t smem_per_sm;           /* bytes of shared memory per multiprocessor */
+  size_t smem_per_block_optin;  /* the most one block may request (opt-in) */
+  size_t smem_reserved_per_block; /* bytes the runtime keeps per block */
+} CvDeviceLimits;
+
 /* Disparity maps are int16 fixed point with CV_DISP_FRAC_BITS fractional
  * bits (value / 16 = pixels); any negative value is invalid. */
 #define CV_DISP_FRAC_BITS 4

@@ -225,17 +225,17 @@ static CvStatus
 device_info (CvSgmCuda * plan, CvError * err)
 {
   int dev = 0;
+  CvDeviceLimits limits;
   if (plan->have_device_info)
     return CV_OK;
+  const CvStatus st = cv_cuda_device_limits (&limits, err);
+  if (st != CV_OK)
+    return st;
+  plan->n_sms = plan->pretended_sms > 0 ? plan->pretended_sms : limits.n_sms;
+  plan->smem_optin = (int) limits.smem_per_block_optin;
   CV_CUDA_TRY (err, cudaGetDevice (&dev));
-  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->n_sms,
-          cudaDevAttrMultiProcessorCount, dev));
-  if (plan->pretended_sms > 0)
-    plan->n_sms = plan->pretended_sms;
   CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->coop_ok,
           cudaDevAttrCooperativeLaunch, dev));
-  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&plan->smem_optin,
-          cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   memset (plan->paths_occupancy, 0xff, sizeof (plan->paths_occupancy));
   memset (plan->horiz_smem_set, 0, sizeof (plan->horiz_smem_set));
   memset (plan->paths_smem_set, 0, sizeof (plan->paths_smem_set));

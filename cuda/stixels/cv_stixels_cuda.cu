@@ -222,7 +222,7 @@ struct CvStixelsCuda
 {
   CvStixelsVariant variant;     /* requested (AUTO by default) */
   CvStixelsVariant used;        /* the kernel the last column stage ran */
-  CvVoteDevice device;          /* the current device's limits; n_sms 0
+  CvDeviceLimits device;        /* the current device's limits; n_sms 0
                                  * until queried */
   CvDeviceBuffer cells;         /* n_columns * n_rows CvStxCell */
   CvDeviceBuffer column_stixels;        /* n_columns * n_rows CvStixel */
@@ -296,7 +296,7 @@ cv_stixels_cuda_variant_used (const CvStixelsCuda * plan)
  * 5x1 cells (32 bands) 0.729 / 0.749 ms, 1920x1080 (34) 1.213 / 1.234, but
  * 1600x900 (29) 0.922 / 0.907). */
 static CvStixelsVariant
-fold_or_fallback (int n_rows, int obj_slope, const CvVoteDevice * d)
+fold_or_fallback (int n_rows, int obj_slope, const CvDeviceLimits * d)
 {
   if (cv_stixels_tiled_smem (n_rows, obj_slope, 1) <= d->smem_per_block_optin)
     return CV_STIXELS_VARIANT_TILED16_FOLD;
@@ -320,7 +320,7 @@ fold_or_fallback (int n_rows, int obj_slope, const CvVoteDevice * d)
  * (1242x375, pruned: 0.157 -> 0.152 ms). */
 extern "C" CvStixelsVariant
 cv_stixels_auto_variant (int n_columns, int n_rows, int obj_slope,
-    const CvVoteDevice * d)
+    const CvDeviceLimits * d)
 {
   const size_t block8 = cv_stixels_tiled_smem (n_rows, obj_slope, 0)
       + d->smem_reserved_per_block;
@@ -338,10 +338,10 @@ resolve_variant (CvStixelsCuda * plan, bool device_pose, CvError * err)
   const CvStxModel & m = plan->model;
   CvStixelsVariant v = plan->variant;
 
-  CvVoteDevice & d = plan->device;
+  CvDeviceLimits & d = plan->device;
   if (d.n_sms == 0) {
-    CvVoteDevice queried;
-    const CvStatus st = cv_vote_device_query (&queried, err);
+    CvDeviceLimits queried;
+    const CvStatus st = cv_cuda_device_limits (&queried, err);
     if (st != CV_OK)
       return st;
     d = queried;

@@ -18,10 +18,7 @@
 #ifndef CV_STIXELS_CUDA_INTERNAL_H
 #define CV_STIXELS_CUDA_INTERNAL_H
 
-#include "cv_stixels.h"
-#ifdef CV_HAVE_CUDA
-#include "vote/cv_vote.h"           /* CvVoteDevice, cv_vote_device_query */
-#endif
+#include "cv_stixels.h"           /* and cv_types.h: CvDeviceLimits */
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,14 +88,14 @@ long cv_stixels_cuda_graph_frames (const CvStixelsCuda * plan);
 
 /* AUTO's tiled kernel for @n_columns columns of @n_rows cells (@obj_slope:
  * the object slope has a Gaussian prior) on @dev (its SMs and shared
- * memory: cv_vote_device_query), where the 8-warp kernel
+ * memory: cv_cuda_device_limits), where the 8-warp kernel
  * fits a block's shared memory: 16 warps when the SMs run one block at a
  * time (no more columns than SMs, or two 8-warp blocks do not fit an SM's
  * shared memory), folded where its tables fit (else TILED16_SPLIT, whole
  * blocks from CV_STX_AUTO_WHOLE_BANDS16 bands); else 8 warps.  Host code,
  * no device needed. */
 CvStixelsVariant cv_stixels_auto_variant (int n_columns, int n_rows,
-    int obj_slope, const CvVoteDevice * dev);
+    int obj_slope, const CvDeviceLimits * dev);
 
 /* "auto", "baseline", "tiled8", "tiled8-iso", "tiled8-split", "tiled16",
  * "tiled16-iso", "tiled16-iso1", "tiled16-split", "tiled4",

@@ -31,7 +31,7 @@ struct GroundState
 
 struct CvGroundCuda
 {
-  CvVoteDevice device;
+  CvDeviceLimits device;
   bool have_device;
   CvVoteTuning tuning;
 
@@ -244,7 +244,7 @@ configure (CvGroundCuda * plan, const CvImageS16 * disparity,
   plan->ran = false;
   plan->setup = setup;
   if (!plan->have_device) {
-    status = cv_vote_device_query (&plan->device, err);
+    status = cv_cuda_device_limits (&plan->device, err);
     if (status != CV_OK)
       return status;
     plan->have_device = true;

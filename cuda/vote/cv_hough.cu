@@ -256,7 +256,7 @@ query_device (CvHoughCuda * plan, CvError * err)
 
   if (plan->have_device)
     return CV_OK;
-  CvStatus status = cv_vote_device_query (&plan->device, err);
+  CvStatus status = cv_cuda_device_limits (&plan->device, err);
   if (status != CV_OK)
     return status;
   CV_CUDA_TRY (err, cudaGetDevice (&dev));

@@ -129,7 +129,7 @@ typedef struct
  * stretching applies (see CvHoughStretchRule), capped at the block's
  * threads, S' per eq. 5.  @cc_major: the device's compute capability.
  * Leaves usable 0 (not an error) when one rho row does not fit. */
-CvStatus cv_hough_fast_layout_plan (const CvVoteDevice * device,
+CvStatus cv_hough_fast_layout_plan (const CvDeviceLimits * device,
     const CvVoteTuning * tuning, const CvHoughFastOptions * options,
     int cc_major, int n_theta, int n_rho, CvHoughFastLayout * layout,
     CvError * err);

@@ -33,7 +33,7 @@ cv_hough_fast_options_init (CvHoughFastOptions * options)
 }
 
 CvStatus
-cv_hough_fast_layout_plan (const CvVoteDevice * device,
+cv_hough_fast_layout_plan (const CvDeviceLimits * device,
     const CvVoteTuning * tuning, const CvHoughFastOptions * options,
     int cc_major, int n_theta, int n_rho, CvHoughFastLayout * layout,
     CvError * err)

@@ -63,7 +63,7 @@ struct HoughGraph
 
 struct CvHoughCuda
 {
-  CvVoteDevice device;
+  CvDeviceLimits device;
   bool have_device;
   int cc_major;
   bool unified_addressing;

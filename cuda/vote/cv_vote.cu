@@ -16,35 +16,11 @@ constexpr int kVDispThreads = 256;
 
 struct CvVoteCuda
 {
-  CvVoteDevice device;
+  CvDeviceLimits device;
   bool have_device;
   CvVoteTuning tuning;
   CvVoteLayout layout;
 };
-
-extern "C" CvStatus
-cv_vote_device_query (CvVoteDevice * device, CvError * err)
-{
-  int dev, value;
-
-  CV_CUDA_TRY (err, cudaGetDevice (&dev));
-  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
-          cudaDevAttrMultiProcessorCount, dev));
-  device->n_sms = value;
-  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
-          cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-  device->max_threads_per_sm = value;
-  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
-          cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-  device->smem_per_sm = (size_t) value;
-  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
-          cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  device->smem_per_block_optin = (size_t) value;
-  CV_CUDA_TRY (err, cudaDeviceGetAttribute (&value,
-          cudaDevAttrReservedSharedMemoryPerBlock, dev));
-  device->smem_reserved_per_block = (size_t) value;
-  return CV_OK;
-}
 
 extern "C" CvVoteCuda *
 cv_vote_cuda_new (void)
@@ -78,7 +54,7 @@ ensure_device (CvVoteCuda * plan, CvError * err)
 {
   if (plan->have_device)
     return CV_OK;
-  CvStatus status = cv_vote_device_query (&plan->device, err);
+  CvStatus status = cv_cuda_device_limits (&plan->device, err);
   plan->have_device = status == CV_OK;
   return status;
 }

@@ -94,16 +94,6 @@ CvStatus cv_vdisp_cpu (const CvImageS16 * disparity, const CvVDispParams * param
 
 /* ---- Launch layout of stage 2 (computed in one place, host code) -------- */
 
-/* What the layout needs to know about the GPU. */
-typedef struct
-{
-  int n_sms;                    /* multiprocessors */
-  int max_threads_per_sm;       /* resident threads per multiprocessor */
-  size_t smem_per_sm;           /* bytes of shared memory per multiprocessor */
-  size_t smem_per_block_optin;  /* the most one block may request (opt-in) */
-  size_t smem_reserved_per_block; /* bytes the runtime keeps per block */
-} CvVoteDevice;
-
 /* Tuning of stage 2 (benchmarks; the defaults are what the elements use). */
 typedef struct
 {
@@ -139,7 +129,7 @@ typedef struct
  *    thread at most) and at elements_per_part / bins_per_pass (more copies
  *    than votes cost more to clear and sum than they save); S' per eq. 5.
  * Fails when a block cannot hold even one copy of one bin. */
-CvStatus cv_vote_layout_plan (const CvVoteDevice * device,
+CvStatus cv_vote_layout_plan (const CvDeviceLimits * device,
     const CvVoteTuning * tuning, int n_spaces, int n_bins,
     int64_t elements_per_space, int threads, CvVoteLayout * layout,
     CvError * err);
@@ -169,9 +159,6 @@ CvStatus cv_hist2d_cuda (CvVoteCuda * plan, const CvImageU8 * image,
 CvStatus cv_vdisp_cuda (CvVoteCuda * plan, const CvImageS16 * disparity,
     const CvVDispParams * params, uint32_t * vdisp, CvStream stream,
     CvError * err);
-
-/* Fills @device for the current CUDA device. */
-CvStatus cv_vote_device_query (CvVoteDevice * device, CvError * err);
 #endif
 
 #ifdef __cplusplus

@@ -29,7 +29,7 @@ cv_vote_odd_stretch (int s)
 }
 
 CvStatus
-cv_vote_layout_plan (const CvVoteDevice * device, const CvVoteTuning * tuning,
+cv_vote_layout_plan (const CvDeviceLimits * device, const CvVoteTuning * tuning,
     int n_spaces, int n_bins, int64_t elements_per_space, int threads,
     CvVoteLayout * layout, CvError * err)
 {

@@ -54,6 +54,18 @@ cv_test_count (guint full, guint quick)
   return cv_test_quick (0, NULL) ? MIN (full, quick) : full;
 }
 
+CvDeviceLimits
+cv_test_h200_limits (void)
+{
+  CvDeviceLimits d;
+  d.n_sms = 132;
+  d.max_threads_per_sm = 2048;
+  d.smem_per_sm = 233472;
+  d.smem_per_block_optin = 232448;
+  d.smem_reserved_per_block = 1024;
+  return d;
+}
+
 gchar *
 cv_test_data_path (const gchar * relative)
 {

@@ -36,6 +36,12 @@ gboolean cv_test_quick (int argc, char **argv);
  * without arguments). */
 guint cv_test_count (guint full, guint quick);
 
+/* An H200 as the CUDA runtime describes it (132 SMs, 2048 threads and
+ * 228 KiB of shared memory per SM, 227 KiB per block with opt-in, 1 KiB
+ * reserved per block): CPU-only tests pin the launch planners' rules on
+ * it. */
+CvDeviceLimits cv_test_h200_limits (void);
+
 /* Path of a file of the shared data folder ($CUDAVISION_DATA or
  * ../shared/data), e.g. "middlebury/cones/left.png"; free with g_free. */
 gchar *cv_test_data_path (const gchar * relative);

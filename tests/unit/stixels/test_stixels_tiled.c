@@ -392,12 +392,7 @@ static void
 test_auto_variant (void)
 {
 #ifdef CV_HAVE_CUDA
-  CvVoteDevice h200;
-  h200.n_sms = 132;
-  h200.max_threads_per_sm = 2048;
-  h200.smem_per_sm = 233472;
-  h200.smem_reserved_per_block = 1024;
-  h200.smem_per_block_optin = 232448;
+  const CvDeviceLimits h200 = cv_test_h200_limits ();
   const struct
   {
     int columns, rows, obj_slope;

@@ -20,20 +20,8 @@
 
 /* ---- layout ------------------------------------------------------------------ */
 
-static CvVoteDevice
-h200 (void)
-{
-  CvVoteDevice d;
-  d.n_sms = 132;
-  d.max_threads_per_sm = 2048;
-  d.smem_per_sm = 233472;
-  d.smem_per_block_optin = 232448;
-  d.smem_reserved_per_block = 1024;
-  return d;
-}
-
 static void
-plan (const CvVoteDevice * d, const CvVoteTuning * t,
+plan (const CvDeviceLimits * d, const CvVoteTuning * t,
     const CvHoughFastOptions * o, int cc, int n_theta, int n_rho,
     CvHoughFastLayout * l)
 {
@@ -62,7 +50,7 @@ plan (const CvVoteDevice * d, const CvVoteTuning * t,
 static void
 test_layout (void)
 {
-  const CvVoteDevice d = h200 ();
+  const CvDeviceLimits d = cv_test_h200_limits ();
   CvVoteTuning t;
   CvHoughFastOptions o;
   CvHoughFastLayout l;
@@ -120,7 +108,7 @@ test_layout (void)
   t.smem_budget = 0;
   /* a device whose multiprocessor holds only one such block */
   {
-    CvVoteDevice small = { 40, 1024, 65536, 65536, 0 };
+    CvDeviceLimits small = { 40, 1024, 65536, 65536, 0 };
     plan (&small, &t, &o, 7, 180, 2203, &l);
     VT_CHECK (l.usable && l.angles == 4 && l.stretch == 1, "64 KiB SM");
     small.max_threads_per_sm = 512;
@@ -345,7 +333,7 @@ vote_case (const char *name, int w, int h, float rho_step, float min_theta,
 {
   CvHoughGeometry g = { 0 };
   CvHoughFastLayout l;
-  const CvVoteDevice d = h200 ();
+  const CvDeviceLimits d = cv_test_h200_limits ();
   CvError err = { 0 };
 
   VT_CHECK (geometry (&g, w, h, rho_step, min_theta, max_theta, theta_step, 0,

@@ -5,19 +5,11 @@
 
 #include "vote_test_util.h"
 
-/* An H200 as the CUDA runtime describes it. */
-static const CvVoteDevice h200 = {
-  .n_sms = 132,
-  .max_threads_per_sm = 2048,
-  .smem_per_sm = 233472,
-  .smem_per_block_optin = 232448,
-  .smem_reserved_per_block = 1024,
-};
-
 static CvVoteLayout
 plan (const CvVoteTuning * tuning, int spaces, int bins, int64_t elements,
     int threads)
 {
+  const CvDeviceLimits h200 = cv_test_h200_limits ();
   CvVoteLayout lay;
   CvError err = { 0 };
   CvStatus st = cv_vote_layout_plan (&h200, tuning, spaces, bins, elements,
@@ -38,6 +30,7 @@ plan (const CvVoteTuning * tuning, int spaces, int bins, int64_t elements,
 int
 main (void)
 {
+  const CvDeviceLimits h200 = cv_test_h200_limits ();
   CvVoteTuning tuning;
   CvVoteLayout lay;
   CvError err = { 0 };
