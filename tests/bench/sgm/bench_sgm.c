@@ -28,6 +28,10 @@
  * the schedule comparison runs when its row is selected.  A CASE of the
  * form "WxH DD Pp" (census optional) that no row of the table has runs
  * as a row of its own, e.g. "640x480 D128 4p full".
+ *
+ * BENCH_SGM_P2=N runs every row with P2 = N instead of the default (from a
+ * P2 of 64 the byte planes do not apply, and the default runs the 16-bit
+ * cells or the sweeps with either census).
  */
 #include <glib.h>
 #include <stdio.h>
@@ -107,6 +111,8 @@ static const Case cases[] = {
 
 /* The command line's row when the table lacks it (w 0: none). */
 static Case custom_case;
+/* BENCH_SGM_P2 (0: the default P2). */
+static int p2_override;
 
 #define N_CENSUS 2
 
@@ -172,6 +178,28 @@ parse_custom_case (const char *filter)
   return TRUE;
 }
 
+/* Reads BENCH_SGM_P2 into p2_override; FALSE (the reason printed) when
+ * cudasgm would refuse it. */
+static gboolean
+parse_p2_override (void)
+{
+  const char *s = getenv ("BENCH_SGM_P2");
+  CvSgmParams p;
+  CvError err = { 0 };
+
+  if (s == NULL)
+    return TRUE;
+  cv_sgm_params_init (&p);
+  p.p2 = atoi (s);
+  if (cv_sgm_params_validate (&p, &err) != CV_OK) {
+    fprintf (stderr, "bench-sgm: BENCH_SGM_P2=%s: %s\n", s, err.message);
+    return FALSE;
+  }
+  p2_override = p.p2;
+  printf ("P2 %d (BENCH_SGM_P2)\n", p2_override);
+  return TRUE;
+}
+
 static void
 params_for (const Job * j, CvSgmParams * p)
 {
@@ -179,6 +207,8 @@ params_for (const Job * j, CvSgmParams * p)
   p->max_disparity = j->c->d;
   p->paths = j->c->paths;
   p->census = (CvSgmCensus) j->census;
+  if (p2_override > 0)
+    p->p2 = p2_override;
   p->subpixel = 1;
   p->lr_check = 1;
   p->median = 1;
@@ -655,7 +685,7 @@ main (int argc, char **argv)
   gint64 t_start = g_get_monotonic_time ();
   gboolean all_identical = TRUE;
 
-  if (!parse_custom_case (filter))
+  if (!parse_custom_case (filter) || !parse_p2_override ())
     return 2;
   n_cases = N_CASES + (custom_case.w > 0);
   cv_test_require_gpu ();
