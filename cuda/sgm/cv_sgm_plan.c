@@ -581,7 +581,10 @@ cv_sgm_variant_name (CvSgmVariant variant)
  *    census, 8 against 16 lanes, columns per SM: 720x540 (5.5) 1.024 /
  *    0.988, 784x480 (5.9) 0.988 / 0.933, 800x600 (6.1) 1.210 / 1.156,
  *    880x480 (6.7) 1.046 / 1.022, 920x480 (7.0) 1.105 / 1.071, but 640x480
- *    (4.8) 0.741 / 0.755);
+ *    (4.8) 0.741 / 0.755; session 88, the centre-symmetric census with P2
+ *    80, where the byte planes do not apply: 720x540 0.972 / 0.936,
+ *    784x480 0.935 / 0.883, 800x600 1.163 / 1.110, 880x480 0.987 / 0.966,
+ *    920x480 1.042 / 1.011, 640x480 0.684 / 0.705);
  *  - else 8 (16 lanes with 8 paths and D 128 spread their blocks less
  *    evenly over the SMs). */
 #define SGM_CELLS4_D64_NARROW_COLUMNS_PER_SM 10
