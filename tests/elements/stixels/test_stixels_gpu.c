@@ -7,7 +7,8 @@
  *  - the overlay: the GPU's bytes equal the CPU renderer's drawing of the
  *    GPU's own stixels (always), and the CPU path's bytes (when all columns
  *    agree);
- *  - estimate-camera on the device: the same pose as the CPU estimate;
+ *  - estimate-camera on the device: the same pose as the CPU estimate, on
+ *    frames that run each tiled kernel the default picks;
  *  - transfer-bytes: counts the upload of host disparity (stereotestsrc's
  *    ground truth) and, when the disparity meta is already on the device,
  *    only the small result lists;
@@ -459,57 +460,82 @@ GST_START_TEST (test_device_disparity)
 GST_END_TEST;
 
 /* The pose estimated on the device equals the CPU estimate, and the
- * stixels built on it agree. */
+ * stixels built on it agree, on frames that run each of the tiled kernels
+ * AUTO picks on an H200 (cv_stixels_auto_variant): 640x480 (two frames)
+ * folded, one column per SM; 1242x375 8 warps; 1280x720 folded, more
+ * columns than SMs; 800x900 16 warps in split blocks and 512x1000 in
+ * whole blocks (too tall for the folded tables). */
 GST_START_TEST (test_estimate_camera)
 {
-  const guint n = 2;
-  StxScene *scenes[2];
-  GstBuffer *inputs[2];
-  gchar *caps = g_strdup ("video/x-raw,format=RGBA,width=640,height=480,"
-      "framerate=25/1");
+  const struct
+  {
+    gint w, h;
+    guint frames;
+    gboolean quick;             /* in the reduced sample (cv_test_quick) */
+  } sizes[] = {
+    {640, 480, 2, TRUE},
+    {1242, 375, 1, FALSE},
+    {1280, 720, 1, FALSE},
+    {800, 900, 1, FALSE},
+    {512, 1000, 1, FALSE},
+  };
   const gchar *props = "height=1.2 pitch=-0.01 estimate-camera=true "
       "overlay=true post-messages=true";
-  StxRun *cpu, *gpu;
+  const gboolean quick = cv_test_quick (0, NULL);
 
-  for (guint i = 0; i < n; i++) {
-    scenes[i] = stx_scene_new (640, 480, 8, 1, (gfloat) (i * SCENE_SPEED),
-        FALSE);
-    inputs[i] = stx_scene_rgba_buffer (scenes[i]);
-  }
-  cpu = run_chain (NULL, inputs, caps, NULL, n, props, FALSE, FALSE);
-  gpu = run_chain (NULL, inputs, caps, NULL, n, props, TRUE, TRUE);
-  for (guint i = 0; i < n; i++) {
-    gdouble hc, pc, hg, pg;
-    gboolean ec, eg;
-    StxMetaEval ev;
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++) {
+    const guint n = sizes[k].frames;
+    StxScene *scenes[2];
+    GstBuffer *inputs[2];
+    StxRun *cpu, *gpu;
+    gchar *caps, *what;
 
-    fail_unless (cpu->summaries[i] && gpu->summaries[i]);
-    gst_structure_get (cpu->summaries[i], "camera-height", G_TYPE_DOUBLE, &hc,
-        "camera-pitch", G_TYPE_DOUBLE, &pc, "camera-estimated",
-        G_TYPE_BOOLEAN, &ec, NULL);
-    gst_structure_get (gpu->summaries[i], "camera-height", G_TYPE_DOUBLE, &hg,
-        "camera-pitch", G_TYPE_DOUBLE, &pg, "camera-estimated",
-        G_TYPE_BOOLEAN, &eg, NULL);
-    g_print ("frame %u: pose CPU %.6f m %.7f rad (%s), GPU %.6f m %.7f rad "
-        "(%s)\n", i, hc, pc, ec ? "estimated" : "prior", hg, pg,
-        eg ? "estimated" : "prior");
-    fail_unless (ec && eg);
-    fail_unless (fabs (hc - hg) <= 1e-4 * hc && fabs (pc - pg) <= 1e-5,
-        "frame %u: poses differ", i);
-    fail_unless (fabs (hg - 1.65) < 0.03 && fabs (pg - 0.02) < 0.002);
-    fail_unless (compare_metas ("estimate-camera", stx_run_meta (cpu, i),
-            stx_run_meta (gpu, i)) >= MIN_IDENTICAL_COLUMNS);
-    stx_evaluate_meta (scenes[i], stx_run_meta (gpu, i), 0.05, &ev);
-    stx_print_eval ("estimate-camera on the GPU", &ev);
-    fail_unless (ev.class_accuracy >= STX_MIN_CLASS_ACCURACY);
+    if (quick && !sizes[k].quick)
+      continue;
+    caps = g_strdup_printf ("video/x-raw,format=RGBA,width=%d,height=%d,"
+        "framerate=25/1", sizes[k].w, sizes[k].h);
+    what = g_strdup_printf ("estimate-camera %dx%d", sizes[k].w, sizes[k].h);
+    for (guint i = 0; i < n; i++) {
+      scenes[i] = stx_scene_new (sizes[k].w, sizes[k].h, 8, 1,
+          (gfloat) (i * SCENE_SPEED), FALSE);
+      inputs[i] = stx_scene_rgba_buffer (scenes[i]);
+    }
+    cpu = run_chain (NULL, inputs, caps, NULL, n, props, FALSE, FALSE);
+    gpu = run_chain (NULL, inputs, caps, NULL, n, props, TRUE, TRUE);
+    for (guint i = 0; i < n; i++) {
+      gdouble hc, pc, hg, pg;
+      gboolean ec, eg;
+      StxMetaEval ev;
+
+      fail_unless (cpu->summaries[i] && gpu->summaries[i]);
+      gst_structure_get (cpu->summaries[i], "camera-height", G_TYPE_DOUBLE,
+          &hc, "camera-pitch", G_TYPE_DOUBLE, &pc, "camera-estimated",
+          G_TYPE_BOOLEAN, &ec, NULL);
+      gst_structure_get (gpu->summaries[i], "camera-height", G_TYPE_DOUBLE,
+          &hg, "camera-pitch", G_TYPE_DOUBLE, &pg, "camera-estimated",
+          G_TYPE_BOOLEAN, &eg, NULL);
+      g_print ("%dx%d frame %u: pose CPU %.6f m %.7f rad (%s), GPU %.6f m "
+          "%.7f rad (%s)\n", sizes[k].w, sizes[k].h, i, hc, pc,
+          ec ? "estimated" : "prior", hg, pg, eg ? "estimated" : "prior");
+      fail_unless (ec && eg);
+      fail_unless (fabs (hc - hg) <= 1e-4 * hc && fabs (pc - pg) <= 1e-5,
+          "%dx%d frame %u: poses differ", sizes[k].w, sizes[k].h, i);
+      fail_unless (fabs (hg - 1.65) < 0.03 && fabs (pg - 0.02) < 0.002);
+      fail_unless (compare_metas (what, stx_run_meta (cpu, i),
+              stx_run_meta (gpu, i)) >= MIN_IDENTICAL_COLUMNS);
+      stx_evaluate_meta (scenes[i], stx_run_meta (gpu, i), 0.05, &ev);
+      stx_print_eval ("estimate-camera on the GPU", &ev);
+      fail_unless (ev.class_accuracy >= STX_MIN_CLASS_ACCURACY);
+    }
+    stx_run_free (cpu);
+    stx_run_free (gpu);
+    for (guint i = 0; i < n; i++) {
+      gst_buffer_unref (inputs[i]);
+      stx_scene_free (scenes[i]);
+    }
+    g_free (caps);
+    g_free (what);
   }
-  stx_run_free (cpu);
-  stx_run_free (gpu);
-  for (guint i = 0; i < n; i++) {
-    gst_buffer_unref (inputs[i]);
-    stx_scene_free (scenes[i]);
-  }
-  g_free (caps);
 }
 
 GST_END_TEST;
