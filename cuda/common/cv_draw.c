@@ -50,11 +50,23 @@ cv_draw_list_check (const CvDrawList * list, CvError * err)
   return CV_OK;
 }
 
+CvStatus
+cv_draw_frame_check (const CvFrame * frame, const char *what, CvError * err)
+{
+  CvStatus status = cv_frame_check (frame, what, err);
+  if (status == CV_OK
+      && (int64_t) frame->width * frame->height > CV_DRAW_MAX_PIXELS)
+    return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
+        "%s: %dx%d is more pixels than an overlay is drawn into (%d)", what,
+        frame->width, frame->height, CV_DRAW_MAX_PIXELS);
+  return status;
+}
+
 /* Rectangles first, then lines, each in list order. */
 CvStatus
 cv_draw_cpu (CvFrame * frame, const CvDrawList * list, CvError * err)
 {
-  CvStatus status = cv_frame_check (frame, "draw: frame", err);
+  CvStatus status = cv_draw_frame_check (frame, "draw: frame", err);
   int subsampled;
 
   if (status == CV_OK)

@@ -144,7 +144,7 @@ cv_draw_cuda (CvDrawCuda * draw, CvFrame * frame, const CvDrawList * list,
   if (draw == NULL)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
         "draw (CUDA): the renderer is NULL");
-  status = cv_frame_check (frame, "draw (CUDA): frame", err);
+  status = cv_draw_frame_check (frame, "draw (CUDA): frame", err);
   if (status == CV_OK)
     status = cv_draw_list_check (list, err);
   if (status != CV_OK)
@@ -202,7 +202,7 @@ extern "C" CvStatus
 cv_draw_cuda_device (CvFrame * frame, const CvDrawDeviceList * list,
     CvStream stream, CvError * err)
 {
-  CvStatus status = cv_frame_check (frame, "draw (CUDA): frame", err);
+  CvStatus status = cv_draw_frame_check (frame, "draw (CUDA): frame", err);
 
   if (status != CV_OK)
     return status;

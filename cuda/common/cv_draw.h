@@ -52,6 +52,17 @@ typedef struct
 
 CvStatus cv_draw_cpu (CvFrame * frame, const CvDrawList * list, CvError * err);
 
+/* Largest frame an overlay is drawn into, in pixels: the renderers count a
+ * primitive's pixels in int (cv_draw_raster.h), and a primitive clipped to
+ * the frame has at most the frame's.  Any side up to 65535 within it. */
+#define CV_DRAW_MAX_PIXELS (1 << 30)
+
+/* Checks that @frame is a usable frame (cv_frame_check) of at most
+ * CV_DRAW_MAX_PIXELS pixels; @what names it in the message.  Every
+ * renderer calls it. */
+CvStatus cv_draw_frame_check (const CvFrame * frame, const char *what,
+    CvError * err);
+
 /* Distance colour ramp used by every element: @t in [0, 1], 0 = near (red),
  * 1 = far (green) through yellow.  Inline for host and device code, with
  * the same rounding (to nearest, ties to even) on both. */

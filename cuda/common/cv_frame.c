@@ -6,8 +6,10 @@
 
 #include "cv_pixel.h"
 
-/* Largest frame side accepted (keeps every index computation in int). */
-#define CV_FRAME_MAX_SIDE 32768
+/* Largest frame side accepted: what the metas' 16-bit rows and columns
+ * hold.  Coordinates fit in int; offsets into a plane are size_t
+ * (cv_plane_at). */
+#define CV_FRAME_MAX_SIDE 65535
 
 static const char *
 format_name (CvPixelFormat format)

@@ -444,6 +444,42 @@ test_validation (void)
   test_frame_free (&f);
 }
 
+/* Frames up to 65535 px a side (what the metas hold): a box and a line
+ * across a 65535x2 frame land where they should; a frame of more than
+ * CV_DRAW_MAX_PIXELS is refused before a pixel is touched. */
+static void
+test_frame_limits (void)
+{
+  const int w = 65535;
+  CvFrame f, huge;
+  CvError err = { 0 };
+  CvDrawRect box = { w - 3, 0, 3, 1, white, none };
+  CvDrawLine line = { 0, 1, w - 1, 1, white, 1 };
+  CvDrawList list = { &box, 1, NULL, 0 };
+
+  test_frame_alloc (&f, CV_PIXEL_GRAY8, w, 2, 0);
+  draw_ok (&f, &box, 1, &line, 1);
+  for (int x = 0; x < w; x++) {
+    g_assert_cmpint (gray_at (&f, x, 0), ==, x >= w - 3 ? 255 : 0);
+    g_assert_cmpint (gray_at (&f, x, 1), ==, 255);
+  }
+
+  /* 65535 x 16385 px: its plane is never read (one byte stands for it) */
+  huge = f;
+  huge.height = CV_DRAW_MAX_PIXELS / w + 1;
+  g_assert_cmpint (cv_draw_cpu (&huge, &list, &err), ==,
+      CV_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (err.message, "65535x16385"));
+  cv_error_clear (&err);
+  huge.width = w + 1;
+  huge.height = 1;
+  g_assert_cmpint (cv_draw_cpu (&huge, &list, &err), ==,
+      CV_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (err.message, "outside 1..65535"));
+  cv_error_clear (&err);
+  test_frame_free (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -458,5 +494,6 @@ main (int argc, char **argv)
   g_test_add_func ("/draw/gray16-y444", test_gray16_y444);
   g_test_add_func ("/draw/color-ramp", test_color_ramp);
   g_test_add_func ("/draw/validation", test_validation);
+  g_test_add_func ("/draw/frame-limits", test_frame_limits);
   return g_test_run ();
 }

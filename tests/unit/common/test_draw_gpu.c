@@ -11,8 +11,9 @@
 #include "cv_draw.h"
 #include "gpu_frame_util.h"
 
+/* (the last two: the widest and the tallest frames, 65535 px a side) */
 static const int sizes[][2] = { {1, 1}, {2, 3}, {5, 3}, {37, 23},
-{333, 211}, {641, 481}
+{333, 211}, {641, 481}, {65535, 3}, {5, 65535}
 };
 
 /* Cells of the grid that keeps primitives apart (even, so a 2x2 chroma
