@@ -278,6 +278,8 @@ gst_cv_filter_set_property (GObject * object, guint prop_id,
 {
   GstCvFilter *filter = GST_CV_FILTER (object);
 
+  if (gst_cv_element_refuses_change (GST_ELEMENT (object), pspec))
+    return;
   switch (prop_id) {
     case PROP_CUDA_DEVICE_ID:
       GST_OBJECT_LOCK (filter);
@@ -391,6 +393,24 @@ setting_to_value (gconstpointer field, GValue * value)
   }
 }
 
+gboolean
+gst_cv_element_refuses_change (GstElement * element, GParamSpec * pspec)
+{
+  GstState state;
+
+  if (!(pspec->flags & GST_PARAM_MUTABLE_READY))
+    return FALSE;
+  GST_OBJECT_LOCK (element);
+  state = GST_STATE (element);
+  GST_OBJECT_UNLOCK (element);
+  if (state <= GST_STATE_READY)
+    return FALSE;
+  g_warning ("%s: property '%s' can only change in the NULL or READY state "
+      "(the element is %s): the change is ignored", GST_ELEMENT_NAME (element),
+      pspec->name, gst_element_state_get_name (state));
+  return TRUE;
+}
+
 static void
 setting_set_property (GObject * object, guint prop_id, const GValue * value,
     GParamSpec * pspec)
@@ -402,6 +422,8 @@ setting_set_property (GObject * object, guint prop_id, const GValue * value,
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     return;
   }
+  if (gst_cv_element_refuses_change (GST_ELEMENT (object), pspec))
+    return;
   GST_OBJECT_LOCK (filter);
   setting_from_value (field, value);
   GST_OBJECT_UNLOCK (filter);

@@ -132,6 +132,13 @@ void gst_cv_filter_class_set_in_place (GstCvFilterClass * klass);
 void gst_cv_filter_class_install_setting (GstCvFilterClass * klass,
     guint prop_id, GParamSpec * pspec, gsize offset);
 
+/* TRUE when @pspec is flagged GST_PARAM_MUTABLE_READY and @element is in
+ * PAUSED or PLAYING: the change is refused with a warning that says so
+ * (the settings do it for every element; other set_property functions
+ * call it first). */
+gboolean gst_cv_element_refuses_change (GstElement * element,
+    GParamSpec * pspec);
+
 /* ---- for process() ------------------------------------------------------ */
 
 /* Maps @buffer for the current backend (device addresses for CUDA).

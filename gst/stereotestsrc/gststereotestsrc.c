@@ -33,6 +33,7 @@
 #include "cv_frame.h"
 #include "cvelements.h"
 #include "gstcvenum.h"
+#include "gstcvfilter.h"
 #include "gstcvframe.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_stereo_test_src_debug);
@@ -109,6 +110,8 @@ gst_stereo_test_src_set_property (GObject * object, guint prop_id,
 {
   GstStereoTestSrc *src = GST_STEREO_TEST_SRC (object);
 
+  if (gst_cv_element_refuses_change (GST_ELEMENT (object), pspec))
+    return;
   GST_OBJECT_LOCK (src);
   switch (prop_id) {
     case PROP_LAYOUT:
@@ -552,7 +555,8 @@ gst_stereo_test_src_class_init (GstStereoTestSrcClass * klass)
       g_param_spec_enum ("layout", "Layout",
           "How the two views are packed into one frame (also announced as "
           "multiview-mode in the caps)", GST_TYPE_STEREO_LAYOUT,
-          DEFAULT_PROP_LAYOUT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          DEFAULT_PROP_LAYOUT, G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_ATTACH_DISPARITY,
       g_param_spec_boolean ("attach-disparity", "Attach disparity",
           "Attach the exact ground-truth disparity of the left view as a "

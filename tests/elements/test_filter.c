@@ -310,6 +310,7 @@ typedef struct
   gfloat gain;
   gdouble scale;
   gint format;                  /* GstVideoFormat */
+  gint frozen;                  /* changeable only in NULL or READY */
 } TypedSettings;
 
 typedef struct
@@ -333,6 +334,7 @@ enum
   PROP_GAIN,
   PROP_SCALE,
   PROP_FORMAT,
+  PROP_FROZEN,
 };
 
 #define SETTING(field) G_STRUCT_OFFSET (TypedSettings, field)
@@ -364,6 +366,9 @@ typed_filter_class_init (TypedFilterClass * klass)
   gst_cv_filter_class_install_setting (fc, PROP_FORMAT,
       g_param_spec_enum ("format", "f", "f", GST_TYPE_VIDEO_FORMAT,
           GST_VIDEO_FORMAT_NV12, rw), SETTING (format));
+  gst_cv_filter_class_install_setting (fc, PROP_FROZEN,
+      g_param_spec_int ("frozen", "f", "f", 0, 10, 1,
+          rw | GST_PARAM_MUTABLE_READY), SETTING (frozen));
 }
 
 static void
@@ -406,6 +411,34 @@ GST_START_TEST (test_settings_of_every_type)
 
 GST_END_TEST;
 
+/* A setting flagged GST_PARAM_MUTABLE_READY changes in NULL and READY;
+ * in PAUSED the change is refused with a warning, the others still
+ * apply. */
+GST_START_TEST (test_ready_only_setting)
+{
+  GstElement *e = g_object_new (typed_filter_get_type (), NULL);
+  const TypedSettings *s = GST_CV_FILTER (e)->settings;
+
+  g_object_set (e, "frozen", 2, NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_set (e, "frozen", 3, NULL);
+  fail_unless_equals_int (s->frozen, 3);
+  fail_unless (gst_element_set_state (e, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  ASSERT_WARNING (g_object_set (e, "frozen", 4, NULL));
+  fail_unless_equals_int (s->frozen, 3);
+  g_object_set (e, "count", 5, NULL);
+  fail_unless_equals_int (s->count, 5);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_set (e, "frozen", 6, NULL);
+  fail_unless_equals_int (s->frozen, 6);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 filter_suite (void)
 {
@@ -424,6 +457,7 @@ filter_suite (void)
   tcase_add_test (tc, test_bytes_segment);
   tcase_add_test (tc, test_transfer_bytes_property);
   tcase_add_test (tc, test_settings_of_every_type);
+  tcase_add_test (tc, test_ready_only_setting);
   return s;
 }
 

@@ -262,6 +262,43 @@ GST_START_TEST (test_odd_width_rejected)
 
 GST_END_TEST;
 
+/* The packing follows the caps: `layout` changes only in NULL or READY
+ * (a change while the source runs is refused with a warning, the frames
+ * keep their layout). */
+GST_START_TEST (test_layout_fixed_while_running)
+{
+  GstElement *p = gst_parse_launch ("stereotestsrc name=src num-buffers=2 "
+      "supersample=1 ! video/x-raw,format=GRAY8,width=64,height=24 ! "
+      "fakesink", NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src");
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *msg;
+  gint layout;
+
+  fail_unless (gst_element_set_state (p, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (p, NULL, NULL, 10 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  ASSERT_WARNING (gst_util_set_object_arg (G_OBJECT (src), "layout",
+          "top-bottom"));
+  g_object_get (src, "layout", &layout, NULL);
+  fail_unless_equals_int (layout, 0);   /* side-by-side */
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_util_set_object_arg (G_OBJECT (src), "layout", "top-bottom");
+  g_object_get (src, "layout", &layout, NULL);
+  fail_unless_equals_int (layout, 1);
+  gst_object_unref (src);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
 static Suite *
 stereotestsrc_suite (void)
 {
@@ -277,6 +314,7 @@ stereotestsrc_suite (void)
   tcase_add_test (tc, test_num_buffers_and_timestamps);
   tcase_add_test (tc, test_seek_to_start);
   tcase_add_test (tc, test_odd_width_rejected);
+  tcase_add_test (tc, test_layout_fixed_while_running);
   return s;
 }
 
