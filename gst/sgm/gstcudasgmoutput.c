@@ -71,7 +71,9 @@ gst_cuda_sgm_disparity_to_kitti (const CvImageS16 * disparity,
 {
   guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (out, 0);
   gsize stride = GST_VIDEO_FRAME_PLANE_STRIDE (out, 0);
-  /* raw values have CV_DISP_FRAC_BITS fractional bits, KITTI 8 */
+  /* raw values have CV_DISP_FRAC_BITS fractional bits, KITTI 8; KITTI's 0
+   * means invalid, so a valid disparity 0 (a point at infinity: the sky)
+   * is written as 1, the smallest valid value (1/256 px) */
   const gint shift = 8 - CV_DISP_FRAC_BITS;
 
   for (gint y = 0; y < disparity->height; y++) {
@@ -79,7 +81,8 @@ gst_cuda_sgm_disparity_to_kitti (const CvImageS16 * disparity,
     guint16 *o = (guint16 *) (data + y * stride);
 
     for (gint x = 0; x < disparity->width; x++)
-      o[x] = GUINT16_TO_LE (d[x] < 0 ? 0 : (guint16) (d[x] << shift));
+      o[x] = GUINT16_TO_LE (d[x] < 0 ? 0 : d[x] == 0 ? 1 :
+          (guint16) (d[x] << shift));
   }
 }
 

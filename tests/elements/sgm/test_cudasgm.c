@@ -415,7 +415,7 @@ check_kitti (GstBuffer * out, GstCaps * caps)
   gint16 *disparity = g_new (gint16, VIEW_W * VIEW_H);
   GstVideoInfo info;
   GstVideoFrame vframe;
-  guint invalid = 0;
+  guint invalid = 0, at_infinity = 0;
 
   fail_unless (meta != NULL);
   fail_unless (gst_video_info_from_caps (&info, caps));
@@ -432,15 +432,18 @@ check_kitti (GstBuffer * out, GstCaps * caps)
     for (gint x = 0; x < VIEW_W; x++) {
       gint d = disparity[y * VIEW_W + x];
       guint value = row[2 * x] | (row[2 * x + 1] << 8);
-      guint want = d < 0 ? 0 : (guint) d * 16;
+      /* KITTI's 0 is invalid: a valid 0 (the sky) is the smallest value */
+      guint want = d < 0 ? 0 : d == 0 ? 1 : (guint) d * 16;
 
       invalid += d < 0;
+      at_infinity += d == 0;
       fail_unless (value == want, "GRAY16 (%d, %d) = %u, meta %d -> %u", x,
           y, value, d, want);
     }
   }
-  /* the scene has occlusions: both branches were exercised */
+  /* the scene has occlusions and sky: every branch was exercised */
   fail_unless (invalid > 0 && invalid < VIEW_W * VIEW_H);
+  fail_unless (at_infinity > 0, "no pixel at disparity 0");
   gst_video_frame_unmap (&vframe);
   g_free (disparity);
 }
