@@ -384,8 +384,10 @@ videoconvert ! video/x-raw,format=$CV_FORMAT ! queue ! pairs.sink_1"
 # The five elements, after the side-by-side pair is on the backend's
 # memory, for a view of CV_VIEW_W x CV_VIEW_H with the calibration set.
 # Elements that read pixels come first (cudahough: edges; cudaroaddetect:
-# colour), so that no overlay drawn by another element is taken for an
-# edge or a colour; cudastixels and cudardp read only the disparity.
+# colour); cudastixels and cudardp read only the disparity.  cudahough
+# reads before cudaroaddetect draws: the edges of the road's tint would be
+# taken for lines, while cudahough's lines lie on the lane markings, paint
+# that is not road colour anyway.
 # Usage: cv_full_chain MAX_DISPARITY OVERLAY(true|false) POSE
 # (POSE: camera pose properties, e.g. "estimate-camera=true" or
 # "height=1.65 pitch=0.02").
@@ -485,8 +487,10 @@ cv_make_source() {
       CV_VIEW_W=$w; CV_VIEW_H=$h; CV_FORMAT=NV12
       cv_synthetic_calib "$w" "$h"
       # the paint is ~120 luma levels above the road (Sobel ~480), the
-      # asphalt texture reaches ~350 (docs/elements/cudahough.md)
-      CV_HOUGH_PROPS="theta-step=0.5 edge-threshold=400 threshold=60 nms-radius=4 max-lines=8"
+      # asphalt texture reaches ~350 (docs/elements/cudahough.md); a
+      # line's votes grow with the view's height: 60 at 480 rows
+      local votes=$(( h * 60 / 480 < 10 ? 10 : h * 60 / 480 ))
+      CV_HOUGH_PROPS="theta-step=0.5 edge-threshold=400 threshold=$votes nms-radius=4 max-lines=8"
       n=${CV_SRC_FRAMES:-100}
       [ "$CV_MODE" = check ] && n=0
       CV_SRC_HEAD="stereotestsrc num-buffers=$n ! \

@@ -100,8 +100,9 @@ def default_pipeline(opt):
         p.append("videocrop right=%d" % SYNTH_VIEW_WIDTH)
     if gpu:
         p.append("cudaupload")
+    # the scene's nearest road is ~82 px away in 640-px views: 96 covers it
     if opt.sgm:
-        p.append("cudasgm max-disparity=64 focal-length=%g principal-x=%g "
+        p.append("cudasgm max-disparity=96 focal-length=%g principal-x=%g "
                  "principal-y=%g baseline=%g" % (
                      SYNTH_FOCAL_PX, (SYNTH_VIEW_WIDTH - 1) / 2.0,
                      (SYNTH_VIEW_HEIGHT - 1) / 2.0, SYNTH_BASELINE_M))
