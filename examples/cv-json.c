@@ -94,7 +94,7 @@ default_pipeline (const Options * opt, GError ** error)
     g_string_append_printf (p, "videocrop right=%d ! ", SYNTH_VIEW_WIDTH);
   if (gpu)
     g_string_append (p, "cudaupload ! ");
-  /* the scene's nearest road is ~82 px away in 640-px views: 96 covers it */
+  /* the scene's nearest road lies at ~82 px of disparity in 640-px views */
   if (opt->sgm)
     g_string_append_printf (p, "cudasgm max-disparity=96 focal-length=%g "
         "principal-x=%g principal-y=%g baseline=%g ! ", SYNTH_FOCAL_PX,

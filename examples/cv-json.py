@@ -100,7 +100,7 @@ def default_pipeline(opt):
         p.append("videocrop right=%d" % SYNTH_VIEW_WIDTH)
     if gpu:
         p.append("cudaupload")
-    # the scene's nearest road is ~82 px away in 640-px views: 96 covers it
+    # the scene's nearest road lies at ~82 px of disparity in 640-px views
     if opt.sgm:
         p.append("cudasgm max-disparity=96 focal-length=%g principal-x=%g "
                  "principal-y=%g baseline=%g" % (
