@@ -11,16 +11,20 @@
  *
  * The algorithm, exactly (integers throughout):
  *  - I(x, y): 8-bit luma; coordinates outside the image are clamped to it.
- *  - Census of a pixel, bit k = LSB first:
+ *  - Census of a pixel, bit k = LSB first, set where the window differs
+ *    from a flat patch, whose census is 0 in both kinds:
  *    CV_SGM_CENSUS_CS_9X7 (31 bits, eq. 2.1): for i = 1..4, j = -3..3 the bit
- *    I(x+i, y+j) >= I(x-i, y-j), then for j = 1..3 the bit
- *    I(x, y+j) >= I(x, y-j).
+ *    I(x+i, y+j) < I(x-i, y-j), then for j = 1..3 the bit
+ *    I(x, y+j) < I(x, y-j) (the complement of eq. 2.1's >=, which leaves
+ *    every Hamming distance as it is).
  *    CV_SGM_CENSUS_9X7 (62 bits): for j = -3..3, i = -4..4, (i, j) != (0, 0)
  *    in that order, the bit I(x+i, y+j) < I(x, y).
  *  - Disparity index k = 0 .. D-1 stands for the disparity
  *    min_disparity + k px.  Matching cost C(p, k) = popcount (census_left (p)
  *    XOR census_right (x - min_disparity - k, y)); right pixels left of the
- *    image have census 0.
+ *    image have census 0: they match a flat patch, so a uniform frame ties
+ *    at every disparity (the uniqueness check rejects it) instead of
+ *    preferring those that stay inside the image.
  *  - Paths r: 4 (left-to-right, right-to-left, top-to-bottom,
  *    bottom-to-top) or 8 (plus the four diagonals).  Along each path
  *    L_r(p, k) = C(p, k) at the first pixel of the path, else

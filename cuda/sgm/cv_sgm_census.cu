@@ -27,14 +27,14 @@ census_grid (int w, int h)
 
 /* ---- census (eq. 2.1) ---------------------------------------------------- */
 
-/* 0x80 in each byte of @a that is >= the same byte of @b (unsigned), 0
- * elsewhere: the low 7 bits compared by a subtraction that cannot borrow
- * across bytes, the top bits by logic. */
+/* 0x80 in each byte of @a that is below the same byte of @b (unsigned), 0
+ * elsewhere: the complement of a >= b, whose low 7 bits are compared by a
+ * subtraction that cannot borrow across bytes, the top bits by logic. */
 static __device__ __forceinline__ uint32_t
-sgm_bytes_ge (uint32_t a, uint32_t b)
+sgm_bytes_lt (uint32_t a, uint32_t b)
 {
   const uint32_t low = (a | 0x80808080u) - (b & 0x7f7f7f7fu);
-  return ((a & ~b) | (~(a ^ b) & low)) & 0x80808080u;
+  return ~((a & ~b) | (~(a ^ b) & low)) & 0x80808080u;
 }
 
 /* The four bytes of a row of the tile at horizontal offset @i (-RX .. RX)
@@ -50,7 +50,7 @@ census_window_bytes (const uint32_t (&w)[3], int i)
 
 /* Each thread takes CENSUS_PIXELS = 4 pixels of a row at once, one per
  * byte: every comparison of the window is one byte-wise comparison of two
- * words (sgm_bytes_ge), its four results go to bit n % 8 of the four bytes
+ * words (sgm_bytes_lt), its four results go to bit n % 8 of the four bytes
  * of word n / 8, and the words are transposed to the pixels' census at the
  * end.  (One pixel per thread with a byte load per operand took ~270
  * instructions per pixel, bound by shared loads and the ALU: H200, 1024x440,
@@ -167,21 +167,21 @@ sgm_census_kernel (const SgmCensusArgs a)
   for (int k = 0; k < NWORDS; k++)
     t[k] = 0;
   int n = 0;
-  auto put = [&](uint32_t ge) {   /* comparison n of the four pixels */
-    t[n / 8] |= ge >> (7 - n % 8);
+  auto put = [&](uint32_t lt) {   /* comparison n of the four pixels */
+    t[n / 8] |= lt >> (7 - n % 8);
     n++;
   };
   if (CS) {
-    /* I(x + i, y + j) >= I(x - i, y - j) */
+    /* I(x + i, y + j) < I(x - i, y - j) */
 #pragma unroll
     for (int i = 1; i <= RX; i++)
 #pragma unroll
       for (int j = -RY; j <= RY; j++)
-        put (sgm_bytes_ge (census_window_bytes (w[RY + j], i),
+        put (sgm_bytes_lt (census_window_bytes (w[RY + j], i),
                 census_window_bytes (w[RY - j], -i)));
 #pragma unroll
     for (int j = 1; j <= RY; j++)
-      put (sgm_bytes_ge (census_window_bytes (w[RY + j], 0),
+      put (sgm_bytes_lt (census_window_bytes (w[RY + j], 0),
               census_window_bytes (w[RY - j], 0)));
   } else {
     /* I(x + i, y + j) < I(x, y) */
@@ -191,8 +191,7 @@ sgm_census_kernel (const SgmCensusArgs a)
 #pragma unroll
       for (int i = -RX; i <= RX; i++)
         if (i != 0 || j != 0)
-          put (sgm_bytes_ge (census_window_bytes (w[RY + j], i), centre)
-              ^ 0x80808080u);
+          put (sgm_bytes_lt (census_window_bytes (w[RY + j], i), centre));
   }
 
   /* transpose: pixel p's bits are byte p of every word */

@@ -36,13 +36,13 @@ cv_sgm_census_cpu (const CvImageU8 * img, CvSgmCensus kind, uint64_t * out)
       uint64_t bits = 0;
       int n = 0;
       if (kind == CV_SGM_CENSUS_CS_9X7) {
-        /* eq. 2.1: pairs mirrored through the centre */
+        /* eq. 2.1, complemented: pairs mirrored through the centre */
         for (i = 1; i <= CV_SGM_CENSUS_RX; i++)
           for (j = -CV_SGM_CENSUS_RY; j <= CV_SGM_CENSUS_RY; j++, n++)
-            if (luma_at (img, x + i, y + j) >= luma_at (img, x - i, y - j))
+            if (luma_at (img, x + i, y + j) < luma_at (img, x - i, y - j))
               bits |= (uint64_t) 1 << n;
         for (j = 1; j <= CV_SGM_CENSUS_RY; j++, n++)
-          if (luma_at (img, x, y + j) >= luma_at (img, x, y - j))
+          if (luma_at (img, x, y + j) < luma_at (img, x, y - j))
             bits |= (uint64_t) 1 << n;
       } else {
         int centre = luma_at (img, x, y);
@@ -73,7 +73,7 @@ cv_sgm_cost_row_cpu (const uint64_t * census_left,
     uint8_t *c = cost + (size_t) x * n_disp;
     for (k = 0; k < n_disp; k++) {
       int xr = x - min_disp - k;
-      uint64_t r = xr >= 0 ? cr[xr] : 0;        /* zero census left of the image */
+      uint64_t r = xr >= 0 ? cr[xr] : 0;        /* a flat patch left of the image */
       c[k] = (uint8_t) __builtin_popcountll (cl[x] ^ r);
     }
   }
