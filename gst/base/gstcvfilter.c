@@ -21,6 +21,7 @@
 #endif
 
 #include "gstcvfilter.h"
+#include "gstcvcapsrefusal.h"
 
 #include <string.h>
 
@@ -513,6 +514,7 @@ gst_cv_filter_start (GstBaseTransform * trans)
   GST_OBJECT_LOCK (filter);
   device_id = filter->device_id;
   filter->transfer_bytes = 0;
+  filter->caps_error_posted = FALSE;
   GST_OBJECT_UNLOCK (filter);
 
   /* An explicit device must exist, whatever memory gets negotiated later:
@@ -610,6 +612,51 @@ gst_cv_filter_transform_caps (GstBaseTransform * trans,
   GST_TRACE_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, result);
   return result;
+}
+
+static gchar *
+gst_cv_filter_caps_rejection (GstCvFilter * filter, GstCaps * caps)
+{
+  GstCaps *templ =
+      gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (filter));
+  gchar *why = gst_cv_caps_refusal (GST_ELEMENT (filter), templ, caps);
+
+  gst_caps_unref (templ);
+  return why;
+}
+
+/* Fixed input caps the element refuses get an error that says why, once
+ * per run (upstream's not-negotiated error does not say); any other
+ * refusal is left to the stock handling. */
+static gboolean
+gst_cv_filter_accept_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps)
+{
+  GstCvFilter *self = GST_CV_FILTER (trans);
+  GstCvFilterClass *klass = GST_CV_FILTER_GET_CLASS (self);
+  gchar *why;
+  gboolean first;
+
+  if (GST_BASE_TRANSFORM_CLASS (parent_class)->accept_caps (trans, direction,
+          caps))
+    return TRUE;
+  if (direction != GST_PAD_SINK || !gst_caps_is_fixed (caps))
+    return FALSE;
+  why = klass->caps_rejection (self, caps);
+  if (why == NULL)
+    return FALSE;
+
+  GST_OBJECT_LOCK (self);
+  first = !self->caps_error_posted;
+  self->caps_error_posted = TRUE;
+  GST_OBJECT_UNLOCK (self);
+  if (first)
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", why),
+        ("refused input caps %" GST_PTR_FORMAT, caps));
+  else
+    GST_WARNING_OBJECT (self, "%s", why);
+  g_free (why);
+  return FALSE;
 }
 
 static gboolean
@@ -972,6 +1019,8 @@ gst_cv_filter_class_init (gpointer g_class, gpointer data)
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cv_filter_set_caps);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cv_filter_transform_caps);
+  trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_cv_filter_accept_caps);
+  klass->caps_rejection = GST_DEBUG_FUNCPTR (gst_cv_filter_caps_rejection);
   trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cv_filter_get_unit_size);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cv_filter_query);
   trans_class->propose_allocation =

@@ -66,6 +66,7 @@ struct _GstCvFilter
   gpointer frame_settings;
   guint64 transfer_bytes;
   gboolean cuda_ready;
+  gboolean caps_error_posted;
 };
 
 /**
@@ -77,6 +78,13 @@ struct _GstCvFilter
  *   (no filter; the base class intersects with the templates and the
  *   filter and puts CUDA memory first); %NULL: the same caps (in-place
  *   elements)
+ * @caps_rejection: why fixed input caps that the sink pad refuses cannot
+ *   work, as a newly allocated message, or %NULL to leave the refusal to
+ *   GStreamer's not-negotiated error (which does not say why); the base
+ *   class posts the message as a negotiation error, once per run.  The
+ *   default names a media type, memory or format the sink template lacks
+ *   (gst_cv_caps_refusal); an override for what else its transform_caps
+ *   refuses chains up to it
  * @set_info: called when caps are set; check what the caps cannot tell
  *   (return %FALSE with a GST_ELEMENT_ERROR saying why) and size state
  * @process_cpu: processes one frame in system memory; @outbuf == @inbuf for
@@ -96,6 +104,7 @@ struct _GstCvFilterClass
 
   GstCaps *(*transform_caps) (GstCvFilter * filter, GstPadDirection direction,
       GstCaps * caps);
+  gchar *(*caps_rejection) (GstCvFilter * filter, GstCaps * caps);
 
   gboolean (*set_info) (GstCvFilter * filter, GstCaps * incaps,
       const GstVideoInfo * in_info, GstCaps * outcaps,

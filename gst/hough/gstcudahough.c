@@ -157,6 +157,12 @@ gst_cuda_hough_input_get_type (void)
 
 /* ---- settings -> core parameters ------------------------------------------- */
 
+/* Why binary input cannot read frames of format %s: the one message of
+ * every place that checks it */
+#define BINARY_NEEDS_GRAY8 "input=binary needs GRAY8 frames in system " \
+  "memory, got %s; use input=edges, or convert the mask to GRAY8 " \
+  "(videoconvert)"
+
 /* The core's parameters for a frame of @info.  FALSE (with a message in
  * @err) when the settings cannot work on this frame: binary input on a
  * format other than GRAY8, or a ROI that starts outside the frame (the
@@ -170,9 +176,7 @@ make_params (const GstCudaHoughSettings * s, const GstVideoInfo * info,
 
   if (s->input == GST_CUDA_HOUGH_INPUT_BINARY
       && GST_VIDEO_INFO_FORMAT (info) != GST_VIDEO_FORMAT_GRAY8) {
-    cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
-        "input=binary needs GRAY8 frames (in system memory), got %s; use "
-        "input=edges, or convert the mask to GRAY8",
+    cv_error_set (err, CV_ERROR_INVALID_ARGUMENT, BINARY_NEEDS_GRAY8,
         gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)));
     return FALSE;
   }
@@ -205,6 +209,58 @@ make_params (const GstCudaHoughSettings * s, const GstVideoInfo * info,
     }
   }
   return TRUE;
+}
+
+/* ---- negotiation ------------------------------------------------------------ */
+
+static gboolean
+binary_input (GstCudaHough * self)
+{
+  gboolean binary;
+
+  GST_OBJECT_LOCK (self);
+  binary = ((const GstCudaHoughSettings *) GST_CV_FILTER (self)->settings)->
+      input == GST_CUDA_HOUGH_INPUT_BINARY;
+  GST_OBJECT_UNLOCK (self);
+  return binary;
+}
+
+/* Binary input reads GRAY8, which only system memory has (`input` is
+ * READY-only): in system memory the caps offer just that, so a
+ * videoconvert upstream converts the mask and other fixed formats fail to
+ * link; CUDA memory stays offered, so that after cudaupload the frame
+ * negotiates and set_info says why it cannot work.  The output is the
+ * input frame. */
+static GstCaps *
+gst_cuda_hough_transform_caps (GstCvFilter * filter,
+    GstPadDirection direction, GstCaps * caps)
+{
+  GstCaps *allowed, *result;
+
+  if (!binary_input (GST_CUDA_HOUGH (filter)))
+    return gst_caps_ref (caps);
+  allowed = gst_caps_from_string ("video/x-raw, format = (string) GRAY8; "
+      "video/x-raw(memory:CUDAMemory)");
+  result = gst_caps_intersect (caps, allowed);
+  gst_caps_unref (allowed);
+  return result;
+}
+
+/* Why fixed input caps are refused: the template's reason, else binary
+ * input's (the base class posts it) */
+static gchar *
+gst_cuda_hough_caps_refused (GstCvFilter * filter, GstCaps * caps)
+{
+  const gchar *format =
+      gst_structure_get_string (gst_caps_get_structure (caps, 0), "format");
+  gchar *why =
+      GST_CV_FILTER_CLASS (gst_cuda_hough_parent_class)->caps_rejection (filter,
+      caps);
+
+  if (why != NULL || !binary_input (GST_CUDA_HOUGH (filter)))
+    return why;
+  return g_strdup_printf (BINARY_NEEDS_GRAY8,
+      format != NULL ? format : "no format");
 }
 
 /* ---- GstCvFilter ------------------------------------------------------------ */
@@ -579,6 +635,10 @@ gst_cuda_hough_class_init (GstCudaHoughClass * klass)
   gst_cv_filter_class_set_in_place (filter_class);
 
   filter_class->settings_size = sizeof (GstCudaHoughSettings);
+  filter_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_hough_transform_caps);
+  filter_class->caps_rejection =
+      GST_DEBUG_FUNCPTR (gst_cuda_hough_caps_refused);
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_hough_set_info);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_cuda_hough_process_cpu);
 #ifdef CV_HAVE_CUDA

@@ -137,8 +137,6 @@ struct _GstCudaSgm
   CvSgmCuda *plan;
   CvDeviceBuffer luma_device;
 #endif
-
-  gboolean caps_error_posted;   /* once per run: see accept_caps */
 };
 
 #define gst_cuda_sgm_parent_class parent_class
@@ -305,39 +303,6 @@ gst_cuda_sgm_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
       output);
   GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, result);
   return result;
-}
-
-/* Fixed input caps the templates refuse get an error that says why (the
- * stock not-negotiated error of upstream does not); any other refusal is
- * left to the stock handling. */
-static gboolean
-gst_cuda_sgm_accept_caps (GstBaseTransform * trans, GstPadDirection direction,
-    GstCaps * caps)
-{
-  GstCudaSgm *self = GST_CUDA_SGM (trans);
-  gchar *why;
-  gboolean first;
-
-  if (GST_BASE_TRANSFORM_CLASS (parent_class)->accept_caps (trans, direction,
-          caps))
-    return TRUE;
-  if (direction != GST_PAD_SINK || !gst_caps_is_fixed (caps))
-    return FALSE;
-  why = gst_cuda_sgm_caps_rejection (caps);
-  if (why == NULL)
-    return FALSE;
-
-  GST_OBJECT_LOCK (self);
-  first = !self->caps_error_posted;
-  self->caps_error_posted = TRUE;
-  GST_OBJECT_UNLOCK (self);
-  if (first)
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", why),
-        ("refused input caps %" GST_PTR_FORMAT, caps));
-  else
-    GST_WARNING_OBJECT (self, "%s", why);
-  g_free (why);
-  return FALSE;
 }
 
 static void
@@ -853,17 +818,6 @@ gst_cuda_sgm_release (GstCvFilter * filter)
 /* ---- GstBaseTransform -------------------------------------------------- */
 
 static gboolean
-gst_cuda_sgm_start (GstBaseTransform * trans)
-{
-  GstCudaSgm *self = GST_CUDA_SGM (trans);
-
-  GST_OBJECT_LOCK (self);
-  self->caps_error_posted = FALSE;
-  GST_OBJECT_UNLOCK (self);
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->start (trans);
-}
-
-static gboolean
 gst_cuda_sgm_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf,
     GstMeta * meta, GstBuffer * inbuf)
 {
@@ -1022,9 +976,7 @@ gst_cuda_sgm_class_init (GstCudaSgmClass * klass)
   gst_cv_filter_class_add_pad_templates (filter_class,
       gst_cuda_sgm_sink_template_caps (), gst_cuda_sgm_src_template_caps ());
 
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_sgm_start);
   trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_sgm_fixate_caps);
-  trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_cuda_sgm_accept_caps);
   trans_class->transform_meta = GST_DEBUG_FUNCPTR (gst_cuda_sgm_transform_meta);
 
   filter_class->settings_size = sizeof (GstCudaSgmSettings);

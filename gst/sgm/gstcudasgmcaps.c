@@ -80,13 +80,6 @@ split_field (GstCudaSgmLayout layout)
   return layout == GST_CUDA_SGM_LAYOUT_TOP_BOTTOM ? "height" : "width";
 }
 
-static gboolean
-features_are_cuda (GstCapsFeatures * features)
-{
-  return features != NULL && !gst_caps_features_is_any (features)
-      && gst_caps_features_contains (features, FEATURE_CUDA_MEMORY);
-}
-
 /* ---- sizes ------------------------------------------------------------- */
 
 /* View size of a frame size (the floor: an odd frame negotiates, and
@@ -371,56 +364,6 @@ gst_cuda_sgm_caps_fixate (GstPadDirection direction, GstCaps * caps,
 }
 
 /* ---- checks ------------------------------------------------------------ */
-
-gchar *
-gst_cuda_sgm_caps_rejection (GstCaps * caps)
-{
-  const GstStructure *s;
-  GstCapsFeatures *features;
-  const gchar *const *formats;
-  const gchar *format;
-  gboolean cuda;
-
-  if (caps == NULL || gst_caps_is_empty (caps) || gst_caps_is_any (caps))
-    return NULL;
-  s = gst_caps_get_structure (caps, 0);
-  features = gst_caps_get_features (caps, 0);
-
-  if (!gst_structure_has_name (s, "video/x-raw"))
-    return g_strdup_printf ("cudasgm takes raw video (video/x-raw), not %s",
-        gst_structure_get_name (s));
-
-  cuda = features_are_cuda (features);
-  if (features != NULL && !gst_caps_features_is_any (features) && !cuda
-      && !gst_caps_features_is_equal (features,
-          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY)) {
-    gchar *name = gst_caps_features_to_string (features);
-    gchar *why = g_strdup_printf ("cudasgm takes video in system memory or "
-        "in " FEATURE_CUDA_MEMORY ", not in %s", name);
-
-    g_free (name);
-    return why;
-  }
-#ifndef CV_HAVE_CUDA
-  if (cuda)
-    return g_strdup ("this build of cudasgm has no CUDA backend, so it "
-        "cannot take " FEATURE_CUDA_MEMORY " (configure with -Dcuda=enabled)");
-#endif
-
-  format = gst_structure_get_string (s, "format");
-  formats = cuda ? cuda_formats : system_formats;
-  if (format != NULL && !g_strv_contains (formats, format)) {
-    gchar *names = g_strjoinv (", ", (gchar **) formats);
-    gchar *why = g_strdup_printf ("format %s is not supported in %s: cudasgm "
-        "takes %s there%s", format, cuda ? "CUDA memory" : "system memory",
-        names, cuda ? " (GRAY8 and GRAY16_LE only in system memory)" :
-        " (convert with videoconvert)");
-
-    g_free (names);
-    return why;
-  }
-  return NULL;
-}
 
 gboolean
 gst_cuda_sgm_packing_from_info (const GstVideoInfo * info,

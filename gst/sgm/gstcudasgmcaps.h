@@ -41,10 +41,6 @@ GstCaps *gst_cuda_sgm_caps_transform (GstPadDirection direction,
 GstCaps *gst_cuda_sgm_caps_fixate (GstPadDirection direction, GstCaps * caps,
     GstCaps * othercaps, GstCudaSgmLayout layout, GstCudaSgmOutput output);
 
-/* Why fixed input @caps are not accepted when it is their media type,
- * memory or format (free with g_free); NULL for any other reason. */
-gchar *gst_cuda_sgm_caps_rejection (GstCaps * caps);
-
 /* The packing of a negotiated input frame: multiview-mode side-by-side or
  * top-bottom decides, else (no mode, or mono) @fallback.  FALSE with an
  * explanation in @error (free with g_free) when the frame cannot be split

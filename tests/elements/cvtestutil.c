@@ -4,6 +4,7 @@
 #include "cv_test.h"
 
 #include <gmodule.h>
+#include <gst/app/gstappsrc.h>
 #include <gst/check/gstcheck.h>
 #include <string.h>
 
@@ -175,26 +176,76 @@ cv_test_run_pipeline (const gchar * description, guint timeout_s,
   return result;
 }
 
+/* Asserts that an error's @message or @debug text mentions @expected
+ * (case-insensitive); @what names the run. */
+static void
+assert_error_mentions (const gchar * what, const gchar * message,
+    const gchar * debug, const gchar * expected)
+{
+  gchar *all = g_strdup_printf ("%s | %s", message, debug ? debug : "");
+  gchar *all_lower = g_ascii_strdown (all, -1);
+  gchar *expected_lower = g_ascii_strdown (expected, -1);
+
+  fail_unless (strstr (all_lower, expected_lower) != NULL,
+      "%s: error '%s' does not mention '%s'", what, all, expected);
+  GST_INFO ("expected error: %s", all);
+  g_free (all);
+  g_free (all_lower);
+  g_free (expected_lower);
+}
+
 void
 cv_test_expect_error (const gchar * description, const gchar * expected)
 {
   gchar *debug = NULL;
   gchar *message = cv_test_run_pipeline (description, 30, &debug);
-  gchar *all, *all_lower, *expected_lower;
+  gchar *what = g_strdup_printf ("'%s'", description);
 
   fail_unless (message != NULL, "'%s' ran without error, expected '%s'",
       description, expected);
-  all = g_strdup_printf ("%s | %s", message, debug ? debug : "");
-  all_lower = g_ascii_strdown (all, -1);
-  expected_lower = g_ascii_strdown (expected, -1);
-  fail_unless (strstr (all_lower, expected_lower) != NULL,
-      "'%s': error '%s' does not mention '%s'", description, all, expected);
-  GST_INFO ("expected error: %s", all);
-  g_free (all);
-  g_free (all_lower);
-  g_free (expected_lower);
+  assert_error_mentions (what, message, debug, expected);
+  g_free (what);
   g_free (message);
   g_free (debug);
+}
+
+void
+cv_test_push_expect_error (const gchar * middle, GstCaps * caps, gsize size,
+    const gchar * expected)
+{
+  gchar *description = g_strdup_printf ("appsrc name=src format=time ! %s ! "
+      "fakesink", middle);
+  GstElement *pipeline = cv_test_launch (description);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL, size, NULL);
+  GError *error = NULL;
+  GstMessage *msg;
+  gchar *debug = NULL, *what;
+
+  g_object_set (src, "caps", caps, NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  gst_buffer_memset (buffer, 0, 0x80, size);
+  GST_BUFFER_PTS (buffer) = 0;
+  gst_app_src_push_buffer (GST_APP_SRC (src), buffer);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+      "'%s' with %" GST_PTR_FORMAT " ran without error, expected '%s'",
+      description, caps, expected);
+  gst_message_parse_error (msg, &error, &debug);
+  what = g_strdup_printf ("'%s' with %" GST_PTR_FORMAT, description, caps);
+  assert_error_mentions (what, error->message, debug, expected);
+
+  g_free (what);
+  g_free (debug);
+  g_clear_error (&error);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_object_unref (src);
+  cv_test_stop (pipeline);
+  g_free (description);
 }
 
 void

@@ -32,6 +32,12 @@ void cv_test_stop_all (void);
  * text contains @expected (case-insensitive). */
 void cv_test_expect_error (const gchar * description, const gchar * expected);
 
+/* Runs "appsrc name=src ! @middle ! fakesink" with @caps and one frame
+ * of @size bytes and asserts an error whose message or debug text
+ * contains @expected (case-insensitive). */
+void cv_test_push_expect_error (const gchar * middle, GstCaps * caps,
+    gsize size, const gchar * expected);
+
 /* Asserts that @description runs to EOS without error. */
 void cv_test_expect_eos (const gchar * description);
 

@@ -497,10 +497,29 @@ GST_START_TEST (test_theta_range_errors)
 
 GST_END_TEST;
 
+/* Binary input reads GRAY8 in system memory: its caps offer only that, so
+ * videoconvert upstream converts a colour mask, and fixed caps of another
+ * format are refused with the reason. */
 GST_START_TEST (test_binary_needs_gray8)
 {
-  expect_error ("RGBA", "input=binary", "input=binary needs GRAY8");
-  expect_error ("NV12", "input=binary", "got NV12");
+  const gchar *formats[] = { "RGBA", "NV12" };
+
+  cv_test_expect_eos ("videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,"
+      "width=320,height=240 ! videoconvert ! cudahough input=binary ! "
+      "fakesink");
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+    gchar *str = g_strdup_printf ("video/x-raw,format=%s,width=320,"
+        "height=240,framerate=30/1", formats[i]);
+    GstCaps *caps = gst_caps_from_string (str);
+    gchar *expected = g_strdup_printf ("input=binary needs GRAY8 frames in "
+        "system memory, got %s", formats[i]);
+
+    cv_test_push_expect_error ("cudahough input=binary", caps,
+        320 * 240 * 4, expected);
+    gst_caps_unref (caps);
+    g_free (expected);
+    g_free (str);
+  }
 }
 
 GST_END_TEST;

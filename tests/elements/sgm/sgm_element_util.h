@@ -88,11 +88,5 @@ GstMessage *sgm_test_pipe_pop_message (SgmTestPipe * pipe,
     const gchar * structure_name);
 void sgm_test_pipe_free (SgmTestPipe * pipe);
 
-/* Runs "appsrc name=src ! @middle ! fakesink" with @caps and one frame
- * of @size bytes and asserts an error mentioning @expected
- * (case-insensitive). */
-void sgm_test_push_expect_error (const gchar * middle, GstCaps * caps,
-    gsize size, const gchar * expected);
-
 G_END_DECLS
 #endif /* __SGM_ELEMENT_UTIL_H__ */

@@ -914,10 +914,40 @@ GST_START_TEST (test_errors_input_caps)
     GstCaps *caps = gst_caps_from_string (cases[i].caps);
 
     fail_unless (caps != NULL, "bad test caps %s", cases[i].caps);
-    sgm_test_push_expect_error ("cudasgm max-disparity=32", caps,
+    cv_test_push_expect_error ("cudasgm max-disparity=32", caps,
         cases[i].size, cases[i].expected);
     gst_caps_unref (caps);
   }
+}
+
+GST_END_TEST;
+
+/* GRAY8 in CUDA memory: a format only system memory has (or, in a build
+ * without CUDA, a memory it cannot take) */
+GST_START_TEST (test_error_gray_in_cuda_memory)
+{
+  GstElementFactory *factory = gst_element_factory_find ("cudasgm");
+  GstCaps *templ = NULL, *caps;
+  gboolean cuda_build = FALSE;
+
+  for (const GList * l = gst_element_factory_get_static_pad_templates
+      (factory); l != NULL; l = l->next) {
+    GstStaticPadTemplate *t = l->data;
+    if (t->direction == GST_PAD_SINK)
+      templ = gst_static_pad_template_get_caps (t);
+  }
+  for (guint i = 0; templ != NULL && i < gst_caps_get_size (templ); i++)
+    cuda_build |= gst_caps_features_contains (gst_caps_get_features (templ,
+            i), "memory:CUDAMemory");
+  caps = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),format=GRAY8,"
+      "width=320,height=96,framerate=30/1");
+  cv_test_push_expect_error ("cudasgm max-disparity=32", caps, 320 * 96,
+      cuda_build ? "format GRAY8 is not supported in CUDA memory: cudasgm "
+      "takes NV12, I420, Y444, RGBA, BGRA, RGBx, BGRx there (that format "
+      "only in system memory: cudadownload first)" : "no CUDA backend");
+  gst_caps_unref (caps);
+  gst_clear_caps (&templ);
+  gst_object_unref (factory);
 }
 
 GST_END_TEST;
@@ -993,6 +1023,7 @@ cudasgm_suite (void)
   tcase_add_test (tc, test_input_disparity_meta_replaced);
   tcase_add_test (tc, test_errors_negotiation);
   tcase_add_test (tc, test_errors_input_caps);
+  tcase_add_test (tc, test_error_gray_in_cuda_memory);
   tcase_add_test (tc, test_error_bad_change_while_playing);
   return s;
 }
