@@ -12,17 +12,18 @@
 #                     link it with gst-launch-1.0, the camera (v4l2src)
 #                     replaced by videotestsrc, display sinks by fakesink,
 #                     and GPU elements not installed here by identity
-#   --simulate N      run N frames with the synthetic stereo camera
-#                     (stereotestsrc) in place of the camera(s)
+#   --simulate N      N frames of the synthetic stereo camera
+#                     (stereotestsrc) in place of the camera(s); with
+#                     --print / --check, the launch line that would run
 #   -m, --messages    post-messages=true on the elements, gst-launch-1.0 -m
 #   -h, --help
 
 CV_EXAMPLES_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CV_REPO_DIR=$(dirname "$CV_EXAMPLES_DIR")
 CV_NAME=$(basename "$0")
-CV_MODE=run           # run | print | check | simulate
+CV_MODE=run           # run | print | check
 CV_BACKEND=auto       # auto | cpu | gpu
-CV_SIM_FRAMES=0
+CV_SIM_FRAMES=""      # --simulate N: the synthetic camera's frames
 CV_MESSAGES=0
 
 # The uninstalled plugin of this checkout (tools/build.sh builds it) when
@@ -101,6 +102,7 @@ cv_el() {
   fi
 }
 
+# (files: for a script that reads files, which has no --simulate)
 cv_usage_common() {
   cat <<'EOF'
 Common options:
@@ -109,8 +111,12 @@ Common options:
   --check           parse and link the launch line with gst-launch-1.0,
                     without the hardware (v4l2src -> videotestsrc, display
                     -> fakesink, missing GPU elements -> identity)
-  --simulate N      run N frames with the synthetic stereo camera in place
-                    of the camera(s)
+EOF
+  [ "${1:-}" = files ] || cat <<'EOF'
+  --simulate N      N frames of the synthetic stereo camera in place of the
+                    camera(s) (with --print / --check: that launch line)
+EOF
+  cat <<'EOF'
   -m, --messages    per-frame summaries on the bus (post-messages=true, -m)
   -h, --help        this text
 EOF
@@ -125,8 +131,8 @@ cv_common_option() {
     --print) CV_MODE=print; return 1 ;;
     --check) CV_MODE=check; return 1 ;;
     --simulate)
-      [ $# -ge 2 ] || cv_die "--simulate needs a frame count"
-      CV_MODE=simulate; CV_SIM_FRAMES=$2; return 2 ;;
+      [[ $# -ge 2 && $2 =~ ^[0-9]+$ ]] || cv_die "--simulate needs a frame count"
+      CV_SIM_FRAMES=$2; return 2 ;;
     -m|--messages) CV_MESSAGES=1; return 1 ;;
   esac
   return 0
@@ -171,9 +177,11 @@ cv_display() {
 }
 
 # The synthetic stereo camera (for --simulate): WIDTH HEIGHT of the whole
-# side-by-side frame, FRAMES.
+# side-by-side frame, FRAMES (none in --check mode: parse and link only).
 cv_synthetic_source() {
-  echo "stereotestsrc num-buffers=$3 ! video/x-raw,width=$1,height=$2"
+  local n=$3
+  [ "$CV_MODE" = check ] && n=0
+  echo "stereotestsrc num-buffers=$n ! video/x-raw,width=$1,height=$2"
 }
 
 # The H.264 encoder (CV_ENCODER: auto, nvh264enc or x264enc; auto takes
@@ -199,7 +207,9 @@ cv_mp4_sink() {
   if [ "$CV_ENCODER" = nvh264enc ]; then
     enc=$(cv_el nvh264enc)
   else
-    enc="videoconvert ! x264enc speed-preset=veryfast"
+    # 4:2:0, which players and hardware decoders take (from RGBA,
+    # videoconvert would pick Y444: H.264 High 4:4:4)
+    enc="videoconvert ! video/x-raw,format=I420 ! x264enc speed-preset=veryfast"
   fi
   echo "$enc ! h264parse ! mp4mux ! filesink location=$1"
 }
@@ -223,9 +233,9 @@ cv_launch() {
       fi
       echo "$CV_NAME: check ok: gst-launch-1.0 $pipeline"
       ;;
-    run|simulate)
+    run)
       cv_note "backend: $CV_BACKEND"
-      [ "$CV_MODE" = simulate ] && cv_note "simulating the camera with stereotestsrc"
+      [ -n "$CV_SIM_FRAMES" ] && cv_note "simulating the camera with stereotestsrc"
       cv_note "gst-launch-1.0 -e $pipeline"
       # shellcheck disable=SC2086
       exec gst-launch-1.0 -e $([ "$CV_MESSAGES" = 1 ] && echo -m) $pipeline
@@ -297,7 +307,8 @@ cv_synthetic_calib() {
 # Fails in run mode without a focal length and a baseline: the depths of
 # the consumers (stixels, segments in metres, road heights) need them.
 cv_need_calib() {
-  case "$CV_MODE" in check|print|simulate) return 0 ;; esac
+  case "$CV_MODE" in check|print) return 0 ;; esac
+  [ -n "$CV_SIM_FRAMES" ] && return 0
   if [ -z "$CV_FOCAL" ] || [ -z "$CV_BASELINE" ]; then
     cv_die "no calibration: give --focal-length PX and --baseline M (and --principal-x/-y PX, default the view centre), or --calib FILE; docs/overview.md#calibration says how to find them"
   fi
@@ -562,8 +573,8 @@ cv_record_parse() {
     esac
   done
   # --simulate N: the synthetic camera, N frames (the default source anyway)
-  if [ "$CV_MODE" = simulate ]; then
-    CV_MODE=run; CV_SOURCE=synthetic; CV_SRC_FRAMES=$CV_SIM_FRAMES
+  if [ -n "$CV_SIM_FRAMES" ]; then
+    CV_SOURCE=synthetic; CV_SRC_FRAMES=$CV_SIM_FRAMES
   fi
 }
 

@@ -55,7 +55,7 @@ Processing and output:
   --record FILE.mp4       write the annotated view to an H.264 MP4 file
   --sink SINK             display element (default $sink)
 EOF
-  cv_usage_common
+  cv_usage_common files
 }
 
 while [ $# -gt 0 ]; do
@@ -81,7 +81,7 @@ while [ $# -gt 0 ]; do
     *) usage >&2; cv_die "unknown option '$1'" ;;
   esac
 done
-[ "$CV_MODE" = simulate ] && cv_die "--simulate is for the camera examples: this one reads files"
+[ -n "$CV_SIM_FRAMES" ] && cv_die "--simulate is for the camera examples: this one reads files"
 
 read -r lcam rcam <<<"$cams"
 if [ -n "$drive" ]; then

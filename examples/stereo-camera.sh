@@ -79,23 +79,21 @@ case "$format" in
   mjpeg) camera_caps="image/jpeg,width=$width,height=$height,framerate=$fps"; cv_need jpegdec ;;
   *) cv_die "--format must be yuy2 or mjpeg" ;;
 esac
-case "$CV_MODE" in
-  simulate)
-    source=$(cv_synthetic_source "$width" "$height" "$CV_SIM_FRAMES")
-    cv_synthetic_calib $((width / 2)) "$height"
-    pose="pitch=0.02" ;;
-  check)
-    # a test source with the camera's caps; num-buffers=0: parse and link
-    if [ "$format" = mjpeg ]; then
-      source="videotestsrc num-buffers=0 ! jpegenc ! $camera_caps ! jpegdec"
-    else
-      source="videotestsrc num-buffers=0 ! $camera_caps"
-    fi ;;
-  *)
-    source="v4l2src device=$device ! $camera_caps"
-    [ "$format" = mjpeg ] && source+=" ! jpegdec"
-    ;;
-esac
+if [ -n "$CV_SIM_FRAMES" ]; then
+  source=$(cv_synthetic_source "$width" "$height" "$CV_SIM_FRAMES")
+  cv_synthetic_calib $((width / 2)) "$height"
+  pose="pitch=0.02"
+elif [ "$CV_MODE" = check ]; then
+  # a test source with the camera's caps; num-buffers=0: parse and link
+  if [ "$format" = mjpeg ]; then
+    source="videotestsrc num-buffers=0 ! jpegenc ! $camera_caps ! jpegdec"
+  else
+    source="videotestsrc num-buffers=0 ! $camera_caps"
+  fi
+else
+  source="v4l2src device=$device ! $camera_caps"
+  [ "$format" = mjpeg ] && source+=" ! jpegdec"
+fi
 cv_need_calib
 
 # NV12 is the cheapest upload (1.5 bytes per pixel) that every element takes

@@ -107,7 +107,7 @@ camera() {
   echo "$src ! videoconvert ! video/x-raw,format=NV12 ! queue"
 }
 
-if [ "$CV_MODE" = simulate ]; then
+if [ -n "$CV_SIM_FRAMES" ]; then
   # the synthetic pair cut into two "cameras" that then meet again in the
   # compositor: exercises exactly the assembly below
   cv_need stereotestsrc tee videocrop

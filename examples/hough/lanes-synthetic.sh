@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Lane markings of the synthetic road scene, drawn into the left view.
 # Usage: lanes-synthetic.sh [cpu|gpu] [sink]   (default: cpu autovideosink)
-# Run from the repository root after building (GST_PLUGIN_PATH points at
-# the uninstalled plugin), e.g.  examples/hough/lanes-synthetic.sh gpu
+# After building, it uses the checkout's uninstalled plugin unless
+# GST_PLUGIN_PATH is set, e.g.  examples/hough/lanes-synthetic.sh gpu
 set -e
+case "${1:-}" in -h|--help) sed -n '3,6p' "$0"; exit 0 ;; esac
 backend=${1:-cpu}
 sink=${2:-autovideosink}
-: "${GST_PLUGIN_PATH:=$(pwd)/build/gst}"
+: "${GST_PLUGIN_PATH:=$(cd "$(dirname "$0")/../.." && pwd)/build/gst}"
 export GST_PLUGIN_PATH
 
 # the scene's horizon is at row 232 of a 480-row view; the ROI starts 40

@@ -27,5 +27,6 @@ fi
 set -x
 gst-launch-1.0 -e $SOURCE ! $up \
   cudasgm max-disparity=128 output=disparity-color ! $down \
-  videoconvert ! x264enc speed-preset=veryfast ! mp4mux ! \
+  videoconvert ! video/x-raw,format=I420 ! x264enc speed-preset=veryfast ! \
+  mp4mux ! \
   filesink location="$out"

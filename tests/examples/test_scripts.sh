@@ -66,11 +66,12 @@ contains() {
   done
 }
 
-# mp4_frames FILE WIDTH HEIGHT: the number of H.264 frames of that size
+# mp4_frames FILE WIDTH HEIGHT: the number of H.264 frames of that size,
+# in a profile players and hardware decoders take (4:2:0, not High 4:4:4)
 mp4_frames() {
   gst-launch-1.0 -v filesrc location="$1" ! qtdemux ! h264parse ! \
-    "video/x-h264,width=$2,height=$3" ! fakesink silent=false 2>&1 \
-    | grep -c 'fakesink0: last-message = chain'
+    "video/x-h264,width=$2,height=$3,profile={constrained-baseline,baseline,main,high}" \
+    ! fakesink silent=false 2>&1 | grep -c 'fakesink0: last-message = chain'
 }
 
 cones=$data/middlebury/cones
@@ -191,6 +192,14 @@ simulate)
   valid=$(grep -o 'cudasgm, valid-fraction=(double)[0-9.]*' <<<"$out" | head -1 | sed 's/.*)//')
   awk -v v="${valid:-0}" 'BEGIN { exit !(v > 0.8) }' \
     || fail "two-cameras --simulate: valid fraction ${valid:-none} <= 0.8"
+  # with --print (either order) the line that would run, not the camera's
+  for order in "--simulate 2 --print" "--print --simulate 2"; do
+    # shellcheck disable=SC2086
+    expect_ok "stereo-camera $order" "$examples/stereo-camera.sh" --cpu $order \
+      && contains "stereo-camera $order" "$out" "gst-launch-1.0" \
+        "stereotestsrc num-buffers=2" \
+      && [[ "$out" != *v4l2src* ]] || fail "stereo-camera $order: $out"
+  done
   ;;
 
 record)
