@@ -659,15 +659,20 @@ gst_cv_filter_accept_caps (GstBaseTransform * trans,
   return FALSE;
 }
 
+/* The other side's buffer size from its caps alone: a buffer may be larger
+ * than its caps' packed size (rows or planes padded, as a GstVideoMeta
+ * describes: cameras, decoders, aligned pools), which the stock rule (a
+ * multiple of the caps' frame size) refuses. */
 static gboolean
-gst_cv_filter_get_unit_size (GstBaseTransform * trans, GstCaps * caps,
-    gsize * size)
+gst_cv_filter_transform_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
+    gsize * othersize)
 {
   GstVideoInfo info;
 
-  if (!gst_video_info_from_caps (&info, caps))
+  if (!gst_video_info_from_caps (&info, othercaps))
     return FALSE;
-  *size = GST_VIDEO_INFO_SIZE (&info);
+  *othersize = GST_VIDEO_INFO_SIZE (&info);
   return TRUE;
 }
 
@@ -723,10 +728,20 @@ gst_cv_filter_propose_allocation (GstBaseTransform * trans,
   GstCaps *caps;
 
   /* In-place: upstream writes into what we push, so downstream decides
-   * (the parent class proxies the query). */
-  if (decide_query == NULL)
-    return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+   * (the parent class proxies the query), except for crop metas: the
+   * frames are read as the caps describe them, and upstream (videocrop)
+   * would otherwise hand over the uncropped frame with a crop meta. */
+  if (decide_query == NULL) {
+    gboolean ok =
+        GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
         decide_query, query);
+    guint index;
+
+    while (gst_query_find_allocation_meta (query,
+            GST_VIDEO_CROP_META_API_TYPE, &index))
+      gst_query_remove_nth_allocation_meta (query, index);
+    return ok;
+  }
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (caps == NULL)
@@ -919,6 +934,18 @@ gst_cv_filter_map_frame (GstCvFilter * filter, GstBuffer * buffer,
         ("gst_video_frame_map() failed on %" GST_PTR_FORMAT, buffer));
     return FALSE;
   }
+  /* a video meta larger than the caps (a crop meta's uncropped frame):
+   * everything is sized from the caps */
+  if (GST_VIDEO_FRAME_WIDTH (frame) != GST_VIDEO_INFO_WIDTH (info)
+      || GST_VIDEO_FRAME_HEIGHT (frame) != GST_VIDEO_INFO_HEIGHT (info)) {
+    GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
+        ("The buffer's video meta describes a %dx%d frame, the caps %dx%d",
+            GST_VIDEO_FRAME_WIDTH (frame), GST_VIDEO_FRAME_HEIGHT (frame),
+            GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info)),
+        ("a crop meta upstream? buffer %" GST_PTR_FORMAT, buffer));
+    gst_video_frame_unmap (frame);
+    return FALSE;
+  }
   return TRUE;
 }
 
@@ -1021,7 +1048,8 @@ gst_cv_filter_class_init (gpointer g_class, gpointer data)
       GST_DEBUG_FUNCPTR (gst_cv_filter_transform_caps);
   trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_cv_filter_accept_caps);
   klass->caps_rejection = GST_DEBUG_FUNCPTR (gst_cv_filter_caps_rejection);
-  trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cv_filter_get_unit_size);
+  trans_class->transform_size =
+      GST_DEBUG_FUNCPTR (gst_cv_filter_transform_size);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cv_filter_query);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_cv_filter_propose_allocation);

@@ -106,7 +106,8 @@ gst_cv_disparity_storage_size (guint width, guint height,
 
 /**
  * gst_buffer_add_cv_disparity_meta:
- * @buffer: the frame the disparity belongs to (writable)
+ * @buffer: the frame the disparity belongs to (writable); a disparity meta
+ *   it has already is replaced (one per buffer)
  * @storage: (transfer none): data laid out as gst_cv_disparity_storage_size()
  *   says, in host memory or in CUDA device memory; the meta keeps a reference
  *   and the data must not change afterwards
@@ -149,8 +150,8 @@ gst_buffer_add_cv_disparity_meta (GstBuffer * buffer, GstBuffer * storage,
     return NULL;
   }
 
-  meta = (GstCvDisparityMeta *) gst_buffer_add_meta (buffer,
-      GST_CV_DISPARITY_META_INFO, NULL);
+  meta = (GstCvDisparityMeta *) gst_cv_meta_replace (buffer,
+      GST_CV_DISPARITY_META_INFO);
   meta->width = width;
   meta->height = height;
   meta->min_disparity = min_disparity;

@@ -47,7 +47,8 @@ GST_CV_DEFINE_META (gst_cv_lines_meta, GstCvLinesMeta, lines_meta_init,
 
 /**
  * gst_buffer_add_cv_lines_meta:
- * @buffer: a writable #GstBuffer
+ * @buffer: a writable #GstBuffer; a meta of this kind it has already is
+ *   replaced (one per buffer)
  * @lines: (array length=n_lines): the lines (copied), most votes first
  * @n_lines: number of lines
  *
@@ -62,8 +63,8 @@ gst_buffer_add_cv_lines_meta (GstBuffer * buffer, const GstCvLine * lines,
   g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
   g_return_val_if_fail (lines != NULL || n_lines == 0, NULL);
 
-  meta = (GstCvLinesMeta *) gst_buffer_add_meta (buffer,
-      GST_CV_LINES_META_INFO, NULL);
+  meta = (GstCvLinesMeta *) gst_cv_meta_replace (buffer,
+      GST_CV_LINES_META_INFO);
   meta->n_lines = n_lines;
   meta->lines = gst_cv_meta_dup_array (lines, n_lines, sizeof (GstCvLine));
   return meta;

@@ -34,6 +34,20 @@ prefix##_get_info (void)                                                 \
   return info;                                                           \
 }
 
+/* Adds a meta of @info to @buffer in place of any it has of that kind: one
+ * meta of each kind per buffer (docs/meta-api.md), so a second producer
+ * (two cudahough in a row) or a copy onto a buffer that has one replaces
+ * the result instead of hiding behind it (the getters return the first). */
+static inline GstMeta *
+gst_cv_meta_replace (GstBuffer * buffer, const GstMetaInfo * info)
+{
+  GstMeta *old;
+
+  while ((old = gst_buffer_get_meta (buffer, info->api)) != NULL)
+    gst_buffer_remove_meta (buffer, old);
+  return gst_buffer_add_meta (buffer, info, NULL);
+}
+
 /* A copy of @n elements of @size bytes (NULL when @n is 0). */
 static inline gpointer
 gst_cv_meta_dup_array (gconstpointer data, gsize n, gsize size)

@@ -53,7 +53,8 @@ GST_CV_DEFINE_META (gst_cv_road_meta, GstCvRoadMeta, road_meta_init,
 
 /**
  * gst_buffer_add_cv_road_meta:
- * @buffer: a writable #GstBuffer
+ * @buffer: a writable #GstBuffer; a meta of this kind it has already is
+ *   replaced (one per buffer)
  * @patch_size: patch side, px
  * @grid_cols: patches per row
  * @grid_rows: patch rows
@@ -74,8 +75,8 @@ gst_buffer_add_cv_road_meta (GstBuffer * buffer, guint patch_size,
   g_return_val_if_fail (patches != NULL || grid_cols * grid_rows == 0, NULL);
   g_return_val_if_fail (models != NULL || n_models == 0, NULL);
 
-  meta = (GstCvRoadMeta *) gst_buffer_add_meta (buffer,
-      GST_CV_ROAD_META_INFO, NULL);
+  meta = (GstCvRoadMeta *) gst_cv_meta_replace (buffer,
+      GST_CV_ROAD_META_INFO);
   meta->patch_size = patch_size;
   meta->grid_cols = grid_cols;
   meta->grid_rows = grid_rows;

@@ -64,7 +64,8 @@ GST_CV_DEFINE_META (gst_cv_segments_meta, GstCvSegmentsMeta,
 
 /**
  * gst_buffer_add_cv_segments_meta:
- * @buffer: a writable #GstBuffer
+ * @buffer: a writable #GstBuffer; a meta of this kind it has already is
+ *   replaced (one per buffer)
  * @signal: what the values are
  * @epsilon: the segmentation tolerance, in the signal's unit
  * @n_columns: number of segmented columns
@@ -100,8 +101,8 @@ gst_buffer_add_cv_segments_meta (GstBuffer * buffer,
   g_return_val_if_fail (n_cuts == 0 || (cut_rows && cut_values), NULL);
   g_return_val_if_fail (n_gaps == 0 || (gap_starts && gap_ends), NULL);
 
-  meta = (GstCvSegmentsMeta *) gst_buffer_add_meta (buffer,
-      GST_CV_SEGMENTS_META_INFO, NULL);
+  meta = (GstCvSegmentsMeta *) gst_cv_meta_replace (buffer,
+      GST_CV_SEGMENTS_META_INFO);
   meta->signal = signal;
   meta->epsilon = epsilon;
   meta->n_columns = n_columns;

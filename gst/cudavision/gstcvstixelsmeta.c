@@ -48,7 +48,8 @@ GST_CV_DEFINE_META (gst_cv_stixels_meta, GstCvStixelsMeta, stixels_meta_init,
 
 /**
  * gst_buffer_add_cv_stixels_meta:
- * @buffer: a writable #GstBuffer
+ * @buffer: a writable #GstBuffer; a meta of this kind it has already is
+ *   replaced (one per buffer)
  * @frame_width: width of the frame the stixels describe, px
  * @frame_height: height of the frame the stixels describe, px
  * @stixels: (array length=n_stixels): the stixels (copied)
@@ -65,8 +66,8 @@ gst_buffer_add_cv_stixels_meta (GstBuffer * buffer, guint frame_width,
   g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
   g_return_val_if_fail (stixels != NULL || n_stixels == 0, NULL);
 
-  meta = (GstCvStixelsMeta *) gst_buffer_add_meta (buffer,
-      GST_CV_STIXELS_META_INFO, NULL);
+  meta = (GstCvStixelsMeta *) gst_cv_meta_replace (buffer,
+      GST_CV_STIXELS_META_INFO);
   meta->frame_width = frame_width;
   meta->frame_height = frame_height;
   meta->n_stixels = n_stixels;

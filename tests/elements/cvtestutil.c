@@ -209,6 +209,49 @@ cv_test_expect_error (const gchar * description, const gchar * expected)
   g_free (debug);
 }
 
+GstBuffer *
+cv_test_pad_frame (GstBuffer * packed, const GstVideoInfo * info)
+{
+  const gsize lead = 64, extra = 40;    /* bytes before plane 0, after a row */
+  const guint n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  gsize offsets[GST_VIDEO_MAX_PLANES], rows[GST_VIDEO_MAX_PLANES];
+  gint strides[GST_VIDEO_MAX_PLANES];
+  gsize size = lead;
+  GstBuffer *padded;
+  GstMapInfo src, dst;
+  GstVideoMeta *old;
+
+  for (guint p = 0; p < n_planes; p++) {
+    gsize end = p + 1 < n_planes ? GST_VIDEO_INFO_PLANE_OFFSET (info, p + 1)
+        : GST_VIDEO_INFO_SIZE (info);
+    rows[p] = (end - GST_VIDEO_INFO_PLANE_OFFSET (info, p)) /
+        GST_VIDEO_INFO_PLANE_STRIDE (info, p);
+    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p) + extra;
+    offsets[p] = size;
+    size += rows[p] * strides[p];
+  }
+  padded = gst_buffer_new_allocate (NULL, size, NULL);
+  fail_unless (gst_buffer_map (packed, &src, GST_MAP_READ));
+  fail_unless (gst_buffer_map (padded, &dst, GST_MAP_WRITE));
+  memset (dst.data, 0xa5, size);
+  for (guint p = 0; p < n_planes; p++)
+    for (gsize r = 0; r < rows[p]; r++)
+      memcpy (dst.data + offsets[p] + r * strides[p], src.data +
+          GST_VIDEO_INFO_PLANE_OFFSET (info, p) +
+          r * GST_VIDEO_INFO_PLANE_STRIDE (info, p),
+          GST_VIDEO_INFO_PLANE_STRIDE (info, p));
+  gst_buffer_unmap (padded, &dst);
+  gst_buffer_unmap (packed, &src);
+
+  gst_buffer_copy_into (padded, packed, GST_BUFFER_COPY_METADATA, 0, -1);
+  while ((old = gst_buffer_get_video_meta (padded)) != NULL)
+    gst_buffer_remove_meta (padded, (GstMeta *) old);
+  gst_buffer_add_video_meta_full (padded, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), n_planes, offsets, strides);
+  return padded;
+}
+
 void
 cv_test_push_expect_error (const gchar * middle, GstCaps * caps, gsize size,
     const gchar * expected)

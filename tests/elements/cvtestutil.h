@@ -38,6 +38,12 @@ void cv_test_expect_error (const gchar * description, const gchar * expected);
 void cv_test_push_expect_error (const gchar * middle, GstCaps * caps,
     gsize size, const gchar * expected);
 
+/* A copy of the packed frame @packed (laid out as @info says, its metas
+ * included) with every row padded and a gap before the first plane, as a
+ * GstVideoMeta describes: what cameras, decoders and aligned pools give.
+ * The padding holds 0xa5, so reading it shows. */
+GstBuffer *cv_test_pad_frame (GstBuffer * packed, const GstVideoInfo * info);
+
 /* Asserts that @description runs to EOS without error. */
 void cv_test_expect_eos (const gchar * description);
 

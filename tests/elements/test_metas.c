@@ -161,6 +161,56 @@ GST_START_TEST (test_add_and_copy)
 
 GST_END_TEST;
 
+/* Counts the metas of @api on @buf. */
+static guint
+count_metas (GstBuffer * buf, GType api)
+{
+  gpointer state = NULL;
+  GstMeta *meta;
+  guint n = 0;
+
+  while ((meta = gst_buffer_iterate_meta_filtered (buf, &state, api)))
+    n++;
+  return n;
+}
+
+/* One meta of each kind per buffer: adding again (a second producer of
+ * the kind downstream, a copy onto a buffer that has one) replaces it. */
+GST_START_TEST (test_add_replaces)
+{
+  const GType apis[] = { GST_CV_DISPARITY_META_API_TYPE,
+    GST_CV_STIXELS_META_API_TYPE, GST_CV_SEGMENTS_META_API_TYPE,
+    GST_CV_LINES_META_API_TYPE, GST_CV_ROAD_META_API_TYPE
+  };
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, W * H, NULL);
+  GstBuffer *other = gst_buffer_new_allocate (NULL, W * H, NULL);
+  GstCvLine newer[2] = { {1.0f, 0.5f, 7, 0, 0, 1, 1}, {2.0f, 0.5f, 6, 0, 0,
+      1, 1}
+  };
+
+  add_all_metas (buf);
+  add_all_metas (buf);
+  for (guint i = 0; i < G_N_ELEMENTS (apis); i++)
+    fail_unless_equals_int (count_metas (buf, apis[i]), 1);
+  check_all_metas (buf);
+
+  /* the newest result is the one found */
+  gst_buffer_add_cv_lines_meta (buf, newer, 2);
+  fail_unless_equals_int (count_metas (buf, GST_CV_LINES_META_API_TYPE), 1);
+  fail_unless_equals_int (gst_buffer_get_cv_lines_meta (buf)->n_lines, 2);
+
+  /* copying the metas onto a buffer that has them */
+  add_all_metas (other);
+  gst_buffer_copy_into (other, buf, GST_BUFFER_COPY_METADATA, 0, -1);
+  for (guint i = 0; i < G_N_ELEMENTS (apis); i++)
+    fail_unless_equals_int (count_metas (other, apis[i]), 1);
+  fail_unless_equals_int (gst_buffer_get_cv_lines_meta (other)->n_lines, 2);
+  gst_buffer_unref (other);
+  gst_buffer_unref (buf);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_storage_too_small)
 {
   GstCvStereoCalibration calib = { 1, 0, 0, 1 };
@@ -222,6 +272,7 @@ metas_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_add_and_copy);
+  tcase_add_test (tc, test_add_replaces);
   tcase_add_test (tc, test_storage_too_small);
   tcase_add_test (tc, test_through_pipeline);
   return s;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "rel_cases.h"
 
+#include "cvtestutil.h"
+
 #include <gst/check/gstcheck.h>
 #include <gst/base/gstbasesrc.h>
 #include <gst/base/gstbasetransform.h>
@@ -295,6 +297,82 @@ rel_case_refused_format (const RelElement * e, gboolean cuda)
     g_free (middle);
   }
   g_free (src);
+}
+
+/* A crop-aware element downstream (videocrop, display sinks) answers the
+ * allocation query with GstVideoCropMeta support; an element that passes
+ * that upstream gets the uncropped frame of the videocrop before it, with
+ * a crop meta (cudahough overflowed its luma buffer, the disparity
+ * consumers refused the frame). */
+void
+rel_case_crop_downstream (const RelElement * e, gboolean cuda)
+{
+  gchar *src, *desc, *what;
+  RelRun run;
+
+  if (e->input != REL_INPUT_IMAGE && e->input != REL_INPUT_DISPARITY)
+    return;
+  src = rel_source (e, formats_of (e, cuda)[0], CASE_W, CASE_H, 2, cuda,
+      NULL);
+  /* the results are checked at the identity (rel_run's "sink"), before
+   * the crop */
+  desc = g_strdup_printf ("%s%s name=el %s %s ! %sidentity name=sink ! "
+      "videocrop left=2 ! fakesink sync=false", src, e->factory, e->props,
+      overlay_on (e), cuda ? "cudadownload ! " : "");
+  what = what_of (e, cuda, desc);
+  rel_run (desc, 60, REL_RUN_DEFAULT, NULL, NULL, &run);
+  rel_assert_eos (&run, what);
+  fail_unless_equals_int (run.frames->len, 2);
+  rel_run_clear (&run);
+  g_free (what);
+  g_free (desc);
+  g_free (src);
+}
+
+/* Frames with padded rows and planes (a GstVideoMeta's strides and
+ * offsets: cameras, decoders, aligned pools) give the results of the
+ * packed frame, every format. */
+void
+rel_case_padded_frames (const RelElement * e, gboolean cuda)
+{
+  const gchar *const *formats = formats_of (e, cuda);
+  const gint width = e->input == REL_INPUT_STEREO ? 2 * CASE_W : CASE_W;
+
+  if (e->input == REL_INPUT_SOURCE)
+    return;
+  for (guint f = 0; formats[f] != NULL; f++) {
+    GstVideoFormat format = gst_video_format_from_string (formats[f]);
+    gchar *middle = element_desc (e, cuda, overlay_on (e));
+    gchar *what = g_strdup_printf ("%s %s, padded rows", e->factory,
+        formats[f]);
+    RelRun packed, padded;
+
+    for (gint pad = 0; pad < 2; pad++) {
+      GPtrArray *samples = new_samples ();
+      GstBuffer *frame = rel_buffer_with_disparity (format, width, CASE_H,
+          CASE_W, CASE_H, e->input == REL_INPUT_DISPARITY ? disp_road : NULL,
+          NULL, NULL, 64, 0);
+      GstVideoInfo info;
+
+      if (pad) {
+        GstBuffer *copy;
+        gst_video_info_set_format (&info, format, width, CASE_H);
+        copy = cv_test_pad_frame (frame, &info);
+        gst_buffer_unref (frame);
+        frame = copy;
+      }
+      g_ptr_array_add (samples, rel_sample (frame, format, width, CASE_H));
+      rel_run_appsrc (middle, samples, 60, REL_RUN_PIXELS,
+          pad ? &padded : &packed);
+    }
+    rel_assert_eos (&packed, what);
+    rel_assert_eos (&padded, what);
+    rel_assert_frames_match (&padded, &packed, 0, what);
+    rel_run_clear (&packed);
+    rel_run_clear (&padded);
+    g_free (what);
+    g_free (middle);
+  }
 }
 
 /* Sizes the odd-size case runs: odd, one pixel, one row, one column. */

@@ -8,6 +8,8 @@
 #include "rel_cases.h"
 
 REL_ELEMENT_TEST (refused_format, FALSE);
+REL_ELEMENT_TEST (crop_downstream, FALSE);
+REL_ELEMENT_TEST (padded_frames, FALSE);
 REL_ELEMENT_TEST (odd_sizes, FALSE);
 REL_ELEMENT_TEST (missing_disparity, FALSE);
 REL_ELEMENT_TEST (wrong_size_disparity, FALSE);
@@ -31,6 +33,8 @@ reliability_suite (void)
 
   suite_add_tcase (s, input);
   tcase_add_test (input, test_refused_format);
+  tcase_add_test (input, test_crop_downstream);
+  tcase_add_test (input, test_padded_frames);
   tcase_add_test (input, test_odd_sizes);
   tcase_add_test (input, test_missing_disparity);
   tcase_add_test (input, test_wrong_size_disparity);

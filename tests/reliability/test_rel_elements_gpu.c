@@ -16,6 +16,8 @@
 #include "rel_cases.h"
 
 REL_ELEMENT_TEST (refused_format, TRUE);
+REL_ELEMENT_TEST (crop_downstream, TRUE);
+REL_ELEMENT_TEST (padded_frames, TRUE);
 REL_ELEMENT_TEST (odd_sizes, TRUE);
 REL_ELEMENT_TEST (large_frames, TRUE);
 REL_ELEMENT_TEST (missing_disparity, TRUE);
@@ -172,6 +174,8 @@ reliability_gpu_suite (void)
 
   suite_add_tcase (s, input);
   tcase_add_test (input, test_refused_format);
+  tcase_add_test (input, test_crop_downstream);
+  tcase_add_test (input, test_padded_frames);
   tcase_add_test (input, test_odd_sizes);
   tcase_add_test (input, test_large_frames);
   tcase_add_test (input, test_missing_disparity);

@@ -767,6 +767,48 @@ GST_END_TEST;
 
 /* ---- special images ---------------------------------------------------- */
 
+/* Frames with padded rows and planes (a GstVideoMeta's strides and
+ * offsets, as cameras and decoders give them): the same disparity and the
+ * same left view as the packed frame. */
+GST_START_TEST (test_padded_frames)
+{
+  const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_GRAY8
+  };
+  CvSgmParams params;
+
+  base_params (&params);
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (gint top_bottom = 0; top_bottom < 2; top_bottom++) {
+      Pair pair = make_pair (formats[f], top_bottom, TRUE);
+      GstBuffer *packed_out = run_pair ("cudasgm max-disparity=32", &pair,
+          NULL);
+      gchar *what = g_strdup_printf ("%s %s, padded",
+          gst_video_format_to_string (formats[f]),
+          top_bottom ? "top-bottom" : "side-by-side");
+      GstBuffer *padded = cv_test_pad_frame (pair.frame, &pair.info);
+      GstBuffer *out;
+      GstMapInfo a, b;
+
+      gst_buffer_unref (pair.frame);
+      pair.frame = padded;
+      out = run_pair ("cudasgm max-disparity=32", &pair, NULL);
+      check_meta (out, &pair, &params, what);
+      fail_unless (gst_buffer_map (out, &a, GST_MAP_READ));
+      fail_unless (gst_buffer_map (packed_out, &b, GST_MAP_READ));
+      fail_unless (a.size == b.size && memcmp (a.data, b.data, a.size) == 0,
+          "%s: the left view differs from the packed frame's", what);
+      gst_buffer_unmap (out, &a);
+      gst_buffer_unmap (packed_out, &b);
+      gst_buffer_unref (out);
+      gst_buffer_unref (packed_out);
+      clear_pair (&pair);
+      g_free (what);
+    }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_uniform_black_noise)
 {
   gsize n = (gsize) VIEW_W * VIEW_H * 4;
@@ -1019,6 +1061,7 @@ cudasgm_suite (void)
   tcase_add_test (tc, test_calibration);
   tcase_add_test (tc, test_changes_while_playing);
   tcase_add_test (tc, test_post_messages);
+  tcase_add_test (tc, test_padded_frames);
   tcase_add_test (tc, test_uniform_black_noise);
   tcase_add_test (tc, test_input_disparity_meta_replaced);
   tcase_add_test (tc, test_errors_negotiation);
