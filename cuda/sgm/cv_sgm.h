@@ -130,15 +130,16 @@ typedef struct
  * Middlebury pairs; bad-2 counts invalid pixels as errors): per census
  * kind the lowest mean bad-2 with every set within the issue's limits
  * (18.4 % cones, 18.5 % teddy, 7.0 % tsukuba).  Grid: adaptive P2 on/off x
- * P1 4..40 x P2 48..256 x scale 16/32/64.  Centre-symmetric: adaptive (32),
- * P1 10, P2 64: bad-2 cones 16.72 %, teddy 16.89 %, tsukuba 5.98 % (mean
- * 13.20); the default is P2 63 (16.73, 16.88, 6.00 %, mean 13.21), the
- * largest with which the 8 paths fit the GPU's byte planes
+ * P1 4..40 x P2 48..256 x scale 16/32/64 (run again after the census
+ * became "0 = flat patch", session 90: same optimum).  Centre-symmetric:
+ * adaptive (32), P1 10, P2 64: bad-2 cones 16.65 %, teddy 16.62 %, tsukuba
+ * 5.98 % (mean 13.08); the default is P2 63 (16.67, 16.62, 6.01 %, mean
+ * 13.10), the largest with which the 8 paths fit the GPU's byte planes
  * (cv_sgm_kernel_args.h).  Full census: adaptive (32), P1 24, P2 128:
  * 14.78, 15.04, 6.54 % (mean 12.12), chosen against because it doubles
  * the matching-cost work
  * of the GPU kernels (two 32-bit XOR and POPC per cell and path).
- * Adaptive P2 gains about 0.5 points (off: 17.05, 18.00, 6.19 %).
+ * Adaptive P2 gains about 0.5 points (off: 16.97, 17.73, 6.19 %).
  * Uniqueness and the left-right check are kept on although bad-2 is lower
  * without them (both off: 13.75, 14.67, 5.02 %, all pixels valid): they
  * remove wrong matches, which matter more downstream than holes (bad-2 of

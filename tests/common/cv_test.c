@@ -142,3 +142,35 @@ cv_test_median (double *values, int n)
   qsort (values, n, sizeof (double), compare_doubles);
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
+
+void
+cv_test_render_scene_luma (const CvSceneParams * params, CvImageU8 * left,
+    CvImageU8 * right, float *truth, CvImageU8 * occluded)
+{
+  const int w = params->width, h = params->height;
+  CvImageU8 *lrgba = cv_test_image_new (w, h, 4, 0);
+  CvImageU8 *rrgba = cv_test_image_new (w, h, 4, 0);
+  CvSceneViews views;
+  CvError err = { 0 };
+
+  memset (&views, 0, sizeof (views));
+  views.left = *lrgba;
+  views.right = *rrgba;
+  if (occluded != NULL)
+    views.occluded = *occluded;
+  views.disparity.data = truth;
+  views.disparity.width = w;
+  views.disparity.height = h;
+  views.disparity.stride = w * sizeof (float);
+  if (cv_scene_render (params, &views, &err) != CV_OK)
+    g_error ("cv_scene_render: %s", err.message);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const uint8_t *l = CV_ROW (lrgba, y) + 4 * x;
+      const uint8_t *r = CV_ROW (rrgba, y) + 4 * x;
+      CV_ROW (left, y)[x] = CV_LUMA_FROM_RGB (l[0], l[1], l[2]);
+      CV_ROW (right, y)[x] = CV_LUMA_FROM_RGB (r[0], r[1], r[2]);
+    }
+  cv_test_image_free (lrgba);
+  cv_test_image_free (rrgba);
+}

@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "cv_scene.h"
 #include "cv_types.h"
 
 G_BEGIN_DECLS
@@ -55,6 +56,14 @@ void cv_test_image_free (CvImageU8 * img);
 /* Allocates a host image with a stride that is not a multiple of 32 (padding
  * @pad bytes per row) so tests catch width/stride confusion. */
 CvImageU8 *cv_test_image_new (int width, int height, int bytes_per_pixel, int pad);
+
+/* Renders the synthetic scene of @params (cv_scene.h) as luma views
+ * @left and @right (CV_LUMA_FROM_RGB, the luma cudasgm matches; the
+ * params' size) and its exact disparity @truth (width x height floats, 0
+ * for the sky); @occluded (nullable) gets 1 where the right camera does
+ * not see the left pixel.  Aborts on failure. */
+void cv_test_render_scene_luma (const CvSceneParams * params,
+    CvImageU8 * left, CvImageU8 * right, float *truth, CvImageU8 * occluded);
 
 /* Deterministic pseudo-random numbers (xorshift32). */
 static inline guint32

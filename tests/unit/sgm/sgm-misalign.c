@@ -85,44 +85,6 @@ run_sgm (int max_disparity, const CvImageU8 * left, const CvImageU8 * right,
   }
 }
 
-/* The synthetic scene's luma views and ground truth (stereotestsrc's
- * default scene, frame 0). */
-static void
-render_scene (CvImageU8 * left, CvImageU8 * right, float *truth)
-{
-  const int w = left->width, h = left->height;
-  CvImageU8 *lrgba = cv_test_image_new (w, h, 4, 0);
-  CvImageU8 *rrgba = cv_test_image_new (w, h, 4, 0);
-  CvImageU8 *occluded = cv_test_image_new (w, h, 1, 0);
-  CvImageU8 *labels = cv_test_image_new (w, h, 1, 0);
-  CvSceneParams sp;
-  CvSceneViews views = { 0 };
-  CvError err = { 0 };
-
-  cv_scene_params_init (&sp, w, h, 8, 1);
-  views.left = *lrgba;
-  views.right = *rrgba;
-  views.occluded = *occluded;
-  views.labels = *labels;
-  views.disparity.data = truth;
-  views.disparity.width = w;
-  views.disparity.height = h;
-  views.disparity.stride = w * sizeof (float);
-  if (cv_scene_render (&sp, &views, &err) != CV_OK) {
-    fprintf (stderr, "sgm-misalign: scene: %s\n", err.message);
-    exit (1);
-  }
-  for (int i = 0; i < w * h; i++) {
-    const uint8_t *l = lrgba->data + 4 * i, *r = rrgba->data + 4 * i;
-    left->data[i] = CV_LUMA_FROM_RGB (l[0], l[1], l[2]);
-    right->data[i] = CV_LUMA_FROM_RGB (r[0], r[1], r[2]);
-  }
-  cv_test_image_free (lrgba);
-  cv_test_image_free (rrgba);
-  cv_test_image_free (occluded);
-  cv_test_image_free (labels);
-}
-
 int
 main (void)
 {
@@ -132,6 +94,7 @@ main (void)
   CvImageU8 *moved = cv_test_image_new (w, h, 1, 0);
   float *truth = malloc (sizeof (float) * w * h);
   int16_t *disp = malloc (sizeof (int16_t) * w * h);
+  CvSceneParams scene;
   SgmEvalSet cones;
   CvImageU8 *cones_moved;
   int16_t *cones_disp;
@@ -142,7 +105,8 @@ main (void)
       1, 0);
   cones_disp = malloc (sizeof (int16_t) * cones.left->width *
       cones.left->height);
-  render_scene (left, right, truth);
+  cv_scene_params_init (&scene, w, h, 8, 1);    /* stereotestsrc's default */
+  cv_test_render_scene_luma (&scene, left, right, truth, NULL);
 
   printf ("| right view | synthetic: bad-2 | density | cones: bad-2 | "
       "density |\n|---|---|---|---|---|\n");

@@ -47,10 +47,7 @@ test_scene (void)
 {
   const int w = 400, h = 240;
   CvSceneParams sp;
-  CvSceneViews views;
   CvError err = { 0 };
-  CvImageU8 *lrgba = cv_test_image_new (w, h, 4, 0);
-  CvImageU8 *rrgba = cv_test_image_new (w, h, 4, 0);
   CvImageU8 *occ = cv_test_image_new (w, h, 1, 0);
   CvImageU8 *l = cv_test_image_new (w, h, 1, 0), *r = cv_test_image_new (w, h, 1, 0);
   float *gt = g_new (float, w * h);
@@ -62,22 +59,9 @@ test_scene (void)
   int i, x, y;
 
   cv_scene_params_init (&sp, w, h, 6, 1234);
-  memset (&views, 0, sizeof (views));
-  views.left = *lrgba;
-  views.right = *rrgba;
-  views.occluded = *occ;
-  views.disparity.data = gt;
-  views.disparity.width = w;
-  views.disparity.height = h;
-  views.disparity.stride = w * sizeof (float);
-  g_assert_cmpint (cv_scene_render (&sp, &views, &err), ==, CV_OK);
-  for (i = 0; i < w * h; i++) {
-    l->data[i] = CV_LUMA_FROM_RGB (lrgba->data[4 * i], lrgba->data[4 * i + 1],
-        lrgba->data[4 * i + 2]);
-    r->data[i] = CV_LUMA_FROM_RGB (rrgba->data[4 * i], rrgba->data[4 * i + 1],
-        rrgba->data[4 * i + 2]);
+  cv_test_render_scene_luma (&sp, l, r, gt, occ);
+  for (i = 0; i < w * h; i++)
     gt_max = MAX (gt_max, gt[i]);
-  }
   cv_sgm_params_init (&p);
   p.max_disparity = ((int) ceilf (gt_max) + 1 + 15) / 16 * 16;
   g_assert_cmpint (cv_sgm_cpu (&p, l, r, &disp, NULL, &err), ==, CV_OK);
@@ -98,8 +82,6 @@ test_scene (void)
       "non-occluded pixels\n", w, h, p.max_disparity, 100.0 * bad / n,
       100.0 * invalid / n, n);
   g_assert_cmpfloat (100.0 * bad / n, <=, 3.0);
-  cv_test_image_free (lrgba);
-  cv_test_image_free (rrgba);
   cv_test_image_free (occ);
   cv_test_image_free (l);
   cv_test_image_free (r);
