@@ -315,10 +315,10 @@ rel_case_crop_downstream (const RelElement * e, gboolean cuda)
   src = rel_source (e, formats_of (e, cuda)[0], CASE_W, CASE_H, 2, cuda,
       NULL);
   /* the results are checked at the identity (rel_run's "sink"), before
-   * the crop */
+   * the crop (which crops system memory only) */
   desc = g_strdup_printf ("%s%s name=el %s %s ! %sidentity name=sink ! "
       "videocrop left=2 ! fakesink sync=false", src, e->factory, e->props,
-      overlay_on (e), cuda ? "cudadownload ! " : "");
+      overlay_on (e), cuda ? "cudadownload ! video/x-raw ! " : "");
   what = what_of (e, cuda, desc);
   rel_run (desc, 60, REL_RUN_DEFAULT, NULL, NULL, &run);
   rel_assert_eos (&run, what);
