@@ -486,6 +486,8 @@ gst_cv_filter_finalize (GObject * object)
 
   g_free (filter->settings);
   g_free (filter->frame_settings);
+  gst_caps_replace (&filter->refused_caps, NULL);
+  g_free (filter->refused_settings);
   gst_cv_filter_free_cuda (filter);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -516,6 +518,7 @@ gst_cv_filter_start (GstBaseTransform * trans)
   filter->transfer_bytes = 0;
   filter->caps_error_posted = FALSE;
   GST_OBJECT_UNLOCK (filter);
+  gst_caps_replace (&filter->refused_caps, NULL);
 
   /* An explicit device must exist, whatever memory gets negotiated later:
    * asking for a GPU that is not there is a configuration error. */
@@ -552,6 +555,19 @@ gst_cv_filter_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
+/* Whether the element's settings equal @snapshot (a copy of them). */
+static gboolean
+settings_unchanged_since (GstCvFilter * filter, gconstpointer snapshot)
+{
+  gsize size = GST_CV_FILTER_GET_CLASS (filter)->settings_size;
+  gboolean same;
+
+  GST_OBJECT_LOCK (filter);
+  same = size == 0 || memcmp (filter->settings, snapshot, size) == 0;
+  GST_OBJECT_UNLOCK (filter);
+  return same;
+}
+
 static gboolean
 gst_cv_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
@@ -565,6 +581,15 @@ gst_cv_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       || !gst_video_info_from_caps (&out_info, outcaps)) {
     GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION, ("Invalid caps"),
         ("in %" GST_PTR_FORMAT ", out %" GST_PTR_FORMAT, incaps, outcaps));
+    return FALSE;
+  }
+  /* upstream offers refused caps again after its not-negotiated: the
+   * same caps with the same settings get the same verdict, without a
+   * second error message */
+  if (filter->refused_caps != NULL
+      && gst_caps_is_equal (incaps, filter->refused_caps)
+      && settings_unchanged_since (filter, filter->refused_settings)) {
+    GST_DEBUG_OBJECT (filter, "refused again: %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }
 
@@ -582,8 +607,16 @@ gst_cv_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       incaps, outcaps);
 
   if (klass->set_info && !klass->set_info (filter, incaps, &in_info, outcaps,
-          &out_info))
+          &out_info)) {
+    gst_caps_replace (&filter->refused_caps, incaps);
+    g_free (filter->refused_settings);
+    GST_OBJECT_LOCK (filter);
+    filter->refused_settings = g_memdup2 (filter->settings,
+        klass->settings_size);
+    GST_OBJECT_UNLOCK (filter);
     return FALSE;
+  }
+  gst_caps_replace (&filter->refused_caps, NULL);
   return TRUE;
 }
 

@@ -67,6 +67,8 @@ struct _GstCvFilter
   guint64 transfer_bytes;
   gboolean cuda_ready;
   gboolean caps_error_posted;
+  GstCaps *refused_caps;        /* the caps set_info refused last, */
+  gpointer refused_settings;    /* with these settings */
 };
 
 /**

@@ -117,12 +117,13 @@ scale_value (const GValue * in, GValue * out, gboolean halve)
   gint lo, hi, unused;
 
   if (G_VALUE_HOLDS_INT (in)) {
-    if (halve) {
-      lo = hi = halve_int (g_value_get_int (in));
-    } else {
-      double_int (g_value_get_int (in), &lo, &hi);
-    }
-    set_int_or_range (out, lo, hi);
+    /* a fixed view size: its even frame (append_frame adds the odd one as
+     * a structure of its own, after it) */
+    if (halve)
+      lo = halve_int (g_value_get_int (in));
+    else
+      double_int (g_value_get_int (in), &lo, &unused);
+    set_int_or_range (out, lo, lo);
     return TRUE;
   }
   if (GST_VALUE_HOLDS_INT_RANGE (in)) {
@@ -203,19 +204,47 @@ append_view (GstCaps * result, const GstStructure * s,
   return gst_caps_merge_structure_full (result, view, view_features);
 }
 
+/* Appends input structure @frame (taken) in the memory of @features. */
+static GstCaps *
+merge_frame (GstCaps * result, GstStructure * frame,
+    GstCapsFeatures * features, GstCudaSgmOutput output)
+{
+  if (output == GST_CUDA_SGM_OUTPUT_DISPARITY_16) {
+    /* system memory input works; CUDA input is offered too, so that a
+     * CUDA-only upstream reaches set_info and gets a message saying why
+     * it cannot work instead of a bare not-negotiated */
+    GstStructure *cuda = gst_structure_copy (frame);
+
+    result = gst_caps_merge_structure_full (result, frame, NULL);
+    return gst_caps_merge_structure_full (result, cuda,
+        gst_caps_features_new (FEATURE_CUDA_MEMORY, NULL));
+  }
+  return gst_caps_merge_structure_full (result, frame,
+      features ? gst_caps_features_copy (features) : NULL);
+}
+
 /* The input structure(s) for output @s, packed as @layout.  @preferred:
  * the packing of the `layout` property, which also serves frames without
- * multiview-mode (or mono); the other packing needs multiview-mode. */
+ * multiview-mode (or mono); the other packing needs multiview-mode.
+ *
+ * A fixed view size v (a capsfilter or a scaler downstream) gives the
+ * frame 2 v, then 2 v + 1 in a structure of its own: upstream fixates the
+ * first structure, the even frame (one structure with both would let it
+ * pick whichever is nearer its default: 201 px for 100 px views after
+ * videotestsrc's 320), while an odd frame fixed upstream still
+ * negotiates and set_info says why it cannot be split. */
 static GstCaps *
 append_frame (GstCaps * result, const GstStructure * s,
     GstCapsFeatures * features, GstCudaSgmLayout layout, gboolean preferred,
     GstCudaSgmOutput output)
 {
-  GstStructure *frame = gst_structure_copy (s);
+  const gchar *split = split_field (layout);
+  GstStructure *frame = gst_structure_copy (s), *odd = NULL;
+  gint even;
 
   gst_structure_remove_fields (frame, "multiview-mode", "multiview-flags",
       NULL);
-  scale_field (frame, split_field (layout), FALSE);
+  scale_field (frame, split, FALSE);
   if (preferred) {
     GValue modes = G_VALUE_INIT, mode = G_VALUE_INIT;
 
@@ -237,18 +266,12 @@ append_frame (GstCaps * result, const GstStructure * s,
     gst_structure_remove_fields (frame, "format", "colorimetry", "chroma-site",
         NULL);
   }
-  if (output == GST_CUDA_SGM_OUTPUT_DISPARITY_16) {
-    /* system memory input works; CUDA input is offered too, so that a
-     * CUDA-only upstream reaches set_info and gets a message saying why
-     * it cannot work instead of a bare not-negotiated */
-    GstStructure *cuda = gst_structure_copy (frame);
-
-    result = gst_caps_merge_structure_full (result, frame, NULL);
-    return gst_caps_merge_structure_full (result, cuda,
-        gst_caps_features_new (FEATURE_CUDA_MEMORY, NULL));
+  if (gst_structure_get_int (frame, split, &even) && even < G_MAXINT) {
+    odd = gst_structure_copy (frame);
+    gst_structure_set (odd, split, G_TYPE_INT, even + 1, NULL);
   }
-  return gst_caps_merge_structure_full (result, frame,
-      features ? gst_caps_features_copy (features) : NULL);
+  result = merge_frame (result, frame, features, output);
+  return odd != NULL ? merge_frame (result, odd, features, output) : result;
 }
 
 GstCaps *

@@ -343,6 +343,43 @@ gst_stereo_test_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
   return GST_BASE_SRC_CLASS (parent_class)->decide_allocation (bsrc, query);
 }
 
+/* ---- live ----------------------------------------------------------------- */
+
+/* Live: each frame waits for the clock to reach its timestamp (the frames'
+ * running time, from 0 when the pipeline starts playing). */
+static void
+gst_stereo_test_src_get_times (GstBaseSrc * bsrc, GstBuffer * buffer,
+    GstClockTime * start, GstClockTime * end)
+{
+  *start = *end = GST_CLOCK_TIME_NONE;
+  if (!gst_base_src_is_live (bsrc)
+      || !GST_CLOCK_TIME_IS_VALID (GST_BUFFER_PTS (buffer)))
+    return;
+  *start = GST_BUFFER_PTS (buffer);
+  if (GST_CLOCK_TIME_IS_VALID (GST_BUFFER_DURATION (buffer)))
+    *end = *start + GST_BUFFER_DURATION (buffer);
+}
+
+/* Latency: live, a frame is ready one frame period after its timestamp. */
+static gboolean
+gst_stereo_test_src_query (GstBaseSrc * bsrc, GstQuery * query)
+{
+  GstStereoTestSrc *src = GST_STEREO_TEST_SRC (bsrc);
+  gint fps_n, fps_d;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
+    return GST_BASE_SRC_CLASS (parent_class)->query (bsrc, query);
+  GST_OBJECT_LOCK (src);
+  fps_n = GST_VIDEO_INFO_FPS_N (&src->info);
+  fps_d = GST_VIDEO_INFO_FPS_D (&src->info);
+  GST_OBJECT_UNLOCK (src);
+  if (fps_n <= 0)
+    return GST_BASE_SRC_CLASS (parent_class)->query (bsrc, query);
+  gst_query_set_latency (query, gst_base_src_is_live (bsrc),
+      gst_util_uint64_scale (GST_SECOND, fps_d, fps_n), GST_CLOCK_TIME_NONE);
+  return TRUE;
+}
+
 /* ---- seeking ------------------------------------------------------------- */
 
 static gboolean
@@ -602,6 +639,8 @@ gst_stereo_test_src_class_init (GstStereoTestSrcClass * klass)
   bsrc_class->set_caps = GST_DEBUG_FUNCPTR (gst_stereo_test_src_set_caps);
   bsrc_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_stereo_test_src_decide_allocation);
+  bsrc_class->get_times = GST_DEBUG_FUNCPTR (gst_stereo_test_src_get_times);
+  bsrc_class->query = GST_DEBUG_FUNCPTR (gst_stereo_test_src_query);
   bsrc_class->is_seekable = GST_DEBUG_FUNCPTR (gst_stereo_test_src_is_seekable);
   bsrc_class->do_seek = GST_DEBUG_FUNCPTR (gst_stereo_test_src_do_seek);
   bsrc_class->start = GST_DEBUG_FUNCPTR (gst_stereo_test_src_start);

@@ -199,6 +199,43 @@ GST_START_TEST (test_num_buffers_and_timestamps)
 
 GST_END_TEST;
 
+/* is-live: the frames are paced by the clock (10 frames at 20 fps: the
+ * last one is due at 0.45 s of running time), and the latency query
+ * answers live with one frame period. */
+GST_START_TEST (test_live)
+{
+  GstElement *pipeline = gst_parse_launch ("stereotestsrc name=src "
+      "is-live=true num-buffers=10 supersample=1 ! video/x-raw,format=GRAY8,"
+      "width=64,height=32,framerate=20/1 ! fakesink sync=false", NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstQuery *query = gst_query_new_latency ();
+  gint64 start = g_get_monotonic_time ();
+  GstClockTime min, max;
+  GstMessage *msg;
+  gboolean live;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  fail_unless (g_get_monotonic_time () - start >= 400 * 1000,
+      "10 frames at 20 fps in %" G_GINT64_FORMAT " us",
+      g_get_monotonic_time () - start);
+  fail_unless (gst_element_query (src, query));
+  gst_query_parse_latency (query, &live, &min, &max);
+  fail_unless (live);
+  fail_unless_equals_uint64 (min, GST_SECOND / 20);
+  gst_query_unref (query);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_seek_to_start)
 {
   Run r = start ("supersample=1 speed=2",
@@ -312,6 +349,7 @@ stereotestsrc_suite (void)
   tcase_add_test (tc, test_formats_and_layouts);
   tcase_add_test (tc, test_ground_truth_meta);
   tcase_add_test (tc, test_num_buffers_and_timestamps);
+  tcase_add_test (tc, test_live);
   tcase_add_test (tc, test_seek_to_start);
   tcase_add_test (tc, test_odd_width_rejected);
   tcase_add_test (tc, test_layout_fixed_while_running);

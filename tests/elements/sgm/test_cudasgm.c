@@ -928,6 +928,53 @@ GST_START_TEST (test_errors_negotiation)
 
 GST_END_TEST;
 
+/* A size fixed downstream (a capsfilter, a scaler) negotiates the even
+ * frame of that view size, in both layouts and every output. */
+GST_START_TEST (test_size_fixed_downstream)
+{
+  const gchar *cases[] = { "", "layout=top-bottom", "output=disparity-color",
+    "output=disparity-16"
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
+        "cudasgm max-disparity=16 %s ! video/x-raw,width=100,height=50 ! "
+        "fakesink", cases[i]);
+
+    cv_test_expect_eos (desc);
+    g_free (desc);
+  }
+}
+
+GST_END_TEST;
+
+/* An odd frame gets its reason once, although upstream offers the caps
+ * again after the refusal. */
+GST_START_TEST (test_error_posted_once)
+{
+  GstElement *pipeline = cv_test_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,width=201,height=48 ! cudasgm name=sgm max-disparity=16 ! "
+      "fakesink");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  guint from_sgm = 0;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  /* every message until the bus stays quiet for a second */
+  while ((msg = gst_bus_timed_pop_filtered (bus, GST_SECOND,
+              GST_MESSAGE_ERROR | GST_MESSAGE_EOS)) != NULL) {
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR
+        && g_strcmp0 (GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), "sgm") == 0)
+      from_sgm++;
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (from_sgm, 1);
+  gst_object_unref (bus);
+  cv_test_stop (pipeline);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_errors_input_caps)
 {
   const struct
@@ -1065,6 +1112,8 @@ cudasgm_suite (void)
   tcase_add_test (tc, test_uniform_black_noise);
   tcase_add_test (tc, test_input_disparity_meta_replaced);
   tcase_add_test (tc, test_errors_negotiation);
+  tcase_add_test (tc, test_size_fixed_downstream);
+  tcase_add_test (tc, test_error_posted_once);
   tcase_add_test (tc, test_errors_input_caps);
   tcase_add_test (tc, test_error_gray_in_cuda_memory);
   tcase_add_test (tc, test_error_bad_change_while_playing);
