@@ -9,8 +9,8 @@
 
 #define CUDA_MEMORY "memory:CUDAMemory"
 
-static gboolean
-features_are_cuda (GstCapsFeatures * features)
+gboolean
+gst_cv_caps_features_are_cuda (GstCapsFeatures * features)
 {
   return features != NULL && !gst_caps_features_is_any (features)
       && gst_caps_features_contains (features, CUDA_MEMORY);
@@ -23,7 +23,7 @@ memory_name (GstCapsFeatures * features)
   if (features == NULL || gst_caps_features_is_equal (features,
           GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
     return g_strdup ("system memory");
-  if (features_are_cuda (features))
+  if (gst_cv_caps_features_are_cuda (features))
     return g_strdup ("CUDA memory");
   return gst_caps_features_to_string (features);
 }
@@ -83,8 +83,8 @@ memory_names (GstCaps * templ)
 
   for (guint i = 0; i < gst_caps_get_size (templ); i++) {
     GstCapsFeatures *f = gst_caps_get_features (templ, i);
-    gchar *name = features_are_cuda (f) ? g_strdup (CUDA_MEMORY) :
-        memory_name (f);
+    gchar *name = gst_cv_caps_features_are_cuda (f) ?
+        g_strdup (CUDA_MEMORY) : memory_name (f);
     if (strstr (names->str, name) == NULL)
       g_string_append_printf (names, "%s%s", names->len ? " or " : "", name);
     g_free (name);
@@ -120,7 +120,7 @@ gst_cv_caps_refusal (GstElement * element, GstCaps * templ, GstCaps * caps)
     memory = features != NULL ? gst_caps_features_to_string (features) :
         memory_name (features);
     why = g_strdup_printf ("%s takes video in %s, not in %s%s", element_name,
-        memories, memory, features_are_cuda (features) ?
+        memories, memory, gst_cv_caps_features_are_cuda (features) ?
         " (this build has no CUDA backend: configure with -Dcuda=enabled)" :
         "");
     g_free (memories);
@@ -133,7 +133,7 @@ gst_cv_caps_refusal (GstElement * element, GstCaps * templ, GstCaps * caps)
               match), format))
     return NULL;
   system = template_in_memory (templ, NULL);
-  only_in_system = features_are_cuda (features) && system >= 0
+  only_in_system = gst_cv_caps_features_are_cuda (features) && system >= 0
       && structure_has_format (gst_caps_get_structure (templ, system), format);
   names = format_names (gst_caps_get_structure (templ, match));
   memory = memory_name (features);

@@ -10,6 +10,9 @@
 
 G_BEGIN_DECLS
 
+/* Whether @features (NULL: system memory) name memory:CUDAMemory */
+gboolean gst_cv_caps_features_are_cuda (GstCapsFeatures * features);
+
 /* Why the fixed @caps do not intersect @templ, the caps of @element's pad
  * (free with g_free): not raw video, a memory the template does not list,
  * or a format it does not list in that memory, each with what the element

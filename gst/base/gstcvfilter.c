@@ -129,9 +129,7 @@ static gboolean
 caps_are_cuda (GstCaps * caps)
 {
 #ifdef CV_HAVE_CUDA
-  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
-  return features != NULL && gst_caps_features_contains (features,
-      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+  return gst_cv_caps_features_are_cuda (gst_caps_get_features (caps, 0));
 #else
   return FALSE;
 #endif
@@ -149,8 +147,7 @@ prefer_cuda_memory (GstCaps * caps)
   for (gint pass = 0; pass < 2; pass++) {
     for (guint i = 0; i < gst_caps_get_size (caps); i++) {
       GstCapsFeatures *f = gst_caps_get_features (caps, i);
-      gboolean cuda = f && !gst_caps_features_is_any (f)
-          && gst_caps_features_contains (f, "memory:CUDAMemory");
+      gboolean cuda = gst_cv_caps_features_are_cuda (f);
 
       if (cuda == (pass == 0))
         gst_caps_append_structure_full (result,

@@ -235,12 +235,14 @@ static GstCaps *
 gst_cuda_hough_transform_caps (GstCvFilter * filter,
     GstPadDirection direction, GstCaps * caps)
 {
+  static GstStaticCaps binary_caps =
+      GST_STATIC_CAPS ("video/x-raw, format = (string) GRAY8; "
+      "video/x-raw(memory:CUDAMemory)");
   GstCaps *allowed, *result;
 
   if (!binary_input (GST_CUDA_HOUGH (filter)))
     return gst_caps_ref (caps);
-  allowed = gst_caps_from_string ("video/x-raw, format = (string) GRAY8; "
-      "video/x-raw(memory:CUDAMemory)");
+  allowed = gst_static_caps_get (&binary_caps);
   result = gst_caps_intersect (caps, allowed);
   gst_caps_unref (allowed);
   return result;
