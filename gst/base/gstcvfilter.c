@@ -327,14 +327,37 @@ gst_cv_filter_get_property (GObject * object, guint prop_id, GValue * value,
 
 static GQuark setting_offset_quark;
 
-/* Where @pspec's value lives in @filter's settings (NULL: not a setting). */
+/* Where @pspec's value lives in @filter's staged settings (NULL: not a
+ * setting).  set_property writes there and get_property reads there;
+ * dispatch_properties_changed commits them, so that one g_object_set of
+ * dependent properties (min-theta with max-theta) reaches a frame whole. */
 static gpointer
 setting_field (GstCvFilter * filter, GParamSpec * pspec)
 {
   gsize offset_1 = GPOINTER_TO_SIZE (g_param_spec_get_qdata (pspec,
           setting_offset_quark));
 
-  return offset_1 ? G_STRUCT_MEMBER_P (filter->settings, offset_1 - 1) : NULL;
+  return offset_1 ? G_STRUCT_MEMBER_P (filter->staged_settings,
+      offset_1 - 1) : NULL;
+}
+
+/* GObject dispatches the notifications of a g_object_set (or of changes
+ * between g_object_freeze_notify and thaw) once, after the last property
+ * was set: the staged settings become the settings frames see. */
+static void
+gst_cv_filter_dispatch_properties_changed (GObject * object, guint n_pspecs,
+    GParamSpec ** pspecs)
+{
+  GstCvFilter *filter = GST_CV_FILTER (object);
+  gsize size = GST_CV_FILTER_GET_CLASS (filter)->settings_size;
+
+  if (size > 0) {
+    GST_OBJECT_LOCK (filter);
+    memcpy (filter->settings, filter->staged_settings, size);
+    GST_OBJECT_UNLOCK (filter);
+  }
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
 }
 
 static void
@@ -482,6 +505,7 @@ gst_cv_filter_finalize (GObject * object)
   GstCvFilter *filter = GST_CV_FILTER (object);
 
   g_free (filter->settings);
+  g_free (filter->staged_settings);
   g_free (filter->frame_settings);
   gst_caps_replace (&filter->refused_caps, NULL);
   g_free (filter->refused_settings);
@@ -1047,6 +1071,8 @@ gst_cv_filter_class_init (gpointer g_class, gpointer data)
   gobject_class->set_property = gst_cv_filter_set_property;
   gobject_class->get_property = gst_cv_filter_get_property;
   gobject_class->finalize = gst_cv_filter_finalize;
+  gobject_class->dispatch_properties_changed =
+      gst_cv_filter_dispatch_properties_changed;
 
   g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
       g_param_spec_int ("cuda-device-id", "CUDA device id",
@@ -1108,8 +1134,10 @@ gst_cv_filter_init (GTypeInstance * instance, gpointer g_class)
       FALSE);
   filter->backend = GST_CV_BACKEND_CPU;
   if (klass->settings_size > 0) {
-    filter->settings = g_malloc0 (klass->settings_size);
+    filter->staged_settings = g_malloc0 (klass->settings_size);
     filter->frame_settings = g_malloc0 (klass->settings_size);
     settings_set_defaults (filter, klass);
+    filter->settings = g_memdup2 (filter->staged_settings,
+        klass->settings_size);
   }
 }

@@ -50,9 +50,11 @@ struct _GstCvFilter
   GstVideoInfo out_info;        /* negotiated output */
   GstCvBackend backend;         /* from the input caps' memory */
 
-  /* Live property values of the subclass (settings_size bytes), written by
-   * its set_property under the object lock.  process() receives a snapshot
-   * taken once per frame, so properties may change while PLAYING. */
+  /* Property values of the subclass (settings_size bytes), under the
+   * object lock.  Properties set together (one g_object_set, or between
+   * g_object_freeze_notify and thaw) land here together, when their
+   * notifications are dispatched; process() receives a snapshot taken
+   * once per frame, so properties may change while PLAYING. */
   gpointer settings;
 
 #ifdef CV_HAVE_CUDA
@@ -63,6 +65,7 @@ struct _GstCvFilter
   /*< private >*/
   gint device_id;
   gboolean post_messages;
+  gpointer staged_settings;     /* as set, not yet committed to settings */
   gpointer frame_settings;
   guint64 transfer_bytes;
   gboolean cuda_ready;

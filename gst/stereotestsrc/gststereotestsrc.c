@@ -388,6 +388,47 @@ gst_stereo_test_src_is_seekable (GstBaseSrc * bsrc)
   return TRUE;
 }
 
+/* Whether @seek asks for reverse playback without a stop position or
+ * frame rate: impossible, the drive has no end. */
+static gboolean
+reverse_without_end (GstStereoTestSrc * src, GstEvent * seek)
+{
+  GstSeekType stop_type;
+  gint64 stop;
+  gdouble rate;
+  gint fps_n;
+
+  gst_event_parse_seek (seek, &rate, NULL, NULL, NULL, NULL, &stop_type,
+      &stop);
+  if (rate >= 0)
+    return FALSE;
+  GST_OBJECT_LOCK (src);
+  if (stop_type == GST_SEEK_TYPE_NONE)
+    stop = GST_BASE_SRC (src)->segment.stop;
+  else if (stop_type == GST_SEEK_TYPE_END)
+    stop = -1;                  /* no duration */
+  fps_n = GST_VIDEO_INFO_FPS_N (&src->info);
+  GST_OBJECT_UNLOCK (src);
+  return fps_n <= 0 || stop < 0;
+}
+
+/* Refuses reverse seeks without an end before GstBaseSrc flushes for them
+ * (a seek that do_seek refuses leaves the pipeline flushed without a
+ * segment). */
+static gboolean
+gst_stereo_test_src_event (GstBaseSrc * bsrc, GstEvent * event)
+{
+  GstStereoTestSrc *src = GST_STEREO_TEST_SRC (bsrc);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_SEEK
+      && reverse_without_end (src, event)) {
+    GST_WARNING_OBJECT (src, "reverse playback needs a frame rate and a "
+        "stop position (the drive has no end)");
+    return FALSE;
+  }
+  return GST_BASE_SRC_CLASS (parent_class)->event (bsrc, event);
+}
+
 static gboolean
 gst_stereo_test_src_do_seek (GstBaseSrc * bsrc, GstSegment * segment)
 {
@@ -396,12 +437,20 @@ gst_stereo_test_src_do_seek (GstBaseSrc * bsrc, GstSegment * segment)
   gint fps_d = GST_VIDEO_INFO_FPS_D (&src->info);
 
   segment->time = segment->start;
-  /* the frame whose timestamp is the first >= the seek position */
-  if (fps_n > 0)
-    src->frame = gst_util_uint64_scale_ceil (segment->position, fps_n,
-        (guint64) fps_d * GST_SECOND);
-  else
-    src->frame = 0;
+  src->reverse = segment->rate < 0;
+  src->ended = FALSE;
+  if (!src->reverse) {
+    /* the frame whose timestamp is the first >= the seek position */
+    src->frame = fps_n > 0 ? gst_util_uint64_scale_ceil (segment->position,
+        fps_n, (guint64) fps_d * GST_SECOND) : 0;
+    return TRUE;
+  }
+  /* backwards from the last frame that starts before the stop (the event
+   * handler made sure there is one); GstBaseSrc ends the segment at
+   * the frame that covers its start */
+  src->frame = gst_util_uint64_scale_ceil (segment->stop, fps_n,
+      (guint64) fps_d * GST_SECOND);
+  src->frame = MAX (src->frame, 1) - 1;
   return TRUE;
 }
 
@@ -413,6 +462,7 @@ gst_stereo_test_src_start (GstBaseSrc * bsrc)
   GstStereoTestSrc *src = GST_STEREO_TEST_SRC (bsrc);
 
   src->frame = 0;
+  src->reverse = src->ended = FALSE;
   gst_video_info_init (&src->info);
   return TRUE;
 }
@@ -504,6 +554,8 @@ gst_stereo_test_src_fill (GstPushSrc * psrc, GstBuffer * buffer)
     GST_ELEMENT_ERROR (src, CORE, NEGOTIATION, (NULL), ("format wasn't negotiated"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
+  if (src->ended)
+    return GST_FLOW_EOS;
 
   GST_OBJECT_LOCK (src);
   attach = src->attach_disparity;
@@ -550,7 +602,12 @@ gst_stereo_test_src_fill (GstPushSrc * psrc, GstBuffer * buffer)
     GST_BUFFER_DURATION (buffer) = GST_CLOCK_TIME_NONE;
   }
   GST_BUFFER_DTS (buffer) = GST_BUFFER_PTS (buffer);
-  src->frame++;
+  if (!src->reverse)
+    src->frame++;
+  else if (src->frame > 0)
+    src->frame--;
+  else
+    src->ended = TRUE;
   return GST_FLOW_OK;
 
 failed:
@@ -642,6 +699,7 @@ gst_stereo_test_src_class_init (GstStereoTestSrcClass * klass)
   bsrc_class->get_times = GST_DEBUG_FUNCPTR (gst_stereo_test_src_get_times);
   bsrc_class->query = GST_DEBUG_FUNCPTR (gst_stereo_test_src_query);
   bsrc_class->is_seekable = GST_DEBUG_FUNCPTR (gst_stereo_test_src_is_seekable);
+  bsrc_class->event = GST_DEBUG_FUNCPTR (gst_stereo_test_src_event);
   bsrc_class->do_seek = GST_DEBUG_FUNCPTR (gst_stereo_test_src_do_seek);
   bsrc_class->start = GST_DEBUG_FUNCPTR (gst_stereo_test_src_start);
   bsrc_class->stop = GST_DEBUG_FUNCPTR (gst_stereo_test_src_stop);

@@ -50,7 +50,9 @@ struct _GstStereoTestSrc
   gint view_width, view_height;
 
   /* streaming state */
-  guint64 frame;
+  guint64 frame;                /* the next frame to render */
+  gboolean reverse;             /* playing backwards (rate < 0) */
+  gboolean ended;               /* reverse playback went past frame 0 */
   CvSceneParams scene;
   guint8 *left, *right;         /* RGBA views */
   gfloat *disparity;            /* ground truth of the left view */

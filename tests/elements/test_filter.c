@@ -411,6 +411,29 @@ GST_START_TEST (test_settings_of_every_type)
 
 GST_END_TEST;
 
+/* Settings set together reach frames together: the settings that frames
+ * snapshot change when GObject dispatches the notifications, after the
+ * last property of a g_object_set or at g_object_thaw_notify; reading a
+ * property back gives what was set at once. */
+GST_START_TEST (test_settings_set_together)
+{
+  GstElement *e = g_object_new (typed_filter_get_type (), NULL);
+  const TypedSettings *s = GST_CV_FILTER (e)->settings;
+  gint count;
+
+  g_object_freeze_notify (G_OBJECT (e));
+  g_object_set (e, "count", 5, NULL);
+  g_object_set (e, "gain", -0.5f, NULL);
+  g_object_get (e, "count", &count, NULL);
+  fail_unless_equals_int (count, 5);
+  fail_unless (s->count == -7 && s->gain == 0.25f);
+  g_object_thaw_notify (G_OBJECT (e));
+  fail_unless (s->count == 5 && s->gain == -0.5f);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 /* A setting flagged GST_PARAM_MUTABLE_READY changes in NULL and READY;
  * in PAUSED the change is refused with a warning, the others still
  * apply. */
@@ -457,6 +480,7 @@ filter_suite (void)
   tcase_add_test (tc, test_bytes_segment);
   tcase_add_test (tc, test_transfer_bytes_property);
   tcase_add_test (tc, test_settings_of_every_type);
+  tcase_add_test (tc, test_settings_set_together);
   tcase_add_test (tc, test_ready_only_setting);
   return s;
 }

@@ -275,6 +275,59 @@ GST_START_TEST (test_seek_to_start)
 
 GST_END_TEST;
 
+/* Reverse playback: a seek at rate -1 with a stop plays the frames before
+ * the stop backwards and ends at the segment start; the frames are the
+ * forward frames (the drive is a function of the frame number).  Without
+ * a stop (the drive has no end) the seek is refused. */
+GST_START_TEST (test_reverse_playback)
+{
+  Run r = start ("supersample=1 speed=2",
+      "video/x-raw,format=GRAY8,width=64,height=32,framerate=10/1");
+  GstSample *first = gst_app_sink_pull_sample (GST_APP_SINK (r.sink));
+  GstBuffer *first_buffer = gst_buffer_ref (gst_sample_get_buffer (first));
+  GstSample *sample;
+  GstMapInfo a, b;
+  gint n = 0;
+
+  gst_sample_unref (first);
+  fail_if (gst_element_seek (r.pipeline, -1.0, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH, GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_NONE, -1));
+  fail_unless (gst_element_seek (r.pipeline, -1.0, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH, GST_SEEK_TYPE_SET, GST_SECOND / 5,
+          GST_SEEK_TYPE_SET, GST_SECOND));
+  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (r.sink)))) {
+    GstBuffer *buf = gst_sample_get_buffer (sample);
+    fail_unless (n < 20, "reverse playback does not end");
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (buf),
+        (9 - n) * GST_SECOND / 10);
+    gst_sample_unref (sample);
+    n++;
+  }
+  fail_unless_equals_int (n, 8);        /* frames 9 .. 2 */
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (r.sink)));
+
+  /* back to the start: frame 0 backwards is the forward frame 0 */
+  fail_unless (gst_element_seek (r.pipeline, -1.0, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH, GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET,
+          GST_SECOND / 10));
+  sample = gst_app_sink_pull_sample (GST_APP_SINK (r.sink));
+  fail_unless (sample != NULL);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (sample)),
+      0);
+  gst_buffer_map (first_buffer, &a, GST_MAP_READ);
+  gst_buffer_map (gst_sample_get_buffer (sample), &b, GST_MAP_READ);
+  fail_unless (a.size == b.size && memcmp (a.data, b.data, a.size) == 0,
+      "frame 0 backwards differs from frame 0 forwards");
+  gst_buffer_unmap (gst_sample_get_buffer (sample), &b);
+  gst_buffer_unmap (first_buffer, &a);
+  gst_sample_unref (sample);
+  fail_unless (gst_app_sink_pull_sample (GST_APP_SINK (r.sink)) == NULL);
+  gst_buffer_unref (first_buffer);
+  stop (&r);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_odd_width_rejected)
 {
   GError *error = NULL;
@@ -351,6 +404,7 @@ stereotestsrc_suite (void)
   tcase_add_test (tc, test_num_buffers_and_timestamps);
   tcase_add_test (tc, test_live);
   tcase_add_test (tc, test_seek_to_start);
+  tcase_add_test (tc, test_reverse_playback);
   tcase_add_test (tc, test_odd_width_rejected);
   tcase_add_test (tc, test_layout_fixed_while_running);
   return s;

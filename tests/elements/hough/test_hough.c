@@ -814,6 +814,21 @@ GST_START_TEST (test_live_property_changes)
           0.5));
   gst_buffer_unref (out);
 
+  /* a range moved past its old end: frames see both ends or neither,
+   * never min-theta 150 with max-theta 135 (an empty range, an error) */
+  g_object_freeze_notify (G_OBJECT (e));
+  g_object_set (e, "min-theta", 150.0f, NULL);
+  out = hough_push (h, hough_frame_new (GST_VIDEO_FORMAT_GRAY8, luma, FALSE));
+  fail_unless_equals_int (lines_of (out)->n_lines, 1);
+  gst_buffer_unref (out);
+  g_object_set (e, "max-theta", 210.0f, NULL);
+  g_object_thaw_notify (G_OBJECT (e));
+  out = hough_push (h, hough_frame_new (GST_VIDEO_FORMAT_GRAY8, luma, FALSE));
+  fail_unless_equals_int (lines_of (out)->n_lines, 1);
+  fail_unless (hough_line_matches (&lines_of (out)->lines[0], 40.0, 0.0, 0.5,
+          0.5));
+  gst_buffer_unref (out);
+
   g_object_get (e, "transfer-bytes", &transfer, NULL);
   fail_unless_equals_uint64 (transfer, 0);
   gst_object_unref (e);
