@@ -981,6 +981,20 @@ gst_cv_filter_map_frame (GstCvFilter * filter, GstBuffer * buffer,
     flags |= GST_MAP_CUDA;
 #endif
   if (!gst_video_frame_map (frame, (GstVideoInfo *) info, buffer, flags)) {
+    gsize size = gst_buffer_get_size (buffer);
+
+    /* an application's buffer that does not match its caps */
+    if (gst_buffer_get_video_meta (buffer) == NULL
+        && size < GST_VIDEO_INFO_SIZE (info)) {
+      GST_ELEMENT_ERROR (filter, STREAM, FORMAT,
+          ("The buffer holds %" G_GSIZE_FORMAT " bytes, less than the %"
+              G_GSIZE_FORMAT " of the %dx%d %s frame its caps describe",
+              size, GST_VIDEO_INFO_SIZE (info), GST_VIDEO_INFO_WIDTH (info),
+              GST_VIDEO_INFO_HEIGHT (info),
+              gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info))),
+          ("buffer %" GST_PTR_FORMAT, buffer));
+      return FALSE;
+    }
     GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
         ("Could not map a %s frame for %s",
             gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),

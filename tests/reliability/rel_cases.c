@@ -375,6 +375,37 @@ rel_case_padded_frames (const RelElement * e, gboolean cuda)
   }
 }
 
+/* An application's buffer smaller than its caps' frame (a bug upstream):
+ * the element says so, in bytes, instead of "could not map" (system
+ * memory: before CUDA memory, cudaupload copies and refuses it itself). */
+void
+rel_case_short_buffers (const RelElement * e, gboolean cuda)
+{
+  const gint width = e->input == REL_INPUT_STEREO ? 2 * CASE_W : CASE_W;
+  const gchar *format_name = formats_of (e, FALSE)[0];
+  GstVideoFormat format = gst_video_format_from_string (format_name);
+  GPtrArray *samples;
+  GstBuffer *frame;
+  gchar *middle, *what;
+  RelRun run;
+
+  if (e->input == REL_INPUT_SOURCE || cuda)
+    return;
+  samples = new_samples ();
+  frame = rel_buffer_with_disparity (format, width, CASE_H, CASE_W, CASE_H,
+      e->input == REL_INPUT_DISPARITY ? disp_road : NULL, NULL, NULL, 64, 0);
+  gst_buffer_resize (frame, 0, gst_buffer_get_size (frame) - 1);
+  g_ptr_array_add (samples, rel_sample (frame, format, width, CASE_H));
+  middle = element_desc (e, FALSE, NULL);
+  what = g_strdup_printf ("%s %s, one byte short", e->factory, format_name);
+  rel_run_appsrc (middle, samples, 60, REL_RUN_INPUT_DISPARITY, &run);
+  rel_assert_error (&run, what, "bytes, less than the");
+  fail_unless_equals_string (run.error_source, "el");
+  rel_run_clear (&run);
+  g_free (what);
+  g_free (middle);
+}
+
 /* Sizes the odd-size case runs: odd, one pixel, one row, one column. */
 static const gint odd_sizes[][2] = {
   {33, 17}, {1, 1}, {2, 3}, {3, 2}, {1, 31}, {31, 1},

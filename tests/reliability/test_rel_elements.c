@@ -10,6 +10,7 @@
 REL_ELEMENT_TEST (refused_format, FALSE);
 REL_ELEMENT_TEST (crop_downstream, FALSE);
 REL_ELEMENT_TEST (padded_frames, FALSE);
+REL_ELEMENT_TEST (short_buffers, FALSE);
 REL_ELEMENT_TEST (odd_sizes, FALSE);
 REL_ELEMENT_TEST (missing_disparity, FALSE);
 REL_ELEMENT_TEST (wrong_size_disparity, FALSE);
@@ -35,6 +36,7 @@ reliability_suite (void)
   tcase_add_test (input, test_refused_format);
   tcase_add_test (input, test_crop_downstream);
   tcase_add_test (input, test_padded_frames);
+  tcase_add_test (input, test_short_buffers);
   tcase_add_test (input, test_odd_sizes);
   tcase_add_test (input, test_missing_disparity);
   tcase_add_test (input, test_wrong_size_disparity);
