@@ -964,9 +964,18 @@ gst_cv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   return gst_cv_filter_dispatch (GST_CV_FILTER (trans), inbuf, outbuf);
 }
 
+/* A gap (GST_BUFFER_FLAG_GAP) carries no picture: an in-place filter has
+ * nothing to find in it and draws nothing into it, and state kept across
+ * frames (road models, camera estimates) does not see it.  Filters that
+ * make a new frame (cudasgm) match it like any other: a neutral frame has
+ * no match, and the flag stays on their output (gap-aware). */
 static GstFlowReturn
 gst_cv_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
+  if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP)) {
+    GST_LOG_OBJECT (trans, "gap: passed through untouched");
+    return GST_FLOW_OK;
+  }
   return gst_cv_filter_dispatch (GST_CV_FILTER (trans), buf, buf);
 }
 
@@ -1146,6 +1155,7 @@ gst_cv_filter_init (GTypeInstance * instance, gpointer g_class)
    * preference of our transform_caps */
   gst_base_transform_set_prefer_passthrough (GST_BASE_TRANSFORM (filter),
       FALSE);
+  gst_base_transform_set_gap_aware (GST_BASE_TRANSFORM (filter), TRUE);
   filter->backend = GST_CV_BACKEND_CPU;
   if (klass->settings_size > 0) {
     filter->staged_settings = g_malloc0 (klass->settings_size);

@@ -129,6 +129,36 @@ GST_START_TEST (test_property_snapshot_and_in_place_write)
 
 GST_END_TEST;
 
+/* A gap passes an in-place filter untouched: no result meta, nothing
+ * drawn, the flag kept. */
+GST_START_TEST (test_gap_passes_untouched)
+{
+  GstHarness *h = gst_harness_new_parse ("cvtestfilter overlay=true");
+  guint8 luma[W * H];
+  GstBuffer *in, *out;
+
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=33,"
+      "height=17,framerate=30/1");
+  in = make_frame (GST_VIDEO_FORMAT_GRAY8, luma);
+  GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_GAP);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_GAP));
+  fail_unless (gst_buffer_get_cv_disparity_meta (out) == NULL);
+  fail_unless_equals_int (gray_pixel (out, 2, 2), luma[2 * W + 2]);
+  gst_buffer_unref (out);
+
+  /* the next frame is processed */
+  out = gst_harness_push_and_pull (h, make_frame (GST_VIDEO_FORMAT_GRAY8,
+          luma));
+  fail_if (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_GAP));
+  check_luma_disparity (out, luma);
+  fail_unless_equals_int (gray_pixel (out, 2, 2), 255);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_unsupported_format_fails_negotiation)
 {
   GstHarness *h = gst_harness_new ("cvtestfilter");
@@ -472,6 +502,7 @@ filter_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_system_memory_formats);
   tcase_add_test (tc, test_property_snapshot_and_in_place_write);
+  tcase_add_test (tc, test_gap_passes_untouched);
   tcase_add_test (tc, test_unsupported_format_fails_negotiation);
   tcase_add_test (tc, test_device_id_out_of_range);
   tcase_add_test (tc, test_cuda_caps_without_gpu);

@@ -831,7 +831,13 @@ GST_START_TEST (test_uniform_black_noise)
     }
     pair = make_pair_from (left, right, GST_VIDEO_FORMAT_RGBA, FALSE, TRUE,
         FALSE);
+    /* the black frame comes as a gap (its neutral picture): matched like
+     * any other, the flag kept on the output */
+    if (kind == 0)
+      GST_BUFFER_FLAG_SET (pair.frame, GST_BUFFER_FLAG_GAP);
     out = run_pair ("cudasgm max-disparity=32", &pair, NULL);
+    fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_GAP),
+        kind == 0);
     base_params (&params);
     check_meta (out, &pair, &params, name);
     meta = gst_buffer_get_cv_disparity_meta (out);
