@@ -3,7 +3,9 @@
 """cv-json.py: the cudavision results of every frame as JSON lines, from
 Python through GObject introspection (GstCudaVision-1.0).
 
-The same program as examples/cv-json.c, with the same options and output:
+The same program as examples/cv-json.c, with the same options and the same
+JSON values (Python writes numbers its own way: 0.0 for 0, a float meta
+field widened to double in full, 371.1999816894531 for 371.199982):
 
     examples/cv-json.py                      synthetic camera through the chain
     examples/cv-json.py -n 100 --sgm --brief

@@ -206,8 +206,8 @@ main (int argc, char **argv)
     gboolean found = g_file_test (probe, G_FILE_TEST_EXISTS);
     g_free (probe);
     if (!found) {
-      g_print ("SKIP: no shared Middlebury data (set CUDAVISION_DATA or "
-          "-Dshared-data)\n");
+      g_print ("SKIP: no shared Middlebury data (configure with "
+          "-Dshared-data=DIR; run directly: set CUDAVISION_DATA)\n");
       return CV_TEST_EXIT_SKIP;
     }
   }

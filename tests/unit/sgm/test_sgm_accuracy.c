@@ -26,7 +26,8 @@ test_middlebury (void)
     SgmEvalScore sc;
     CvSgmParams p;
     if (!sgm_eval_load (s, &set)) {
-      g_print ("Middlebury data not found (set CUDAVISION_DATA): skipping\n");
+      g_print ("Middlebury data not found (configure with "
+          "-Dshared-data=DIR; run directly: set CUDAVISION_DATA): skipping\n");
       exit (CV_TEST_EXIT_SKIP);
     }
     cv_sgm_params_init (&p);
