@@ -429,6 +429,16 @@ gst_stereo_test_src_event (GstBaseSrc * bsrc, GstEvent * event)
   return GST_BASE_SRC_CLASS (parent_class)->event (bsrc, event);
 }
 
+/* The drive from the start at the speed of the next frame: frame f is
+ * f x speed metres down the road */
+static void
+reset_drive (GstStereoTestSrc * src)
+{
+  src->anchor_frame = 0;
+  src->anchor_travel = 0.0;
+  src->anchor_speed = -1.0;
+}
+
 static gboolean
 gst_stereo_test_src_do_seek (GstBaseSrc * bsrc, GstSegment * segment)
 {
@@ -439,6 +449,7 @@ gst_stereo_test_src_do_seek (GstBaseSrc * bsrc, GstSegment * segment)
   segment->time = segment->start;
   src->reverse = segment->rate < 0;
   src->ended = FALSE;
+  reset_drive (src);
   if (!src->reverse) {
     /* the frame whose timestamp is the first >= the seek position */
     src->frame = fps_n > 0 ? gst_util_uint64_scale_ceil (segment->position,
@@ -463,6 +474,7 @@ gst_stereo_test_src_start (GstBaseSrc * bsrc)
 
   src->frame = 0;
   src->reverse = src->ended = FALSE;
+  reset_drive (src);
   gst_video_info_init (&src->info);
   return TRUE;
 }
@@ -562,7 +574,20 @@ gst_stereo_test_src_fill (GstPushSrc * psrc, GstBuffer * buffer)
   speed = src->speed;
   GST_OBJECT_UNLOCK (src);
 
-  src->scene.travel = (float) (src->frame * speed);
+  /* the drive is a function of the frame number (seeks and reverse
+   * playback see the frames of playing forward), anchored where the speed
+   * last changed: a new speed goes on from where the camera is, until a
+   * seek starts the drive over */
+  if (src->anchor_speed < 0)
+    src->anchor_speed = speed;
+  if (speed != src->anchor_speed) {
+    src->anchor_travel += ((gdouble) src->frame -
+        (gdouble) src->anchor_frame) * src->anchor_speed;
+    src->anchor_frame = src->frame;
+    src->anchor_speed = speed;
+  }
+  src->scene.travel = (float) (src->anchor_travel + ((gdouble) src->frame -
+          (gdouble) src->anchor_frame) * speed);
   memset (&views, 0, sizeof (views));
   views.left = (CvImageU8) { src->left, vw, vh, (gsize) vw * 4 };
   views.right = (CvImageU8) { src->right, vw, vh, (gsize) vw * 4 };

@@ -53,6 +53,9 @@ struct _GstStereoTestSrc
   guint64 frame;                /* the next frame to render */
   gboolean reverse;             /* playing backwards (rate < 0) */
   gboolean ended;               /* reverse playback went past frame 0 */
+  guint64 anchor_frame;         /* where `speed` last changed ... */
+  gdouble anchor_travel;        /* ... the camera's travel there, m */
+  gdouble anchor_speed;         /* the speed since (< 0: not started) */
   CvSceneParams scene;
   guint8 *left, *right;         /* RGBA views */
   gfloat *disparity;            /* ground truth of the left view */

@@ -275,6 +275,50 @@ GST_START_TEST (test_seek_to_start)
 
 GST_END_TEST;
 
+/* A new speed goes on from where the camera is: after speed=0 the frames
+ * stop changing, at a place beyond the first frame (not back at it). */
+GST_START_TEST (test_speed_change_while_playing)
+{
+  GstElement *pipeline = gst_parse_launch ("stereotestsrc name=src "
+      "supersample=1 speed=2 ! video/x-raw,format=GRAY8,width=128,height=48,"
+      "framerate=30/1 ! appsink name=sink sync=false max-buffers=1", NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  GstBuffer *frames[10];
+  GstMapInfo first, last, before;
+  gboolean stopped, went_back;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++) {
+    GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+    fail_unless (sample != NULL);
+    frames[i] = gst_buffer_ref (gst_sample_get_buffer (sample));
+    gst_sample_unref (sample);
+    if (i == 3)
+      g_object_set (src, "speed", 0.0, NULL);
+  }
+  /* frames 4.. may have been made before the change reached the source;
+   * the last ones after it */
+  gst_buffer_map (frames[0], &first, GST_MAP_READ);
+  gst_buffer_map (frames[8], &before, GST_MAP_READ);
+  gst_buffer_map (frames[9], &last, GST_MAP_READ);
+  stopped = memcmp (before.data, last.data, last.size) == 0;
+  went_back = memcmp (first.data, last.data, last.size) == 0;
+  gst_buffer_unmap (frames[0], &first);
+  gst_buffer_unmap (frames[8], &before);
+  gst_buffer_unmap (frames[9], &last);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    gst_buffer_unref (frames[i]);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  fail_unless (stopped, "the camera still moves at speed 0");
+  fail_if (went_back, "speed 0 took the camera back to the start");
+}
+
+GST_END_TEST;
+
 /* Reverse playback: a seek at rate -1 with a stop plays the frames before
  * the stop backwards and ends at the segment start; the frames are the
  * forward frames (the drive is a function of the frame number).  Without
@@ -405,6 +449,7 @@ stereotestsrc_suite (void)
   tcase_add_test (tc, test_live);
   tcase_add_test (tc, test_seek_to_start);
   tcase_add_test (tc, test_reverse_playback);
+  tcase_add_test (tc, test_speed_change_while_playing);
   tcase_add_test (tc, test_odd_width_rejected);
   tcase_add_test (tc, test_layout_fixed_while_running);
   return s;

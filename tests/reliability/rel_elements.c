@@ -144,7 +144,8 @@ static const RelElement elements[] = {
         "stereotestsrc", REL_INPUT_SOURCE, "attach-disparity=true",
         {"RGBA", "NV12", "I420", "GRAY8", NULL},
         {NULL},
-        "YUY2", REL_META_DISPARITY, FALSE, stereotestsrc_stress,
+        /* stateful: a new speed drives on from where the camera is */
+        "YUY2", REL_META_DISPARITY, TRUE, stereotestsrc_stress,
         0, 0, NULL, NULL, NULL, NULL, {"", NULL}},
   {
         /* 16 disparities: the 64 px views of the cases hold the range */
