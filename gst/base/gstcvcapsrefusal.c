@@ -92,6 +92,18 @@ memory_names (GstCaps * templ)
   return g_string_free (names, FALSE);
 }
 
+/* Why @s is refused for its interlacing, or NULL when it is progressive */
+static gchar *
+interlace_refusal (const gchar * element_name, const GstStructure * s)
+{
+  const gchar *mode = gst_structure_get_string (s, "interlace-mode");
+
+  if (mode == NULL || strcmp (mode, "progressive") == 0)
+    return NULL;
+  return g_strdup_printf ("%s takes progressive video, not interlace-mode "
+      "%s (deinterlace first)", element_name, mode);
+}
+
 gchar *
 gst_cv_caps_refusal (GstElement * element, GstCaps * templ, GstCaps * caps)
 {
@@ -131,7 +143,7 @@ gst_cv_caps_refusal (GstElement * element, GstCaps * templ, GstCaps * caps)
   format = gst_structure_get_string (s, "format");
   if (format == NULL || structure_has_format (gst_caps_get_structure (templ,
               match), format))
-    return NULL;
+    return interlace_refusal (element_name, s);
   system = template_in_memory (templ, NULL);
   only_in_system = gst_cv_caps_features_are_cuda (features) && system >= 0
       && structure_has_format (gst_caps_get_structure (templ, system), format);

@@ -15,8 +15,9 @@ gboolean gst_cv_caps_features_are_cuda (GstCapsFeatures * features);
 
 /* Why the fixed @caps do not intersect @templ, the caps of @element's pad
  * (free with g_free): not raw video, a memory the template does not list,
- * or a format it does not list in that memory, each with what the element
- * takes instead; NULL when they intersect or differ otherwise (e.g. a size). */
+ * a format it does not list in that memory, or interlaced video, each with
+ * what the element takes instead; NULL when they intersect or differ
+ * otherwise (e.g. a size). */
 gchar *gst_cv_caps_refusal (GstElement * element, GstCaps * templ,
     GstCaps * caps);
 

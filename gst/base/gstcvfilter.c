@@ -77,6 +77,11 @@ gst_cv_filter_get_type (void)
 
 /* ---- caps helpers ------------------------------------------------------- */
 
+/* Rows of one frame are matched, fitted and voted on as neighbours: woven
+ * fields would make every second row a different instant (and field
+ * buffers half a frame), so only whole progressive frames are taken. */
+#define PROGRESSIVE "interlace-mode = (string) progressive"
+
 GstCaps *
 gst_cv_filter_make_caps (const gchar * cuda_formats,
     const gchar * system_formats)
@@ -87,8 +92,8 @@ gst_cv_filter_make_caps (const gchar * cuda_formats,
   if (cuda_formats != NULL) {
     gchar *s = g_strdup_printf ("video/x-raw(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
         "), format = (string) %s, width = (int) [ 1, max ], "
-        "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]",
-        cuda_formats);
+        "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ], "
+        PROGRESSIVE, cuda_formats);
     gst_caps_append (caps, gst_caps_from_string (s));
     g_free (s);
   }
@@ -96,7 +101,7 @@ gst_cv_filter_make_caps (const gchar * cuda_formats,
   if (system_formats != NULL) {
     gchar *s = g_strdup_printf ("video/x-raw, format = (string) %s, "
         "width = (int) [ 1, max ], height = (int) [ 1, max ], "
-        "framerate = (fraction) [ 0, max ]", system_formats);
+        "framerate = (fraction) [ 0, max ], " PROGRESSIVE, system_formats);
     gst_caps_append (caps, gst_caps_from_string (s));
     g_free (s);
   }
@@ -341,21 +346,43 @@ setting_field (GstCvFilter * filter, GParamSpec * pspec)
       offset_1 - 1) : NULL;
 }
 
+/* The bytes of @pspec's field (install_setting takes these types only) */
+static gsize
+setting_size (GParamSpec * pspec)
+{
+  switch (G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec))) {
+    case G_TYPE_BOOLEAN:
+      return sizeof (gboolean);
+    case G_TYPE_FLOAT:
+      return sizeof (gfloat);
+    case G_TYPE_DOUBLE:
+      return sizeof (gdouble);
+    default:
+      return sizeof (gint);     /* int, uint, enum */
+  }
+}
+
 /* GObject dispatches the notifications of a g_object_set (or of changes
  * between g_object_freeze_notify and thaw) once, after the last property
- * was set: the staged settings become the settings frames see. */
+ * was set: those properties' staged values become the settings frames see.
+ * Only those: another thread's g_object_set may be half-way through
+ * staging its own. */
 static void
 gst_cv_filter_dispatch_properties_changed (GObject * object, guint n_pspecs,
     GParamSpec ** pspecs)
 {
   GstCvFilter *filter = GST_CV_FILTER (object);
-  gsize size = GST_CV_FILTER_GET_CLASS (filter)->settings_size;
 
-  if (size > 0) {
-    GST_OBJECT_LOCK (filter);
-    memcpy (filter->settings, filter->staged_settings, size);
-    GST_OBJECT_UNLOCK (filter);
+  GST_OBJECT_LOCK (filter);
+  for (guint i = 0; i < n_pspecs; i++) {
+    gsize offset_1 = GPOINTER_TO_SIZE (g_param_spec_get_qdata (pspecs[i],
+            setting_offset_quark));
+    if (offset_1 != 0)
+      memcpy ((guint8 *) filter->settings + offset_1 - 1,
+          (const guint8 *) filter->staged_settings + offset_1 - 1,
+          setting_size (pspecs[i]));
   }
+  GST_OBJECT_UNLOCK (filter);
   G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
       n_pspecs, pspecs);
 }
@@ -476,6 +503,13 @@ gst_cv_filter_class_install_setting (GstCvFilterClass * klass, guint prop_id,
   g_return_if_fail (fundamental == G_TYPE_BOOLEAN || fundamental == G_TYPE_INT
       || fundamental == G_TYPE_ENUM || fundamental == G_TYPE_UINT
       || fundamental == G_TYPE_FLOAT || fundamental == G_TYPE_DOUBLE);
+  /* a change reaches frames through its notification */
+  g_return_if_fail ((pspec->flags & G_PARAM_READWRITE) == G_PARAM_READWRITE
+      && !(pspec->flags & G_PARAM_EXPLICIT_NOTIFY));
+  /* what may change while PLAYING may follow a GstControlBinding too
+   * (before_transform syncs the values to each frame's stream time) */
+  if (!(pspec->flags & GST_PARAM_MUTABLE_READY))
+    pspec->flags |= GST_PARAM_CONTROLLABLE;
   g_param_spec_set_qdata (pspec, setting_offset_quark,
       GSIZE_TO_POINTER (offset + 1));
   gobject_class->set_property = setting_set_property;
@@ -1026,25 +1060,68 @@ gst_cv_filter_map_frame (GstCvFilter * filter, GstBuffer * buffer,
   return TRUE;
 }
 
+gchar *
+gst_cv_filter_property_words (GstCvFilter * filter, const gchar * message)
+{
+  GObjectClass *klass = G_OBJECT_GET_CLASS (filter);
+  GString *out = g_string_new (NULL);
+  const gchar *p = message;
+
+  while (*p != '\0') {
+    gsize n = 0;
+    gchar *word, *name;
+    GParamSpec *pspec;
+
+    while (g_ascii_isalnum (p[n]) || p[n] == '_')
+      n++;
+    if (n == 0) {
+      g_string_append_c (out, *p++);
+      continue;
+    }
+    word = g_strndup (p, n);
+    name = g_strdelimit (g_strdup (word), "_", '-');
+    /* (a member, calibration.focal_length, is the meta's, not ours) */
+    pspec = strchr (word, '_') != NULL && (p == message || p[-1] != '.') ?
+        g_object_class_find_property (klass, name) : NULL;
+    g_string_append (out, pspec != NULL ? name : word);
+    g_free (name);
+    g_free (word);
+    p += n;
+  }
+  return g_string_free (out, FALSE);
+}
+
 GstFlowReturn
 gst_cv_filter_core_error (GstCvFilter * filter, const gchar * what,
     const CvError * err)
 {
+  gchar *said = gst_cv_filter_property_words (filter, err->message);
+  gsize what_len = strlen (what);
+  gchar *message;
+
+  /* "Stixels" and the core's "stixels: ...": once */
+  if (g_ascii_strncasecmp (said, what, what_len) == 0
+      && g_str_has_prefix (said + what_len, ": "))
+    message = g_strdup_printf ("%s%s", what, said + what_len);
+  else
+    message = g_strdup_printf ("%s: %s", what, said);
   switch (err->status) {
     case CV_ERROR_CUDA:
-      GST_ELEMENT_ERROR (filter, LIBRARY, FAILED, ("%s: %s", what,
-              err->message), ("CUDA error %d", err->cuda_code));
+      GST_ELEMENT_ERROR (filter, LIBRARY, FAILED, ("%s", message),
+          ("CUDA error %d", err->cuda_code));
       break;
     case CV_ERROR_INVALID_ARGUMENT:
     case CV_ERROR_UNSUPPORTED:
-      GST_ELEMENT_ERROR (filter, STREAM, FORMAT, ("%s: %s", what,
-              err->message), ("%s", cv_status_name (err->status)));
+      GST_ELEMENT_ERROR (filter, STREAM, FORMAT, ("%s", message),
+          ("%s", cv_status_name (err->status)));
       break;
     default:
-      GST_ELEMENT_ERROR (filter, RESOURCE, FAILED, ("%s: %s", what,
-              err->message), ("%s", cv_status_name (err->status)));
+      GST_ELEMENT_ERROR (filter, RESOURCE, FAILED, ("%s", message),
+          ("%s", cv_status_name (err->status)));
       break;
   }
+  g_free (message);
+  g_free (said);
   return GST_FLOW_ERROR;
 }
 
@@ -1107,7 +1184,8 @@ gst_cv_filter_class_init (gpointer g_class, gpointer data)
   g_object_class_install_property (gobject_class, PROP_TRANSFER_BYTES,
       g_param_spec_uint64 ("transfer-bytes", "Host/device transfer bytes",
           "Bytes this element copied between host and GPU memory since it "
-          "started (frames stay on the GPU; only small result lists move)",
+          "started: result lists, and what the element's docs list (e.g. a "
+          "disparity meta in host memory uploaded for CUDA frames)",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
@@ -1156,6 +1234,9 @@ gst_cv_filter_init (GTypeInstance * instance, gpointer g_class)
   gst_base_transform_set_prefer_passthrough (GST_BASE_TRANSFORM (filter),
       FALSE);
   gst_base_transform_set_gap_aware (GST_BASE_TRANSFORM (filter), TRUE);
+  /* a frame that would reach a synchronising sink too late is skipped, not
+   * processed: the heavy work catches up with a live camera */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (filter), TRUE);
   filter->backend = GST_CV_BACKEND_CPU;
   if (klass->settings_size > 0) {
     filter->staged_settings = g_malloc0 (klass->settings_size);

@@ -161,9 +161,17 @@ gboolean gst_cv_filter_map_frame (GstCvFilter * filter, GstBuffer * buffer,
     const GstVideoInfo * info, GstMapFlags flags, GstVideoFrame * frame);
 
 /* Reports a failed core call as GST_ELEMENT_ERROR (CUDA failures carry the
- * call and the CUDA error string) and returns GST_FLOW_ERROR. */
+ * call and the CUDA error string) and returns GST_FLOW_ERROR.  The message
+ * is "@what: the core's message" in the property words below, without the
+ * core's own prefix when it repeats @what. */
 GstFlowReturn gst_cv_filter_core_error (GstCvFilter * filter,
     const gchar * what, const CvError * err);
+
+/* @message (a core's, which names its C fields: max_disparity) with each
+ * field that is a property of @filter named as the property is
+ * (max-disparity); free with g_free. */
+gchar *gst_cv_filter_property_words (GstCvFilter * filter,
+    const gchar * message);
 
 /* TRUE when `post-messages` is on: build the frame's summary only then. */
 gboolean gst_cv_filter_wants_summary (GstCvFilter * filter);

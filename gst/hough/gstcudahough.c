@@ -311,10 +311,12 @@ gst_cuda_hough_set_info (GstCvFilter * filter, GstCaps * incaps,
       GST_VIDEO_INFO_HEIGHT (in_info), &params, &err) == CV_OK;
   cv_hough_geometry_clear (&geom);
   if (!ok) {
+    gchar *why = gst_cv_filter_property_words (filter, err.message);
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("Invalid cudahough settings for a %dx%d frame: %s",
             GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
-            err.message), ("caps %" GST_PTR_FORMAT, incaps));
+            why), ("caps %" GST_PTR_FORMAT, incaps));
+    g_free (why);
     return FALSE;
   }
 

@@ -204,10 +204,12 @@ gst_cuda_road_detect_set_info (GstCvFilter * filter, GstCaps * incaps,
   params_from_settings (&s, &placeholder, &params);
   if (cv_road_params_validate (&params, GST_VIDEO_INFO_WIDTH (in_info),
           GST_VIDEO_INFO_HEIGHT (in_info), &err) != CV_OK) {
+    gchar *why = gst_cv_filter_property_words (filter, err.message);
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Cannot detect the road in %dx%d frames with these properties: %s",
             GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
-            err.message), ("caps %" GST_PTR_FORMAT, incaps));
+            why), ("caps %" GST_PTR_FORMAT, incaps));
+    g_free (why);
     return FALSE;
   }
   /* a new format or size: the library starts over */

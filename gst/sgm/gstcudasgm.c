@@ -28,7 +28,8 @@
  *   autovideosink
  * gst-launch-1.0 stereotestsrc num-buffers=10 ! \
  *   video/x-raw,format=RGBA,width=800,height=240 ! \
- *   cudasgm max-disparity=64 output=disparity-16 ! pngenc ! \
+ *   cudasgm max-disparity=64 output=disparity-16 ! videoconvert ! \
+ *   video/x-raw,format=GRAY16_BE ! pngenc ! \
  *   multifilesink location=disp_%04d.png
  * ]|
  */
@@ -248,7 +249,7 @@ make_params (GstCudaSgm * self, const GstCudaSgmSettings * s,
   p->median = s->median ? 1 : 0;
 
   if (cv_sgm_params_validate (p, &err) != CV_OK) {
-    *why = g_strdup (err.message);
+    *why = gst_cv_filter_property_words (GST_CV_FILTER (self), err.message);
     return FALSE;
   }
   if (p->min_disparity >= p->max_disparity) {

@@ -296,7 +296,7 @@ convert (GstCudaStixels * self, const CvStixelList * list, gint band)
           list->width + band)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("Frame too large for the stixels meta"),
-        ("%dx%d: the meta holds rows and columns up to 65535",
+        ("%dx%d: the meta holds at most 65536 rows and columns",
             list->width + band, list->height));
     return FALSE;
   }

@@ -4,6 +4,7 @@
  */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <gst/controller/controller.h>
 #include <gst/cudavision/cudavision.h>
 
 #include "cv_frame.h"
@@ -159,6 +160,85 @@ GST_START_TEST (test_gap_passes_untouched)
 
 GST_END_TEST;
 
+static GstBuffer *
+make_frame_at (GstClockTime pts, guint8 * expected_luma)
+{
+  GstBuffer *buf = make_frame (GST_VIDEO_FORMAT_GRAY8, expected_luma);
+
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  return buf;
+}
+
+/* QoS is on: after the sink reports a frame a second late, frames that
+ * would arrive too late are skipped, not processed; later ones are. */
+GST_START_TEST (test_late_frames_skipped)
+{
+  GstHarness *h = gst_harness_new ("cvtestfilter");
+  guint8 luma[W * H];
+  gboolean qos = FALSE;
+  GstBuffer *out;
+
+  g_object_get (h->element, "qos", &qos, NULL);
+  fail_unless (qos);
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=33,"
+      "height=17,framerate=30/1");
+  out = gst_harness_push_and_pull (h, make_frame_at (0, luma));
+  gst_buffer_unref (out);
+
+  /* the frame at 1 s came 1 s late: nothing before 2 s is worth doing */
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 2.0, GST_SECOND,
+              GST_SECOND)));
+  fail_unless_equals_int (gst_harness_push (h, make_frame_at (GST_SECOND / 2,
+              luma)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+
+  out = gst_harness_push_and_pull (h, make_frame_at (4 * GST_SECOND, luma));
+  check_luma_disparity (out, luma);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 4 * GST_SECOND);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Settings that may change while PLAYING are controllable: a control
+ * binding switches the overlay on at 1 s of stream time, and the frames
+ * before and after see it so. */
+GST_START_TEST (test_controlled_setting)
+{
+  GstHarness *h = gst_harness_new ("cvtestfilter");
+  GstControlSource *cs = gst_interpolation_control_source_new ();
+  GstTimedValueControlSource *tv = GST_TIMED_VALUE_CONTROL_SOURCE (cs);
+  guint8 luma[W * H];
+  GstBuffer *out;
+
+  fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS
+          (h->element), "overlay")->flags & GST_PARAM_CONTROLLABLE);
+  fail_if (g_object_class_find_property (G_OBJECT_GET_CLASS (h->element),
+          "cuda-device-id")->flags & GST_PARAM_CONTROLLABLE);
+  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_NONE, NULL);
+  gst_timed_value_control_source_set (tv, 0, 0.0);
+  gst_timed_value_control_source_set (tv, GST_SECOND, 1.0);
+  fail_unless (gst_object_add_control_binding (GST_OBJECT (h->element),
+          gst_direct_control_binding_new (GST_OBJECT (h->element), "overlay",
+              cs)));
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=33,"
+      "height=17,framerate=30/1");
+
+  out = gst_harness_push_and_pull (h, make_frame_at (GST_SECOND / 2, luma));
+  fail_unless_equals_int (gray_pixel (out, 2, 2), luma[2 * W + 2]);
+  gst_buffer_unref (out);
+  out = gst_harness_push_and_pull (h, make_frame_at (GST_SECOND, luma));
+  fail_unless_equals_int (gray_pixel (out, 2, 2), 255);
+  gst_buffer_unref (out);
+  gst_object_unref (cs);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_unsupported_format_fails_negotiation)
 {
   GstHarness *h = gst_harness_new ("cvtestfilter");
@@ -175,6 +255,27 @@ GST_START_TEST (test_unsupported_format_fails_negotiation)
   cv_test_expect_error ("videotestsrc num-buffers=1 ! "
       "video/x-raw,format=YUY2,width=64,height=48 ! cvtestfilter ! fakesink",
       "not-linked");
+}
+
+GST_END_TEST;
+
+/* Interlaced frames are refused with the reason (every element shares the
+ * templates of gst_cv_filter_make_caps: reliability-elements checks them
+ * all); progressive ones and caps that leave the mode out pass. */
+GST_START_TEST (test_interlaced_refused)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=RGBA,width=64,"
+      "height=48,framerate=30/1,interlace-mode=interleaved");
+
+  cv_test_push_expect_error ("cvtestfilter", caps, 64 * 48 * 4,
+      "cvtestfilter takes progressive video, not interlace-mode interleaved "
+      "(deinterlace first)");
+  gst_caps_unref (caps);
+  cv_test_expect_eos ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,"
+      "width=64,height=48,interlace-mode=progressive ! cvtestfilter ! "
+      "fakesink");
+  cv_test_expect_eos ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,"
+      "width=64,height=48 ! cvtestfilter ! fakesink");
 }
 
 GST_END_TEST;
@@ -457,6 +558,22 @@ GST_START_TEST (test_settings_set_together)
   g_object_get (e, "count", &count, NULL);
   fail_unless_equals_int (count, 5);
   fail_unless (s->count == -7 && s->gain == 0.25f);
+
+  /* meanwhile another thread's g_object_set (e, "scale", 2.0, NULL) runs
+   * through (its set, then its dispatch): it publishes its own property,
+   * not the half-staged ones of this set */
+  {
+    GObjectClass *oc = G_OBJECT_GET_CLASS (e);
+    GParamSpec *scale = g_object_class_find_property (oc, "scale");
+    GValue v = G_VALUE_INIT;
+
+    g_value_init (&v, G_TYPE_DOUBLE);
+    g_value_set_double (&v, 2.0);
+    oc->set_property (G_OBJECT (e), scale->param_id, &v, scale);
+    oc->dispatch_properties_changed (G_OBJECT (e), 1, &scale);
+    fail_unless (s->scale == 2.0);
+    fail_unless (s->count == -7 && s->gain == 0.25f);
+  }
   g_object_thaw_notify (G_OBJECT (e));
   fail_unless (s->count == 5 && s->gain == -0.5f);
   gst_object_unref (e);
@@ -503,7 +620,10 @@ filter_suite (void)
   tcase_add_test (tc, test_system_memory_formats);
   tcase_add_test (tc, test_property_snapshot_and_in_place_write);
   tcase_add_test (tc, test_gap_passes_untouched);
+  tcase_add_test (tc, test_late_frames_skipped);
+  tcase_add_test (tc, test_controlled_setting);
   tcase_add_test (tc, test_unsupported_format_fails_negotiation);
+  tcase_add_test (tc, test_interlaced_refused);
   tcase_add_test (tc, test_device_id_out_of_range);
   tcase_add_test (tc, test_cuda_caps_without_gpu);
   tcase_add_test (tc, test_cuda_memory_preferred);

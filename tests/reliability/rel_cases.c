@@ -375,15 +375,29 @@ rel_case_padded_frames (const RelElement * e, gboolean cuda)
   }
 }
 
+/* One frame for a filter's appsrc: @e's first system format (its name in
+ * @format_name), views of CASE_W x CASE_H (side by side for a stereo
+ * element, @width in all), a road's disparity for a disparity element. */
+static GstBuffer *
+case_frame (const RelElement * e, const gchar ** format_name,
+    GstVideoFormat * format, gint * width)
+{
+  *format_name = formats_of (e, FALSE)[0];
+  *format = gst_video_format_from_string (*format_name);
+  *width = e->input == REL_INPUT_STEREO ? 2 * CASE_W : CASE_W;
+  return rel_buffer_with_disparity (*format, *width, CASE_H, CASE_W, CASE_H,
+      e->input == REL_INPUT_DISPARITY ? disp_road : NULL, NULL, NULL, 64, 0);
+}
+
 /* An application's buffer smaller than its caps' frame (a bug upstream):
  * the element says so, in bytes, instead of "could not map" (system
  * memory: before CUDA memory, cudaupload copies and refuses it itself). */
 void
 rel_case_short_buffers (const RelElement * e, gboolean cuda)
 {
-  const gint width = e->input == REL_INPUT_STEREO ? 2 * CASE_W : CASE_W;
-  const gchar *format_name = formats_of (e, FALSE)[0];
-  GstVideoFormat format = gst_video_format_from_string (format_name);
+  const gchar *format_name;
+  GstVideoFormat format;
+  gint width;
   GPtrArray *samples;
   GstBuffer *frame;
   gchar *middle, *what;
@@ -392,8 +406,7 @@ rel_case_short_buffers (const RelElement * e, gboolean cuda)
   if (e->input == REL_INPUT_SOURCE || cuda)
     return;
   samples = new_samples ();
-  frame = rel_buffer_with_disparity (format, width, CASE_H, CASE_W, CASE_H,
-      e->input == REL_INPUT_DISPARITY ? disp_road : NULL, NULL, NULL, 64, 0);
+  frame = case_frame (e, &format_name, &format, &width);
   gst_buffer_resize (frame, 0, gst_buffer_get_size (frame) - 1);
   g_ptr_array_add (samples, rel_sample (frame, format, width, CASE_H));
   middle = element_desc (e, FALSE, NULL);
@@ -401,6 +414,49 @@ rel_case_short_buffers (const RelElement * e, gboolean cuda)
   rel_run_appsrc (middle, samples, 60, REL_RUN_INPUT_DISPARITY, &run);
   rel_assert_error (&run, what, "bytes, less than the");
   fail_unless_equals_string (run.error_source, "el");
+  rel_run_clear (&run);
+  g_free (what);
+  g_free (middle);
+}
+
+/* Interlaced frames (woven fields) are refused with the reason. */
+void
+rel_case_interlaced (const RelElement * e, gboolean cuda)
+{
+  const gchar *format_name;
+  GstVideoFormat format;
+  gint width;
+  GPtrArray *samples;
+  GstBuffer *frame;
+  GstSample *progressive;
+  GstCaps *caps;
+  gchar *middle, *what;
+  RelRun run;
+
+  if (e->input == REL_INPUT_SOURCE)
+    return;
+  samples = new_samples ();
+  frame = case_frame (e, &format_name, &format, &width);
+  progressive = rel_sample (frame, format, width, CASE_H);
+  caps = gst_caps_copy (gst_sample_get_caps (progressive));
+  gst_caps_set_simple (caps, "interlace-mode", G_TYPE_STRING, "interleaved",
+      NULL);
+  g_ptr_array_add (samples, gst_sample_new (gst_sample_get_buffer
+          (progressive), caps, NULL, NULL));
+  gst_caps_unref (caps);
+  gst_sample_unref (progressive);
+  middle = element_desc (e, cuda, NULL);
+  what = g_strdup_printf ("%s %s, interleaved fields", e->factory,
+      format_name);
+  rel_run_appsrc (middle, samples, 60, REL_RUN_INPUT_DISPARITY, &run);
+  /* on the GPU the stock cudaupload before it may refuse first */
+  if (!cuda || g_strcmp0 (run.error_source, "el") == 0) {
+    rel_assert_error (&run, what, "takes progressive video, not "
+        "interlace-mode interleaved (deinterlace first)");
+    fail_unless_equals_string (run.error_source, "el");
+  } else {
+    rel_assert_error (&run, what, "not-negotiated");
+  }
   rel_run_clear (&run);
   g_free (what);
   g_free (middle);

@@ -18,6 +18,7 @@ void rel_case_refused_format (const RelElement * e, gboolean cuda);
 void rel_case_crop_downstream (const RelElement * e, gboolean cuda);
 void rel_case_padded_frames (const RelElement * e, gboolean cuda);
 void rel_case_short_buffers (const RelElement * e, gboolean cuda);
+void rel_case_interlaced (const RelElement * e, gboolean cuda);
 void rel_case_odd_sizes (const RelElement * e, gboolean cuda);
 void rel_case_large_frames (const RelElement * e, gboolean cuda);
 void rel_case_missing_disparity (const RelElement * e, gboolean cuda);

@@ -11,6 +11,7 @@ REL_ELEMENT_TEST (refused_format, FALSE);
 REL_ELEMENT_TEST (crop_downstream, FALSE);
 REL_ELEMENT_TEST (padded_frames, FALSE);
 REL_ELEMENT_TEST (short_buffers, FALSE);
+REL_ELEMENT_TEST (interlaced, FALSE);
 REL_ELEMENT_TEST (odd_sizes, FALSE);
 REL_ELEMENT_TEST (missing_disparity, FALSE);
 REL_ELEMENT_TEST (wrong_size_disparity, FALSE);
@@ -34,6 +35,7 @@ reliability_suite (void)
 
   suite_add_tcase (s, input);
   tcase_add_test (input, test_refused_format);
+  tcase_add_test (input, test_interlaced);
   tcase_add_test (input, test_crop_downstream);
   tcase_add_test (input, test_padded_frames);
   tcase_add_test (input, test_short_buffers);

@@ -16,6 +16,7 @@
 #include "rel_cases.h"
 
 REL_ELEMENT_TEST (refused_format, TRUE);
+REL_ELEMENT_TEST (interlaced, TRUE);
 REL_ELEMENT_TEST (crop_downstream, TRUE);
 REL_ELEMENT_TEST (padded_frames, TRUE);
 REL_ELEMENT_TEST (odd_sizes, TRUE);
@@ -174,6 +175,7 @@ reliability_gpu_suite (void)
 
   suite_add_tcase (s, input);
   tcase_add_test (input, test_refused_format);
+  tcase_add_test (input, test_interlaced);
   tcase_add_test (input, test_crop_downstream);
   tcase_add_test (input, test_padded_frames);
   tcase_add_test (input, test_odd_sizes);

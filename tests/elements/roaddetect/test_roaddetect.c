@@ -593,9 +593,9 @@ GST_START_TEST (test_bad_parameters)
 
   /* impossible combinations are refused at negotiation, saying why */
   expect_push_error ("max-models=3 initial-models=5",
-      gst_buffer_ref (frames[0]), W, H, "initial_models must be");
+      gst_buffer_ref (frames[0]), W, H, "initial-models must be");
   expect_push_error ("min-samples=1 new-models=2",
-      gst_buffer_ref (frames[0]), W, H, "min_samples must be");
+      gst_buffer_ref (frames[0]), W, H, "min-samples must be");
   cv_test_expect_error ("videotestsrc num-buffers=1 ! "
       "video/x-raw,format=RGBA,width=4,height=4 ! cudaroaddetect ! fakesink",
       "smaller than one 5x5 patch");
@@ -619,7 +619,7 @@ GST_START_TEST (test_bad_parameters_while_playing)
   g_object_set (road, "initial-models", 20, NULL);      /* > max-models */
   out = road_run_push (run, gst_buffer_ref (frames[1]), &error);
   fail_unless (out == NULL);
-  fail_unless (strstr (error, "initial_models must be") != NULL, "%s", error);
+  fail_unless (strstr (error, "initial-models must be") != NULL, "%s", error);
   g_free (error);
   gst_object_unref (road);
   road_run_stop (run);

@@ -650,7 +650,8 @@ GST_START_TEST (test_too_many_rows)
   cv_test_expect_error ("videotestsrc num-buffers=1 pattern=black ! "
       "video/x-raw,format=GRAY8,width=16,height=4100 ! "
       "cudastixels focal-length=100 baseline=0.5 ! fakesink",
-      "raise row_step");
+      "Stixels: 4100 rows / row-step 1 = 4100 cells per column, more than "
+      "2048: raise row-step");
   cv_test_expect_eos ("videotestsrc num-buffers=1 pattern=black ! "
       "video/x-raw,format=GRAY8,width=16,height=4100 ! "
       "cudastixels focal-length=100 baseline=0.5 row-step=4 ! fakesink");
