@@ -7,7 +7,9 @@
 #
 # defaults: /dev/video0 2560 720 128.  The frame must be rectified (most
 # stereo USB cameras are not: rectify first, e.g. with the camera's SDK).
-# CUDA=0 runs on the CPU (slow: seconds per frame at this size).
+# CUDA=0 runs on the CPU (slow: seconds per frame at this size; the
+# synchronised display's QoS makes cudasgm skip the frames it could only
+# show late, so the picture stays current).
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -31,4 +33,4 @@ gst-launch-1.0 v4l2src device="$device" ! \
   video/x-raw,format=NV12 ! $up \
   cudasgm max-disparity="$max_disparity" output=disparity-color \
     layout=side-by-side post-messages=true ! $down \
-  videoconvert ! autovideosink sync=false
+  videoconvert ! autovideosink
