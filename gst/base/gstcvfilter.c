@@ -77,10 +77,11 @@ gst_cv_filter_get_type (void)
 
 /* ---- caps helpers ------------------------------------------------------- */
 
-/* Rows of one frame are matched, fitted and voted on as neighbours: woven
- * fields would make every second row a different instant (and field
- * buffers half a frame), so only whole progressive frames are taken. */
-#define PROGRESSIVE "interlace-mode = (string) progressive"
+/* Any size and rate, progressive only: rows of one frame are matched,
+ * fitted and voted on as neighbours, and woven fields would make every
+ * second row a different instant (field buffers half a frame). */
+#define FRAME_FIELDS "width = (int) [ 1, max ], height = (int) [ 1, max ], " \
+    "framerate = (fraction) [ 0, max ], interlace-mode = (string) progressive"
 
 GstCaps *
 gst_cv_filter_make_caps (const gchar * cuda_formats,
@@ -91,17 +92,14 @@ gst_cv_filter_make_caps (const gchar * cuda_formats,
 #ifdef CV_HAVE_CUDA
   if (cuda_formats != NULL) {
     gchar *s = g_strdup_printf ("video/x-raw(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
-        "), format = (string) %s, width = (int) [ 1, max ], "
-        "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ], "
-        PROGRESSIVE, cuda_formats);
+        "), format = (string) %s, " FRAME_FIELDS, cuda_formats);
     gst_caps_append (caps, gst_caps_from_string (s));
     g_free (s);
   }
 #endif
   if (system_formats != NULL) {
     gchar *s = g_strdup_printf ("video/x-raw, format = (string) %s, "
-        "width = (int) [ 1, max ], height = (int) [ 1, max ], "
-        "framerate = (fraction) [ 0, max ], " PROGRESSIVE, system_formats);
+        FRAME_FIELDS, system_formats);
     gst_caps_append (caps, gst_caps_from_string (s));
     g_free (s);
   }
@@ -346,47 +344,6 @@ setting_field (GstCvFilter * filter, GParamSpec * pspec)
       offset_1 - 1) : NULL;
 }
 
-/* The bytes of @pspec's field (install_setting takes these types only) */
-static gsize
-setting_size (GParamSpec * pspec)
-{
-  switch (G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec))) {
-    case G_TYPE_BOOLEAN:
-      return sizeof (gboolean);
-    case G_TYPE_FLOAT:
-      return sizeof (gfloat);
-    case G_TYPE_DOUBLE:
-      return sizeof (gdouble);
-    default:
-      return sizeof (gint);     /* int, uint, enum */
-  }
-}
-
-/* GObject dispatches the notifications of a g_object_set (or of changes
- * between g_object_freeze_notify and thaw) once, after the last property
- * was set: those properties' staged values become the settings frames see.
- * Only those: another thread's g_object_set may be half-way through
- * staging its own. */
-static void
-gst_cv_filter_dispatch_properties_changed (GObject * object, guint n_pspecs,
-    GParamSpec ** pspecs)
-{
-  GstCvFilter *filter = GST_CV_FILTER (object);
-
-  GST_OBJECT_LOCK (filter);
-  for (guint i = 0; i < n_pspecs; i++) {
-    gsize offset_1 = GPOINTER_TO_SIZE (g_param_spec_get_qdata (pspecs[i],
-            setting_offset_quark));
-    if (offset_1 != 0)
-      memcpy ((guint8 *) filter->settings + offset_1 - 1,
-          (const guint8 *) filter->staged_settings + offset_1 - 1,
-          setting_size (pspecs[i]));
-  }
-  GST_OBJECT_UNLOCK (filter);
-  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
-      n_pspecs, pspecs);
-}
-
 static void
 setting_from_value (gpointer field, const GValue * value)
 {
@@ -439,6 +396,35 @@ setting_to_value (gconstpointer field, GValue * value)
     default:
       g_assert_not_reached ();
   }
+}
+
+/* GObject dispatches the notifications of a g_object_set (or of changes
+ * between g_object_freeze_notify and thaw) once, after the last property
+ * was set: those properties' staged values become the settings frames see.
+ * Only those: another thread's g_object_set may be half-way through
+ * staging its own. */
+static void
+gst_cv_filter_dispatch_properties_changed (GObject * object, guint n_pspecs,
+    GParamSpec ** pspecs)
+{
+  GstCvFilter *filter = GST_CV_FILTER (object);
+
+  GST_OBJECT_LOCK (filter);
+  for (guint i = 0; i < n_pspecs; i++) {
+    guint8 *staged = setting_field (filter, pspecs[i]);
+    GValue value = G_VALUE_INIT;
+
+    if (staged == NULL)
+      continue;
+    g_value_init (&value, G_PARAM_SPEC_VALUE_TYPE (pspecs[i]));
+    setting_to_value (staged, &value);
+    setting_from_value ((guint8 *) filter->settings +
+        (staged - (guint8 *) filter->staged_settings), &value);
+    g_value_unset (&value);
+  }
+  GST_OBJECT_UNLOCK (filter);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
 }
 
 gboolean
