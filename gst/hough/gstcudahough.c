@@ -628,9 +628,9 @@ gst_cuda_hough_class_init (GstCudaHoughClass * klass)
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA Hough line detector", "Filter/Analyzer/Video",
-      "Finds straight lines (e.g. lane markings) with the Hough transform "
-      "on the GPU (CUDA memory) or the CPU (system memory) and attaches them "
-      "as a lines meta; optionally draws them",
+      "Finds straight lines (e.g. lane markings) with the Hough transform, "
+      "attaches them as a GstCvLinesMeta and can draw them; on the GPU for "
+      "CUDA memory, on the CPU for system memory",
       "gst-cudavision developers");
 
   gst_cv_filter_class_add_pad_templates (filter_class,

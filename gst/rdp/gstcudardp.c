@@ -57,6 +57,7 @@
 
 #include "cv_draw.h"
 #include "cvelements.h"
+#include "gstcvcamera.h"
 #include "gstcvenum.h"
 #include "gstcvdisparityinput.h"
 #include "gstrdpoutput.h"
@@ -91,8 +92,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_rdp_debug);
 #define MAX_COLUMN_STEP G_MAXUINT16
 #define MAX_EPSILON CV_RDP_MAX_EPSILON_PX       /* px, or m for depth */
 #define MAX_DEPTH 1.0e6f        /* m */
-#define MAX_FOCAL_LENGTH 1.0e6  /* px */
-#define MAX_BASELINE 1.0e3      /* m */
 
 /* CPU backend: worker threads (the result does not depend on the count). */
 #define MAX_CPU_THREADS 8
@@ -570,12 +569,13 @@ gst_cuda_rdp_class_init (GstCudaRdpClass * klass)
       g_param_spec_double ("focal-length", "Focal length",
           "Focal length in pixels, for signal=depth when the disparity has "
           "no calibration of its own (GRAY disparity frames, metas without "
-          "one)", 0.0, MAX_FOCAL_LENGTH, DEFAULT_PROP_FOCAL_LENGTH, flags),
+          "one)", 0.0, GST_CV_MAX_FOCAL_LENGTH, DEFAULT_PROP_FOCAL_LENGTH,
+          flags),
       G_STRUCT_OFFSET (GstCudaRdpSettings, focal_length));
   gst_cv_filter_class_install_setting (filter_class, PROP_BASELINE,
       g_param_spec_double ("baseline", "Baseline",
           "Stereo baseline in metres, for signal=depth when the disparity "
-          "has no calibration of its own", 0.0, MAX_BASELINE,
+          "has no calibration of its own", 0.0, GST_CV_MAX_BASELINE,
           DEFAULT_PROP_BASELINE, flags),
       G_STRUCT_OFFSET (GstCudaRdpSettings, baseline));
   gst_cv_filter_class_install_setting (filter_class, PROP_OVERLAY,
@@ -589,9 +589,9 @@ gst_cuda_rdp_class_init (GstCudaRdpClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "CUDA RDP column segmentation", "Filter/Analyzer/Video",
       "Approximates each column of the disparity (or depth) by a polyline "
-      "with the Ramer-Douglas-Peucker algorithm, on the GPU (CUDA memory) "
-      "or the CPU (system memory), and attaches the cuts as an "
-      "rdp-segments meta; optionally draws them",
+      "with the Ramer-Douglas-Peucker algorithm, attaches the cuts as a "
+      "GstCvSegmentsMeta and can draw them; on the GPU for CUDA memory, on "
+      "the CPU for system memory",
       "gst-cudavision developers");
 
   gst_cv_filter_class_add_pad_templates (filter_class,

@@ -42,6 +42,7 @@
 
 #include "gstcudaroaddetect.h"
 #include "cvelements.h"
+#include "gstcvcamera.h"
 
 #include <string.h>
 
@@ -71,8 +72,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_road_detect_debug);
 #define DEFAULT_PROP_VARIANCE_FLOOR 1.0
 #define DEFAULT_PROP_EM_MAX_ITERATIONS 100
 #define DEFAULT_PROP_EM_TOLERANCE 1e-4
-#define DEFAULT_PROP_HEIGHT 1.65
-#define DEFAULT_PROP_PITCH 0.0
 #define DEFAULT_PROP_ESTIMATE_CAMERA FALSE
 #define DEFAULT_PROP_OVERLAY FALSE
 
@@ -85,9 +84,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_road_detect_debug);
 #define MIN_VARIANCE_FLOOR 1e-6
 #define MAX_VARIANCE_FLOOR 1e6
 #define MAX_EM_ITERATIONS 10000
-#define MIN_HEIGHT_M 0.01
-#define MAX_HEIGHT_M 100.0
-#define MAX_ABS_PITCH_RAD 0.99  /* the core requires |pitch| < 1 rad */
 
 /* v-disparity range when the disparity meta does not say (cv_ground.h) */
 #define DEFAULT_GROUND_MAX_DISPARITY 128
@@ -676,15 +672,17 @@ gst_cuda_road_detect_class_init (GstCudaRoadDetectClass * klass)
       G_STRUCT_OFFSET (GstCudaRoadDetectSettings, em_tolerance));
   gst_cv_filter_class_install_setting (filter_class, PROP_HEIGHT,
       g_param_spec_double ("height", "Camera height",
-          "Height of the camera above the road, m (the prior when "
-          "estimate-camera=true)", MIN_HEIGHT_M, MAX_HEIGHT_M,
-          DEFAULT_PROP_HEIGHT, PARAM_FLAGS),
+          "Height of the (left) camera above the road, in metres (with "
+          "estimate-camera: the fallback)", GST_CV_MIN_CAMERA_HEIGHT,
+          GST_CV_MAX_CAMERA_HEIGHT,
+          GST_CV_DEFAULT_CAMERA_HEIGHT, PARAM_FLAGS),
       G_STRUCT_OFFSET (GstCudaRoadDetectSettings, height));
   gst_cv_filter_class_install_setting (filter_class, PROP_PITCH,
       g_param_spec_double ("pitch", "Camera pitch",
-          "Pitch of the camera, rad, positive = looking down (the prior when "
-          "estimate-camera=true)", -MAX_ABS_PITCH_RAD, MAX_ABS_PITCH_RAD,
-          DEFAULT_PROP_PITCH, PARAM_FLAGS),
+          "Pitch of the camera, in radians, positive looking down (with "
+          "estimate-camera: the fallback)", -GST_CV_MAX_ABS_CAMERA_PITCH,
+          GST_CV_MAX_ABS_CAMERA_PITCH,
+          GST_CV_DEFAULT_CAMERA_PITCH, PARAM_FLAGS),
       G_STRUCT_OFFSET (GstCudaRoadDetectSettings, pitch));
   gst_cv_filter_class_install_setting (filter_class, PROP_ESTIMATE_CAMERA,
       g_param_spec_boolean ("estimate-camera", "Estimate camera",
@@ -702,8 +700,9 @@ gst_cuda_road_detect_class_init (GstCudaRoadDetectClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "CUDA self-supervised road detection", "Filter/Analyzer/Video",
       "Finds the road in a stereo camera's colour frames: near flat patches "
-      "(from the disparity meta) teach colour models that classify the rest "
-      "of the frame; attaches a road meta and can draw the road",
+      "(from the GstCvDisparityMeta) teach colour models that classify the "
+      "rest of the frame; attaches a GstCvRoadMeta and can draw the road; "
+      "on the GPU for CUDA memory, on the CPU for system memory",
       "gst-cudavision developers");
 
   gst_cv_filter_class_add_pad_templates (filter_class,

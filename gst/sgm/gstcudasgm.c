@@ -43,6 +43,7 @@
 
 #include <gst/cudavision/cudavision.h>
 #include "cvelements.h"
+#include "gstcvcamera.h"
 #include "gstcvenum.h"
 #include "gstcudasgmcaps.h"
 #include "gstcudasgmoutput.h"
@@ -79,9 +80,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_sgm_debug);
 /* Ranges of the properties (the core's limits where it has them). */
 #define MAX_MIN_DISPARITY (CV_SGM_MAX_DISPARITIES - 1)  /* < max-disparity */
 #define MAX_LR_MAX_DIFF CV_SGM_MAX_DISPARITIES
-#define MAX_FOCAL_LENGTH 1.0e6  /* px */
-#define MAX_PRINCIPAL 1.0e6     /* px */
-#define MAX_BASELINE 1.0e3      /* m */
 
 /* KITTI GRAY16 holds px x 256 in 16 bits: disparities below 256 px. */
 #define KITTI_DISPARITY_LIMIT 256
@@ -945,34 +943,34 @@ gst_cuda_sgm_class_init (GstCudaSgmClass * klass)
   gst_cv_filter_class_install_setting (filter_class, PROP_FOCAL_LENGTH,
       g_param_spec_double ("focal-length", "Focal length",
           "Focal length of the rectified left camera, px, for the meta's "
-          "calibration (0 = unknown)", 0.0, MAX_FOCAL_LENGTH,
+          "calibration (0 = unknown)", 0.0, GST_CV_MAX_FOCAL_LENGTH,
           DEFAULT_PROP_FOCAL_LENGTH, playing),
       G_STRUCT_OFFSET (GstCudaSgmSettings, focal_length));
   gst_cv_filter_class_install_setting (filter_class, PROP_PRINCIPAL_X,
       g_param_spec_double ("principal-x", "Principal point x",
           "Principal point column of the left view, px (< 0: the view's "
-          "centre, (width - 1) / 2)", -1.0, MAX_PRINCIPAL,
+          "centre, (width - 1) / 2)", -1.0, GST_CV_MAX_PRINCIPAL,
           DEFAULT_PROP_PRINCIPAL, playing),
       G_STRUCT_OFFSET (GstCudaSgmSettings, principal_x));
   gst_cv_filter_class_install_setting (filter_class, PROP_PRINCIPAL_Y,
       g_param_spec_double ("principal-y", "Principal point y",
           "Principal point row of the left view, px (< 0: the view's "
-          "centre, (height - 1) / 2)", -1.0, MAX_PRINCIPAL,
+          "centre, (height - 1) / 2)", -1.0, GST_CV_MAX_PRINCIPAL,
           DEFAULT_PROP_PRINCIPAL, playing),
       G_STRUCT_OFFSET (GstCudaSgmSettings, principal_y));
   gst_cv_filter_class_install_setting (filter_class, PROP_BASELINE,
       g_param_spec_double ("baseline", "Baseline",
           "Distance between the two cameras, m, for the meta's calibration "
-          "(0 = unknown)", 0.0, MAX_BASELINE, DEFAULT_PROP_BASELINE,
+          "(0 = unknown)", 0.0, GST_CV_MAX_BASELINE, DEFAULT_PROP_BASELINE,
           playing),
       G_STRUCT_OFFSET (GstCudaSgmSettings, baseline));
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA semi-global matching stereo", "Filter/Analyzer/Video",
       "Dense disparity of a rectified stereo pair packed side-by-side or "
-      "top-bottom in one frame, by semi-global matching (on the GPU for "
-      "CUDA memory, on the CPU for system memory); outputs the left view, "
-      "or the disparity as an image, with the disparity as a meta",
+      "top-bottom in one frame, by semi-global matching; outputs the left "
+      "view or the disparity as an image, and attaches a GstCvDisparityMeta; "
+      "on the GPU for CUDA memory, on the CPU for system memory",
       "gst-cudavision developers");
   gst_cv_filter_class_add_pad_templates (filter_class,
       gst_cuda_sgm_sink_template_caps (), gst_cuda_sgm_src_template_caps ());

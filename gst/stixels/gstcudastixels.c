@@ -60,6 +60,7 @@
 #include <string.h>
 
 #include "cvelements.h"
+#include "gstcvcamera.h"
 #ifdef CV_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #include "cv_cuda.h"
@@ -80,8 +81,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_stixels_debug);
 #define DEFAULT_PROP_ROW_STEP 1
 #define DEFAULT_PROP_MAX_DISPARITY 0    /* from the disparity meta */
 #define DEFAULT_PROP_LEFT_BAND (-1)     /* the disparity meta's search range */
-#define DEFAULT_PROP_HEIGHT 1.65
-#define DEFAULT_PROP_PITCH 0.0
 #define DEFAULT_PROP_ESTIMATE_CAMERA FALSE
 #define DEFAULT_PROP_SIGMA_GROUND 1.0
 #define DEFAULT_PROP_SIGMA_OBJECT 1.0
@@ -114,12 +113,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_stixels_debug);
 #define MAX_TOLERANCE 2047.0    /* px */
 #define MIN_SIGMA 0.01          /* px */
 #define MAX_SIGMA 1000.0        /* px */
-#define MIN_CAMERA_HEIGHT 0.01  /* m */
-#define MAX_CAMERA_HEIGHT 1000.0        /* m */
-#define MAX_ABS_PITCH 1.5       /* rad, just under 90 degrees */
-#define MAX_FOCAL_LENGTH 1.0e6  /* px */
-#define MAX_PRINCIPAL 1.0e6     /* px */
-#define MAX_BASELINE 1000.0     /* m */
+#define MAX_HEIGHT_SIGMA 1000.0 /* m */
+#define MAX_PITCH_SIGMA 1.5     /* rad */
 #define MAX_OBJECT_SLOPE_SIGMA 100.0    /* px per row */
 #define MIN_OVERLAY_MAX_DEPTH 0.1       /* m */
 #define MAX_OVERLAY_MAX_DEPTH 1.0e6     /* m */
@@ -675,12 +670,12 @@ gst_cuda_stixels_class_init (GstCudaStixelsClass * klass)
   /* camera pose */
   install_double (filter_class, PROP_HEIGHT, SETTING (camera_height), "height", "Camera height",
       "Height of the (left) camera above the road, in metres (with "
-      "estimate-camera: the fallback)", MIN_CAMERA_HEIGHT, MAX_CAMERA_HEIGHT,
-      DEFAULT_PROP_HEIGHT);
+      "estimate-camera: the fallback)", GST_CV_MIN_CAMERA_HEIGHT,
+      GST_CV_MAX_CAMERA_HEIGHT, GST_CV_DEFAULT_CAMERA_HEIGHT);
   install_double (filter_class, PROP_PITCH, SETTING (camera_pitch), "pitch", "Camera pitch",
       "Pitch of the camera, in radians, positive looking down (with "
-      "estimate-camera: the fallback)", -MAX_ABS_PITCH, MAX_ABS_PITCH,
-      DEFAULT_PROP_PITCH);
+      "estimate-camera: the fallback)", -GST_CV_MAX_ABS_CAMERA_PITCH,
+      GST_CV_MAX_ABS_CAMERA_PITCH, GST_CV_DEFAULT_CAMERA_PITCH);
   gst_cv_filter_class_install_setting (filter_class, PROP_ESTIMATE_CAMERA,
       g_param_spec_boolean ("estimate-camera", "Estimate camera",
           "Estimate the camera height and pitch in every frame from the "
@@ -766,11 +761,11 @@ gst_cuda_stixels_class_init (GstCudaStixelsClass * klass)
   install_double (filter_class, PROP_HEIGHT_SIGMA, SETTING (height_sigma), "height-sigma",
       "Camera height sigma",
       "Uncertainty of the camera height for the ground plane prior (m, "
-      "eq. 3.22)", 0.0, MAX_CAMERA_HEIGHT, DEFAULT_PROP_HEIGHT_SIGMA);
+      "eq. 3.22)", 0.0, MAX_HEIGHT_SIGMA, DEFAULT_PROP_HEIGHT_SIGMA);
   install_double (filter_class, PROP_PITCH_SIGMA, SETTING (pitch_sigma), "pitch-sigma",
       "Camera pitch sigma",
       "Uncertainty of the camera pitch for the ground plane prior (rad, "
-      "eq. 3.22; default 0.05 degrees)", 0.0, MAX_ABS_PITCH,
+      "eq. 3.22; default 0.05 degrees)", 0.0, MAX_PITCH_SIGMA,
       DEFAULT_PROP_PITCH_SIGMA);
   install_double (filter_class, PROP_OBJECT_SLOPE_SIGMA, SETTING (object_slope_sigma),
       "object-slope-sigma", "Object slope sigma",
@@ -783,18 +778,18 @@ gst_cuda_stixels_class_init (GstCudaStixelsClass * klass)
       "Focal length",
       "Focal length of the rectified left camera (px); used only for "
       "GRAY8/GRAY16_LE disparity frames (a disparity meta brings its own); "
-      "0 = not set", 0.0, MAX_FOCAL_LENGTH, DEFAULT_PROP_FOCAL_LENGTH);
+      "0 = not set", 0.0, GST_CV_MAX_FOCAL_LENGTH, DEFAULT_PROP_FOCAL_LENGTH);
   install_double (filter_class, PROP_PRINCIPAL_X, SETTING (principal_x), "principal-x",
       "Principal point x",
       "Principal point column (px); disparity frames only; -1 = the frame "
-      "centre", -1.0, MAX_PRINCIPAL, DEFAULT_PROP_PRINCIPAL);
+      "centre", -1.0, GST_CV_MAX_PRINCIPAL, DEFAULT_PROP_PRINCIPAL);
   install_double (filter_class, PROP_PRINCIPAL_Y, SETTING (principal_y), "principal-y",
       "Principal point y",
       "Principal point row (px); disparity frames only; -1 = the frame "
-      "centre", -1.0, MAX_PRINCIPAL, DEFAULT_PROP_PRINCIPAL);
+      "centre", -1.0, GST_CV_MAX_PRINCIPAL, DEFAULT_PROP_PRINCIPAL);
   install_double (filter_class, PROP_BASELINE, SETTING (baseline), "baseline", "Baseline",
       "Distance between the two cameras (m); disparity frames only; 0 = not "
-      "set", 0.0, MAX_BASELINE, DEFAULT_PROP_BASELINE);
+      "set", 0.0, GST_CV_MAX_BASELINE, DEFAULT_PROP_BASELINE);
 
   /* overlay */
   gst_cv_filter_class_install_setting (filter_class, PROP_OVERLAY,
@@ -813,8 +808,9 @@ gst_cuda_stixels_class_init (GstCudaStixelsClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "CUDA Stixel World", "Filter/Analyzer/Video",
       "Segments each column of the disparity map into ground, object and "
-      "sky stixels (vertical sticks with a planar disparity model) and "
-      "attaches them as a GstCvStixelsMeta, on the GPU for CUDA memory",
+      "sky stixels (vertical sticks with a planar disparity model), "
+      "attaches them as a GstCvStixelsMeta and can draw them; on the GPU "
+      "for CUDA memory, on the CPU for system memory",
       "gst-cudavision developers");
 
   gst_cv_filter_class_add_pad_templates (filter_class,
