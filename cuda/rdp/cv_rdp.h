@@ -159,9 +159,10 @@ void cv_rdp_cpu_free (CvRdpCpu * cpu);
 /* Segments every output column of @disparity (host, int16 fixed point,
  * CV_DISP_FRAC_BITS fractional bits, negative = invalid) with the recursive
  * reference algorithm.  @n_threads >= 1 worker threads share the columns
- * (1 = run on the calling thread only); the result does not depend on it.
- * Returns CV_ERROR_INVALID_ARGUMENT for bad parameters or image,
- * CV_ERROR_OUT_OF_MEMORY, or CV_ERROR_UNSUPPORTED if threads cannot start. */
+ * (1 = run on the calling thread only; when threads cannot start, the
+ * calling thread does it all); the result does not depend on it.
+ * Returns CV_ERROR_INVALID_ARGUMENT for bad parameters or image or
+ * CV_ERROR_OUT_OF_MEMORY. */
 CvStatus cv_rdp_cpu_compute (CvRdpCpu * cpu, const CvRdpParams * params,
     const CvImageS16 * disparity, int n_threads, CvError * err);
 

@@ -12,15 +12,15 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cv_parallel.h"
 #include "cv_rdp_math.h"
 #include "cv_rdp_private.h"
 
 /* More threads than this gain nothing on the machines we target. */
-#define RDP_CPU_MAX_THREADS 64
+#define RDP_CPU_MAX_THREADS CV_PARALLEL_MAX_WORKERS
 
 /* Output columns selected together in one sweep over the source rows. */
 #define RDP_CPU_GROUP 16
@@ -75,13 +75,12 @@ struct CvRdpCpu
   CvRdpResult result;
 };
 
-/* The job of one worker thread. */
+/* The frame the workers share. */
 typedef struct
 {
   CvRdpCpu *cpu;
   const CvRdpSetup *setup;
   const CvImageS16 *disparity;
-  int index, n_threads;
 } RdpJob;
 
 /* ---- memory ---------------------------------------------------------------- */
@@ -366,29 +365,28 @@ rdp_column (const CvRdpSetup * s, const int32_t * raw, RdpWorker * w,
   return 1;
 }
 
-static void *
-rdp_worker_main (void *data)
+static void
+rdp_worker_main (const CvParallelWorker * worker, void *data)
 {
   RdpJob *job = data;
   const CvRdpSetup *s = job->setup;
-  RdpWorker *w = &job->cpu->workers[job->index];
+  RdpWorker *w = &job->cpu->workers[worker->index];
   const int n_groups = (s->n_columns + RDP_CPU_GROUP - 1) / RDP_CPU_GROUP;
 
   w->rows.len = w->values.len = w->gaps.len = 0;
   w->failed = !rdp_worker_reserve (w, s->height);
-  for (int g = job->index; g < n_groups && !w->failed; g += job->n_threads) {
+  for (int g = worker->index; g < n_groups && !w->failed; g += worker->n) {
     int j0 = g * RDP_CPU_GROUP;
     int count = s->n_columns - j0 < RDP_CPU_GROUP ? s->n_columns - j0 :
         RDP_CPU_GROUP;
     rdp_select_columns (s, job->disparity, j0, count, w->raw);
     for (int c = 0; c < count && !w->failed; c++) {
       RdpColumnRecord *rec = &job->cpu->records[j0 + c];
-      rec->worker = job->index;
+      rec->worker = worker->index;
       w->failed = !rdp_column (s, w->raw + (size_t) c * (s->height +
               RDP_CPU_GROUP_PAD), w, rec);
     }
   }
-  return NULL;
 }
 
 /* ---- frame ------------------------------------------------------------------- */
@@ -463,9 +461,7 @@ cv_rdp_cpu_compute (CvRdpCpu * cpu, const CvRdpParams * params,
     const CvImageS16 * disparity, int n_threads, CvError * err)
 {
   CvRdpSetup setup;
-  RdpJob jobs[RDP_CPU_MAX_THREADS];
-  pthread_t threads[RDP_CPU_MAX_THREADS];
-  int started = 0;
+  RdpJob job = { cpu, &setup, disparity };
   CvStatus status;
 
   if (cpu == NULL)
@@ -491,26 +487,8 @@ cv_rdp_cpu_compute (CvRdpCpu * cpu, const CvRdpParams * params,
     return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
         "rdp cpu: %d column records", setup.n_columns);
 
-  for (int t = 0; t < n_threads; t++) {
-    jobs[t].cpu = cpu;
-    jobs[t].setup = &setup;
-    jobs[t].disparity = disparity;
-    jobs[t].index = t;
-    jobs[t].n_threads = n_threads;
-  }
   /* workers 1.. on new threads, worker 0 on the calling thread */
-  for (int t = 1; t < n_threads; t++) {
-    if (pthread_create (&threads[t], NULL, rdp_worker_main, &jobs[t]) != 0)
-      break;
-    started++;
-  }
-  if (started == n_threads - 1)
-    rdp_worker_main (&jobs[0]);
-  for (int t = 1; t <= started; t++)
-    pthread_join (threads[t], NULL);
-  if (started != n_threads - 1)
-    return cv_error_set (err, CV_ERROR_UNSUPPORTED,
-        "rdp cpu: could not start %d worker threads", n_threads - 1);
+  n_threads = cv_parallel_run (n_threads, rdp_worker_main, &job);
   for (int t = 0; t < n_threads; t++) {
     if (cpu->workers[t].failed)
       return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,

@@ -1,14 +1,26 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SGM, CPU reference: the definition the CUDA path reproduces bit by bit.
  * Written for clarity; the cost volume of summed path costs (uint16) is the
- * only large buffer. */
+ * only large buffer.
+ *
+ * A frame is shared by a team of worker threads (cv_parallel.h) without
+ * changing a bit of the result: census, winner-takes-all, left-right check
+ * and median by runs of rows; a horizontal path by rows, which it crosses
+ * independently; any other path row by row in its direction of travel,
+ * each worker taking a band of columns and waiting for the others after
+ * every row (a diagonal step reads the neighbouring band's previous row).
+ * Every cost cell is written by one worker, in the order of its path, and
+ * the team waits between two stages.  The stages below also run alone (for
+ * the unit tests), each with a team of its own. */
 #include "cv_sgm_internal.h"
+#include "cv_parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Path costs outside the disparity range (L'(-1), L'(D)): large enough to
- * never win a minimum, small enough that adding P1 stays within 16 bits. */
+/* Cost-volume cells per worker at least: a frame smaller than two of these
+ * stays on the calling thread (starting threads would cost more). */
+#define MIN_CELLS_PER_WORKER (1 << 18)
 
 static inline int
 clampi (int v, int lo, int hi)
@@ -26,16 +38,32 @@ luma_at (const CvImageU8 * img, int x, int y)
 
 /* ---- census and matching cost ------------------------------------------- */
 
-void
-cv_sgm_census_cpu (const CvImageU8 * img, CvSgmCensus kind, uint64_t * out)
+static int
+frame_workers (int width, int height, int n_disp)
 {
+  return cv_parallel_workers ((size_t) width * height * n_disp,
+      MIN_CELLS_PER_WORKER);
+}
+
+typedef struct
+{
+  const CvImageU8 *img;
+  CvSgmCensus kind;
+  uint64_t *out;
+} CensusRun;
+
+static void
+census_rows (void *data, int y0, int y1)
+{
+  const CensusRun *run = data;
+  const CvImageU8 *img = run->img;
   int x, y, i, j;
 
-  for (y = 0; y < img->height; y++) {
+  for (y = y0; y < y1; y++) {
     for (x = 0; x < img->width; x++) {
       uint64_t bits = 0;
       int n = 0;
-      if (kind == CV_SGM_CENSUS_CS_9X7) {
+      if (run->kind == CV_SGM_CENSUS_CS_9X7) {
         /* eq. 2.1, complemented: pairs mirrored through the centre */
         for (i = 1; i <= CV_SGM_CENSUS_RX; i++)
           for (j = -CV_SGM_CENSUS_RY; j <= CV_SGM_CENSUS_RY; j++, n++)
@@ -55,7 +83,45 @@ cv_sgm_census_cpu (const CvImageU8 * img, CvSgmCensus kind, uint64_t * out)
             n++;
           }
       }
-      out[(size_t) y * img->width + x] = bits;
+      run->out[(size_t) y * img->width + x] = bits;
+    }
+  }
+}
+
+void
+cv_sgm_census_cpu (const CvImageU8 * img, CvSgmCensus kind, uint64_t * out)
+{
+  CensusRun run = { img, kind, out };
+
+  /* about 64 comparisons a pixel: as much work as D 64 cost cells */
+  cv_parallel_for (frame_workers (img->width, img->height, 64), img->height,
+      census_rows, &run);
+}
+
+/* Hardware POPCNT where the CPU has it: x86-64's baseline lacks it, and
+ * GCC's generic __builtin_popcountll is a call into libgcc. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CV_POPCNT_CLONES __attribute__ ((target_clones ("popcnt", "default")))
+#else
+#define CV_POPCNT_CLONES
+#endif
+
+/* Matching costs of row @y's pixels @x0 .. @x1 - 1 (at cost + x * n_disp). */
+CV_POPCNT_CLONES static void
+cost_row (const uint64_t * census_left, const uint64_t * census_right,
+    int width, int y, int x0, int x1, int n_disp, int min_disp,
+    uint8_t * cost)
+{
+  const uint64_t *cl = census_left + (size_t) y * width;
+  const uint64_t *cr = census_right + (size_t) y * width;
+  int x, k;
+
+  for (x = x0; x < x1; x++) {
+    uint8_t *c = cost + (size_t) x * n_disp;
+    for (k = 0; k < n_disp; k++) {
+      int xr = x - min_disp - k;
+      uint64_t r = xr >= 0 ? cr[xr] : 0;        /* a flat patch left of the image */
+      c[k] = (uint8_t) __builtin_popcountll (cl[x] ^ r);
     }
   }
 }
@@ -65,18 +131,8 @@ cv_sgm_cost_row_cpu (const uint64_t * census_left,
     const uint64_t * census_right, int width, int y, int n_disp, int min_disp,
     uint8_t * cost)
 {
-  const uint64_t *cl = census_left + (size_t) y * width;
-  const uint64_t *cr = census_right + (size_t) y * width;
-  int x, k;
-
-  for (x = 0; x < width; x++) {
-    uint8_t *c = cost + (size_t) x * n_disp;
-    for (k = 0; k < n_disp; k++) {
-      int xr = x - min_disp - k;
-      uint64_t r = xr >= 0 ? cr[xr] : 0;        /* a flat patch left of the image */
-      c[k] = (uint8_t) __builtin_popcountll (cl[x] ^ r);
-    }
-  }
+  cost_row (census_left, census_right, width, y, 0, width, n_disp, min_disp,
+      cost);
 }
 
 /* ---- aggregation (eq. 2.3) ------------------------------------------------ */
@@ -141,93 +197,217 @@ store_path_costs (const uint16_t * cur, int n_disp, size_t pixel,
     memcpy (path_cost + pixel * n_disp, cur + 1, n_disp * sizeof (uint16_t));
 }
 
+/* A path's rows of travel: the matching costs of the row in hand, the path
+ * costs (sentinel layout) and their minima of the previous row and of this
+ * one, for every column.  The sentinels stay; the rest is written before it
+ * is read, so one PathRows serves path after path. */
+typedef struct
+{
+  uint8_t *cost;
+  uint16_t *prev, *cur;
+  int *prev_min, *cur_min;
+} PathRows;
+
+/* What a team shares to aggregate paths: rows[i] is worker i's for
+ * horizontal paths, rows[0] the team's for the others. */
+typedef struct
+{
+  const CvSgmParams *params;
+  const CvImageU8 *left;
+  const uint64_t *census_left, *census_right;
+  uint16_t *sum, *path_cost;
+  int n_rows;
+  PathRows rows[CV_PARALLEL_MAX_WORKERS];
+} PathRun;
+
+static void
+path_rows_free (PathRows * r)
+{
+  free (r->cost);
+  free (r->prev);
+  free (r->cur);
+  free (r->prev_min);
+  free (r->cur_min);
+}
+
+static int
+path_rows_alloc (PathRows * r, int width, int n_disp)
+{
+  const int stride = n_disp + 2;
+  int i;
+
+  r->cost = malloc ((size_t) width * n_disp);
+  r->prev = malloc ((size_t) width * stride * sizeof (uint16_t));
+  r->cur = malloc ((size_t) width * stride * sizeof (uint16_t));
+  r->prev_min = malloc ((size_t) width * sizeof (int));
+  r->cur_min = malloc ((size_t) width * sizeof (int));
+  if (!r->cost || !r->prev || !r->cur || !r->prev_min || !r->cur_min) {
+    path_rows_free (r);
+    return 0;
+  }
+  for (i = 0; i < width; i++) {
+    r->prev[i * stride] = r->prev[i * stride + n_disp + 1] =
+        CV_SGM_PATH_COST_INF;
+    r->cur[i * stride] = r->cur[i * stride + n_disp + 1] =
+        CV_SGM_PATH_COST_INF;
+  }
+  return 1;
+}
+
+static void
+path_run_clear (PathRun * run)
+{
+  int i;
+
+  for (i = 0; i < run->n_rows; i++)
+    path_rows_free (&run->rows[i]);
+  run->n_rows = 0;
+}
+
+/* Fills @run for a team of (at most) @n_workers; 0 when out of memory. */
+static int
+path_run_init (PathRun * run, int n_workers, const CvSgmParams * params,
+    const CvImageU8 * left, const uint64_t * census_left,
+    const uint64_t * census_right, uint16_t * sum, uint16_t * path_cost)
+{
+  *run = (PathRun) {
+  params, left, census_left, census_right, sum, path_cost};
+  while (run->n_rows < n_workers && run->n_rows < CV_PARALLEL_MAX_WORKERS) {
+    if (!path_rows_alloc (&run->rows[run->n_rows], left->width,
+            params->max_disparity)) {
+      path_run_clear (run);
+      return 0;
+    }
+    run->n_rows++;
+  }
+  return 1;
+}
+
+/* Row @y's pixels @x0 .. @x1 - 1 of the path (@dx, @dy): along dx for a
+ * horizontal path, in any order otherwise (they read the previous row
+ * only). */
+static void
+aggregate_row (const PathRun * run, int dx, int dy, int y, int x0, int x1,
+    const PathRows * r)
+{
+  const CvSgmParams *params = run->params;
+  const CvImageU8 *left = run->left;
+  const int w = left->width, h = left->height, nd = params->max_disparity;
+  const int stride = nd + 2, py = y - dy;
+  int i;
+
+  cost_row (run->census_left, run->census_right, w, y, x0, x1, nd,
+      params->min_disparity, r->cost);
+  for (i = x0; i < x1; i++) {
+    const int x = dx >= 0 ? i : x1 - 1 - (i - x0), px = x - dx;
+    const uint8_t *cost = r->cost + (size_t) x * nd;
+    uint16_t *c = r->cur + (size_t) x * stride;
+
+    if (px < 0 || px >= w || py < 0 || py >= h) {
+      r->cur_min[x] = cv_sgm_path_start_cpu (cost, nd, c);
+    } else {
+      /* a horizontal path's predecessor is in this row */
+      const uint16_t *p = (dy == 0 ? r->cur : r->prev) + (size_t) px * stride;
+      int pm = dy == 0 ? r->cur_min[px] : r->prev_min[px];
+      int p2 = params->p2;
+      if (params->adaptive_p2) {
+        int delta = CV_ROW (left, y)[x] - CV_ROW (left, py)[px];
+        p2 = cv_sgm_p2_effective (params->p1, params->p2, 1,
+            params->adaptive_p2_scale, delta < 0 ? -delta : delta);
+      }
+      r->cur_min[x] = cv_sgm_path_step_cpu (cost, p, pm, params->p1, p2, nd,
+          c);
+    }
+    store_path_costs (c, nd, (size_t) y * w + x, run->sum, run->path_cost);
+  }
+}
+
+/* @worker's share of the path (@dx, @dy). */
+static void
+aggregate_share (const CvParallelWorker * worker, const PathRun * run,
+    int dx, int dy)
+{
+  const int w = run->left->width, h = run->left->height;
+  PathRows rows;
+  int t;
+
+  if (dy == 0) {
+    /* rows are independent: every n-th for this worker */
+    for (t = worker->index; t < h; t += worker->n)
+      aggregate_row (run, dx, dy, t, 0, w, &run->rows[worker->index]);
+    return;
+  }
+
+  /* rows in the direction of travel; this worker's band of columns */
+  rows = run->rows[0];
+  for (t = 0; t < h; t++) {
+    uint16_t *tb = rows.prev;
+    int *tm = rows.prev_min;
+
+    aggregate_row (run, dx, dy, dy > 0 ? t : h - 1 - t,
+        cv_parallel_share (w, worker->index, worker->n),
+        cv_parallel_share (w, worker->index + 1, worker->n), &rows);
+    cv_parallel_wait (worker);
+    rows.prev = rows.cur;
+    rows.cur = tb;
+    rows.prev_min = rows.cur_min;
+    rows.cur_min = tm;
+  }
+}
+
+typedef struct
+{
+  PathRun run;
+  int dx, dy;
+} OnePath;
+
+static void
+one_path_worker (const CvParallelWorker * worker, void *data)
+{
+  const OnePath *path = data;
+  aggregate_share (worker, &path->run, path->dx, path->dy);
+}
+
 void
 cv_sgm_aggregate_path_cpu (const CvSgmParams * params,
     const CvImageU8 * left, const uint64_t * census_left,
     const uint64_t * census_right, int dx, int dy, uint16_t * sum,
     uint16_t * path_cost)
 {
-  const int w = left->width, h = left->height, nd = params->max_disparity;
-  const int stride = nd + 2;    /* path costs of a pixel with sentinels */
-  uint8_t *cost = malloc ((size_t) w * nd);
-  uint16_t *prev = malloc ((size_t) w * stride * sizeof (uint16_t));
-  uint16_t *cur = malloc ((size_t) w * stride * sizeof (uint16_t));
-  int *prev_min = malloc ((size_t) w * sizeof (int));
-  int *cur_min = malloc ((size_t) w * sizeof (int));
-  int t, i, x;
+  OnePath path = {.dx = dx,.dy = dy };
+  int n = frame_workers (left->width, left->height, params->max_disparity);
 
-  for (i = 0; i < w; i++) {
-    prev[i * stride] = prev[i * stride + nd + 1] = CV_SGM_PATH_COST_INF;
-    cur[i * stride] = cur[i * stride + nd + 1] = CV_SGM_PATH_COST_INF;
-  }
-
-  /* rows in the direction of travel (any order for horizontal paths) */
-  for (t = 0; t < h; t++) {
-    int y = dy >= 0 ? t : h - 1 - t;
-    int py = y - dy;
-    cv_sgm_cost_row_cpu (census_left, census_right, w, y, nd,
-        params->min_disparity, cost);
-
-    for (i = 0; i < w; i++) {
-      /* within a row: along dx for horizontal paths, any order otherwise */
-      int px;
-      uint16_t *c, *p;
-      int p2 = params->p2;
-      x = dx >= 0 ? i : w - 1 - i;
-      px = x - dx;
-      c = cur + (size_t) x * stride;
-
-      if (px < 0 || px >= w || py < 0 || py >= h) {
-        cur_min[x] = cv_sgm_path_start_cpu (cost + (size_t) x * nd, nd, c);
-      } else {
-        int pm;
-        if (dy == 0) {
-          p = cur + (size_t) px * stride;
-          pm = cur_min[px];
-        } else {
-          p = prev + (size_t) px * stride;
-          pm = prev_min[px];
-        }
-        if (params->adaptive_p2) {
-          int delta = CV_ROW (left, y)[x] - CV_ROW (left, py)[px];
-          p2 = cv_sgm_p2_effective (params->p1, params->p2, 1,
-              params->adaptive_p2_scale, delta < 0 ? -delta : delta);
-        }
-        cur_min[x] = cv_sgm_path_step_cpu (cost + (size_t) x * nd, p, pm,
-            params->p1, p2, nd, c);
-      }
-      store_path_costs (c, nd, (size_t) y * w + x, sum, path_cost);
-    }
-
-    {
-      uint16_t *tb = prev;
-      int *tm = prev_min;
-      prev = cur;
-      cur = tb;
-      prev_min = cur_min;
-      cur_min = tm;
-    }
-  }
-
-  free (cost);
-  free (prev);
-  free (cur);
-  free (prev_min);
-  free (cur_min);
+  /* (the unit tests' entry: out of memory leaves @sum as it was) */
+  if (!path_run_init (&path.run, n, params, left, census_left, census_right,
+          sum, path_cost))
+    return;
+  cv_parallel_run (n, one_path_worker, &path);
+  path_run_clear (&path.run);
 }
 
 /* ---- winner-takes-all (eq. 2.4) and post-processing ----------------------- */
 
-void
-cv_sgm_wta_cpu (const CvSgmParams * params, const uint16_t * sum, int width,
-    int height, int16_t * disp, int16_t * best, uint8_t * conf,
-    int16_t * best_right)
+typedef struct
 {
+  const CvSgmParams *params;
+  const uint16_t *sum;
+  int width;
+  int16_t *disp, *best, *best_right;
+  uint8_t *conf;
+} WtaRun;
+
+static void
+wta_rows (void *data, int y0, int y1)
+{
+  const WtaRun *run = data;
+  const CvSgmParams *params = run->params;
+  const uint16_t *sum = run->sum;
   const int nd = params->max_disparity, md = params->min_disparity;
   const int uq = cv_sgm_uniqueness_fixed (params->uniqueness);
+  const int width = run->width;
   int x, y, k;
 
-  for (y = 0; y < height; y++) {
+  for (y = y0; y < y1; y++) {
     for (x = 0; x < width; x++) {
       size_t pix = (size_t) y * width + x;
       const uint16_t *s = sum + pix * nd;
@@ -245,9 +425,9 @@ cv_sgm_wta_cpu (const CvSgmParams * params, const uint16_t * sum, int width,
 
       if (params->subpixel && b > 0 && b < nd - 1)
         frac = cv_sgm_subpixel_frac (s[b - 1], (int) c1, s[b + 1]);
-      best[pix] = (int16_t) b;
-      conf[pix] = (uint8_t) cv_sgm_confidence (c1, c2);
-      disp[pix] = cv_sgm_is_unique (c1, c2, uq)
+      run->best[pix] = (int16_t) b;
+      run->conf[pix] = (uint8_t) cv_sgm_confidence (c1, c2);
+      run->disp[pix] = cv_sgm_is_unique (c1, c2, uq)
           ? (int16_t) (CV_DISP_SCALE * (md + b) + frac) : CV_DISP_INVALID;
     }
 
@@ -266,64 +446,186 @@ cv_sgm_wta_cpu (const CvSgmParams * params, const uint16_t * sum, int width,
           br = k;
         }
       }
-      best_right[(size_t) y * width + x] = (int16_t) br;
+      run->best_right[(size_t) y * width + x] = (int16_t) br;
     }
   }
+}
+
+void
+cv_sgm_wta_cpu (const CvSgmParams * params, const uint16_t * sum, int width,
+    int height, int16_t * disp, int16_t * best, uint8_t * conf,
+    int16_t * best_right)
+{
+  WtaRun run = { params, sum, width, disp, best, best_right, conf };
+  cv_parallel_for (frame_workers (width, height, params->max_disparity),
+      height, wta_rows, &run);
+}
+
+typedef struct
+{
+  const CvSgmParams *params;
+  int width;
+  int16_t *disp;
+  const int16_t *best, *best_right;
+} LrRun;
+
+static void
+lr_check_rows (void *data, int y0, int y1)
+{
+  const LrRun *run = data;
+  const CvSgmParams *params = run->params;
+  const int width = run->width;
+  int x, y;
+
+  if (!params->lr_check)
+    return;
+  for (y = y0; y < y1; y++)
+    for (x = 0; x < width; x++) {
+      size_t pix = (size_t) y * width + x;
+      int xr, br, diff;
+      if (run->disp[pix] < 0)
+        continue;
+      xr = x - params->min_disparity - run->best[pix];
+      br = xr >= 0 ? run->best_right[(size_t) y * width + xr] : -1;
+      diff = br - run->best[pix];
+      if (br < 0 || diff > params->lr_max_diff || -diff > params->lr_max_diff)
+        run->disp[pix] = CV_DISP_INVALID;
+    }
 }
 
 void
 cv_sgm_lr_check_cpu (const CvSgmParams * params, int width, int height,
     int16_t * disp, const int16_t * best, const int16_t * best_right)
 {
-  int x, y;
-
-  if (!params->lr_check)
-    return;
-  for (y = 0; y < height; y++)
-    for (x = 0; x < width; x++) {
-      size_t pix = (size_t) y * width + x;
-      int xr, br, diff;
-      if (disp[pix] < 0)
-        continue;
-      xr = x - params->min_disparity - best[pix];
-      br = xr >= 0 ? best_right[(size_t) y * width + xr] : -1;
-      diff = br - best[pix];
-      if (br < 0 || diff > params->lr_max_diff || -diff > params->lr_max_diff)
-        disp[pix] = CV_DISP_INVALID;
-    }
+  LrRun run = { params, width, disp, best, best_right };
+  cv_parallel_for (frame_workers (width, height, params->max_disparity),
+      height, lr_check_rows, &run);
 }
 
-void
-cv_sgm_median_cpu (int width, int height, const int16_t * in, int16_t * out)
+typedef struct
 {
+  int width, height;
+  const int16_t *in;
+  int16_t *out;
+} MedianRun;
+
+static void
+median_rows (void *data, int y0, int y1)
+{
+  const MedianRun *run = data;
+  const int width = run->width, height = run->height;
   int x, y, i, j;
 
-  memcpy (out, in, (size_t) width * height * sizeof (int16_t));
-  for (y = 1; y + 1 < height; y++)
+  for (y = y0; y < y1; y++) {
+    const int16_t *in_row = run->in + (size_t) y * width;
+    int16_t *out_row = run->out + (size_t) y * width;
+
+    if (y == 0 || y == height - 1 || width < 3) {
+      memcpy (out_row, in_row, (size_t) width * sizeof (int16_t));
+      continue;
+    }
+    out_row[0] = in_row[0];
+    out_row[width - 1] = in_row[width - 1];
     for (x = 1; x + 1 < width; x++) {
       int16_t v[9];
       int n = 0;
       for (j = -1; j <= 1; j++)
         for (i = -1; i <= 1; i++)
-          v[n++] = in[(size_t) (y + j) * width + x + i];
-      out[(size_t) y * width + x] = cv_sgm_median9 (v);
+          v[n++] = in_row[(ptrdiff_t) j * width + x + i];
+      out_row[x] = cv_sgm_median9 (v);
     }
+  }
+}
+
+void
+cv_sgm_median_cpu (int width, int height, const int16_t * in, int16_t * out)
+{
+  MedianRun run = { width, height, in, out };
+
+  /* 9 values a pixel: about as much work as D 16 cost cells */
+  cv_parallel_for (frame_workers (width, height, 16), height, median_rows,
+      &run);
 }
 
 /* ---- the whole chain ------------------------------------------------------ */
 
+typedef struct
+{
+  const CvSgmParams *params;
+  CensusRun census_left, census_right;
+  PathRun paths;
+  WtaRun wta;
+  LrRun lr;
+  MedianRun median;
+  CvImageS16 *disparity;
+  CvImageU8 *confidence;
+} FrameRun;
+
+/* Rows @y0 .. @y1 - 1 of the result into the caller's images. */
+static void
+output_rows (const FrameRun * f, int y0, int y1)
+{
+  const int w = f->disparity->width;
+  const int16_t *filtered = f->median.out;
+  const uint8_t *conf = f->wta.conf;
+  int x, y;
+
+  for (y = y0; y < y1; y++) {
+    int16_t *drow = CV_ROW (f->disparity, y);
+    uint8_t *crow = f->confidence != NULL && f->confidence->data != NULL
+        ? CV_ROW (f->confidence, y) : NULL;
+    for (x = 0; x < w; x++) {
+      size_t pix = (size_t) y * w + x;
+      drow[x] = filtered[pix];
+      if (crow != NULL)
+        crow[x] = filtered[pix] >= 0 ? conf[pix] : 0;
+    }
+  }
+}
+
+static void
+frame_worker (const CvParallelWorker * worker, void *data)
+{
+  FrameRun *f = data;
+  const int w = f->disparity->width, h = f->disparity->height;
+  const int y0 = cv_parallel_share (h, worker->index, worker->n);
+  const int y1 = cv_parallel_share (h, worker->index + 1, worker->n);
+  int i;
+
+  census_rows (&f->census_left, y0, y1);
+  census_rows (&f->census_right, y0, y1);
+  cv_parallel_wait (worker);
+  for (i = 0; i < f->params->paths; i++) {
+    int dx, dy;
+    cv_sgm_path_direction (i, &dx, &dy);
+    aggregate_share (worker, &f->paths, dx, dy);
+    cv_parallel_wait (worker);
+  }
+  /* the left-right check reads the same rows' right-view indices */
+  wta_rows (&f->wta, y0, y1);
+  lr_check_rows (&f->lr, y0, y1);
+  cv_parallel_wait (worker);
+  if (f->params->median)
+    median_rows (&f->median, y0, y1);
+  else
+    memcpy (f->median.out + (size_t) y0 * w, f->median.in + (size_t) y0 * w,
+        (size_t) (y1 - y0) * w * sizeof (int16_t));
+  output_rows (f, y0, y1);
+}
+
 CvStatus
-cv_sgm_cpu (const CvSgmParams * params, const CvImageU8 * left,
+cv_sgm_cpu_workers (const CvSgmParams * params, const CvImageU8 * left,
     const CvImageU8 * right, CvImageS16 * disparity, CvImageU8 * confidence,
-    CvError * err)
+    int n_workers, CvError * err)
 {
   CvStatus st;
-  int w, h, i, x, y;
+  int w, h;
   size_t npix, ncells;
   uint64_t *census_l = NULL, *census_r = NULL;
   uint16_t *sum = NULL;
   int16_t *disp = NULL, *filtered = NULL, *best = NULL, *best_right = NULL;
   uint8_t *conf = NULL;
+  FrameRun f;
 
   if ((st = cv_sgm_params_validate (params, err)) != CV_OK)
     return st;
@@ -335,6 +637,8 @@ cv_sgm_cpu (const CvSgmParams * params, const CvImageU8 * left,
   h = left->height;
   npix = (size_t) w * h;
   ncells = npix * params->max_disparity;
+  if (n_workers < 1)
+    n_workers = frame_workers (w, h, params->max_disparity);
   census_l = malloc (npix * sizeof (uint64_t));
   census_r = malloc (npix * sizeof (uint64_t));
   sum = calloc (ncells, sizeof (uint16_t));
@@ -344,39 +648,29 @@ cv_sgm_cpu (const CvSgmParams * params, const CvImageU8 * left,
   best_right = malloc (npix * sizeof (int16_t));
   conf = malloc (npix);
   if (!census_l || !census_r || !sum || !disp || !filtered || !best
-      || !best_right || !conf) {
+      || !best_right || !conf || !path_run_init (&f.paths, n_workers, params,
+          left, census_l, census_r, sum, NULL)) {
     st = cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
         "sgm: cannot allocate %zu bytes of working memory",
         ncells * sizeof (uint16_t) + npix * 29);
     goto out;
   }
 
-  cv_sgm_census_cpu (left, params->census, census_l);
-  cv_sgm_census_cpu (right, params->census, census_r);
-  for (i = 0; i < params->paths; i++) {
-    int dx, dy;
-    cv_sgm_path_direction (i, &dx, &dy);
-    cv_sgm_aggregate_path_cpu (params, left, census_l, census_r, dx, dy, sum,
-        NULL);
-  }
-  cv_sgm_wta_cpu (params, sum, w, h, disp, best, conf, best_right);
-  cv_sgm_lr_check_cpu (params, w, h, disp, best, best_right);
-  if (params->median)
-    cv_sgm_median_cpu (w, h, disp, filtered);
-  else
-    memcpy (filtered, disp, npix * sizeof (int16_t));
-
-  for (y = 0; y < h; y++) {
-    int16_t *drow = CV_ROW (disparity, y);
-    uint8_t *crow = confidence != NULL && confidence->data != NULL
-        ? CV_ROW (confidence, y) : NULL;
-    for (x = 0; x < w; x++) {
-      size_t pix = (size_t) y * w + x;
-      drow[x] = filtered[pix];
-      if (crow != NULL)
-        crow[x] = filtered[pix] >= 0 ? conf[pix] : 0;
-    }
-  }
+  f.params = params;
+  f.census_left = (CensusRun) {
+  left, params->census, census_l};
+  f.census_right = (CensusRun) {
+  right, params->census, census_r};
+  f.wta = (WtaRun) {
+  params, sum, w, disp, best, best_right, conf};
+  f.lr = (LrRun) {
+  params, w, disp, best, best_right};
+  f.median = (MedianRun) {
+  w, h, disp, filtered};
+  f.disparity = disparity;
+  f.confidence = confidence;
+  cv_parallel_run (n_workers, frame_worker, &f);
+  path_run_clear (&f.paths);
   st = CV_OK;
 
 out:
@@ -389,4 +683,13 @@ out:
   free (best_right);
   free (conf);
   return st;
+}
+
+CvStatus
+cv_sgm_cpu (const CvSgmParams * params, const CvImageU8 * left,
+    const CvImageU8 * right, CvImageS16 * disparity, CvImageU8 * confidence,
+    CvError * err)
+{
+  return cv_sgm_cpu_workers (params, left, right, disparity, confidence, 0,
+      err);
 }

@@ -69,6 +69,13 @@ void cv_sgm_lr_check_cpu (const CvSgmParams * params, int width, int height,
 void cv_sgm_median_cpu (int width, int height, const int16_t * in,
     int16_t * out);
 
+/* cv_sgm_cpu on @n_workers worker threads (< 1: as many as the frame and
+ * the CPUs warrant, cv_sgm_cpu's choice); the result does not depend on
+ * the count.  The stages above choose their own. */
+CvStatus cv_sgm_cpu_workers (const CvSgmParams * params,
+    const CvImageU8 * left, const CvImageU8 * right, CvImageS16 * disparity,
+    CvImageU8 * confidence, int n_workers, CvError * err);
+
 /* The argument checks of cv_disparity_to_color_cpu and _cuda. */
 CvStatus cv_disparity_to_color_check (const CvImageS16 * disparity,
     int range_min, int range_max, const CvImageU8 * rgba, CvError * err);

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Stixels: CPU reference (downsampling, summed-area tables, DP, backtracking). */
 #include "cv_stixels_model.h"
+#include "cv_parallel.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---- result list ---------------------------------------------------------- */
 
@@ -287,47 +286,32 @@ typedef struct
   CvStixel *column_stixels;     /* n_rows slots per column */
   int *column_count;            /* -1: no admissible segmentation */
   float *column_energy;
-  int first, step;
-  int failed;                   /* workspace allocation failed */
-} Worker;
+  int failed[CV_PARALLEL_MAX_WORKERS];  /* a workspace allocation failed */
+} ColumnsRun;
 
-static void *
-worker_run (void *data)
+static void
+columns_worker (const CvParallelWorker * worker, void *data)
 {
-  Worker *w = data;
-  const CvStxModel *m = w->model;
+  ColumnsRun *run = data;
+  const CvStxModel *m = run->model;
   Workspace ws;
   int u;
 
   if (!workspace_alloc (&ws, m->n_rows)) {
-    w->failed = 1;
-    return NULL;
+    run->failed[worker->index] = 1;
+    return;
   }
-  for (u = w->first; u < m->n_columns; u += w->step) {
-    column_dp (m, w->cells + (size_t) u * m->n_rows, &ws);
-    w->column_count[u] = column_backtrack (m, u, &ws,
-        w->column_stixels + (size_t) u * m->n_rows, &w->column_energy[u]);
+  for (u = worker->index; u < m->n_columns; u += worker->n) {
+    column_dp (m, run->cells + (size_t) u * m->n_rows, &ws);
+    run->column_count[u] = column_backtrack (m, u, &ws,
+        run->column_stixels + (size_t) u * m->n_rows,
+        &run->column_energy[u]);
   }
   workspace_free (&ws);
-  return NULL;
 }
 
-/* Worker threads for the CPU reference: the online CPUs, at most this many
- * (the columns split evenly; more threads than cores only add overhead). */
-#define MAX_WORKERS 8
-
-static int
-n_workers (int n_columns)
-{
-  long n = sysconf (_SC_NPROCESSORS_ONLN);
-  if (n < 1)
-    n = 1;
-  if (n > MAX_WORKERS)
-    n = MAX_WORKERS;
-  if (n > n_columns)
-    n = n_columns;
-  return (int) n;
-}
+/* Columns per worker at least (each worker allocates its DP tables). */
+#define MIN_COLUMNS_PER_WORKER 8
 
 CvStatus
 cv_stx_assemble_list (const CvStxModel * model,
@@ -382,11 +366,8 @@ cv_stixels_cpu (const CvStixelParams * params, const CvImageS16 * disparity,
   CvStxCell *cells = NULL;
   CvStixel *column_stixels = NULL;
   int *column_count = NULL;
-  Worker workers[MAX_WORKERS];
-  pthread_t threads[MAX_WORKERS];
-  int started[MAX_WORKERS] = { 0 };
   CvStatus st;
-  int i, n_threads;
+  int i;
 
   if (out == NULL)
     return cv_error_set (err, CV_ERROR_INVALID_ARGUMENT,
@@ -415,29 +396,20 @@ cv_stixels_cpu (const CvStixelParams * params, const CvImageS16 * disparity,
     goto done;
   }
 
-  n_threads = n_workers (model.n_columns);
-  for (i = 0; i < n_threads; i++) {
-    workers[i] = (Worker) {
-    &model, cells, column_stixels, column_count, out->column_energy, i,
-          n_threads, 0};
-    /* worker 0 runs on the calling thread */
-    if (i > 0)
-      started[i] = pthread_create (&threads[i], NULL, worker_run,
-          &workers[i]) == 0;
+  {
+    ColumnsRun run = { &model, cells, column_stixels, column_count,
+      out->column_energy
+    };
+    int n = cv_parallel_run (cv_parallel_workers ((size_t) model.n_columns,
+            MIN_COLUMNS_PER_WORKER), columns_worker, &run);
+    for (i = 0; i < n; i++)
+      if (run.failed[i]) {
+        st = cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+            "stixels: cannot allocate the DP tables of %d rows",
+            model.n_rows);
+        goto done;
+      }
   }
-  worker_run (&workers[0]);
-  for (i = 1; i < n_threads; i++) {
-    if (started[i])
-      pthread_join (threads[i], NULL);
-    else
-      worker_run (&workers[i]);     /* could not start a thread: do it here */
-  }
-  for (i = 0; i < n_threads; i++)
-    if (workers[i].failed) {
-      st = cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
-          "stixels: cannot allocate the DP tables of %d rows", model.n_rows);
-      goto done;
-    }
 
   st = cv_stx_assemble_list (&model, column_stixels, column_count, out, err);
 

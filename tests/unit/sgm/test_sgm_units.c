@@ -581,6 +581,60 @@ test_chain (void)
   }
 }
 
+/* The worker threads share a frame without changing a bit: every
+ * parameter that changes a path's traversal (paths, adaptive P2, which
+ * reads the previous pixel, min-disparity, census) with teams of 2, 3, 5
+ * and 16 workers, on sizes that give bands and runs of rows of 0, 1 or
+ * many (each team meets each size with four of the sixteen combinations). */
+static void
+test_workers (void)
+{
+  static const struct
+  {
+    int w, h, nd;
+  } sizes[] = { {9, 5, 16}, {61, 23, 32}, {130, 47, 64}, {3, 40, 16} };
+  static const int teams[] = { 2, 3, 5, 16 };
+  guint32 seed = 4711;
+  int si, combo, y;
+
+  for (si = 0; si < (int) G_N_ELEMENTS (sizes); si++)
+    for (combo = 0; combo < 16; combo++) {
+      const int w = sizes[si].w, h = sizes[si].h;
+      const int team = teams[(si + combo) % G_N_ELEMENTS (teams)];
+      CvImageU8 *l = random_image (w, h, &seed, (combo ^ si) & 1);
+      CvImageU8 *r = shifted_image (l, 5, &seed);
+      CvImageU8 *conf1 = cv_test_image_new (w, h, 1, 0);
+      CvImageU8 *confn = cv_test_image_new (w, h, 1, 0);
+      CvImageS16 disp1 = { g_new (int16_t, w * h), w, h, w * 2 };
+      CvImageS16 dispn = { g_new (int16_t, w * h), w, h, w * 2 };
+      CvError err = { 0 };
+      CvSgmParams p;
+
+      cv_sgm_params_init (&p);
+      p.max_disparity = sizes[si].nd;
+      p.paths = combo & 1 ? 8 : 4;
+      p.adaptive_p2 = (combo >> 1) & 1;
+      p.min_disparity = combo & 4 ? 3 : 0;
+      p.census = combo & 8 ? CV_SGM_CENSUS_9X7 : CV_SGM_CENSUS_CS_9X7;
+      p.median = combo != 5;
+      g_assert_cmpint (cv_sgm_cpu_workers (&p, l, r, &disp1, conf1, 1, &err),
+          ==, CV_OK);
+      g_assert_cmpint (cv_sgm_cpu_workers (&p, l, r, &dispn, confn, team,
+              &err), ==, CV_OK);
+      for (y = 0; y < h; y++)
+        if (memcmp (CV_ROW (&disp1, y), CV_ROW (&dispn, y), w * 2) != 0
+            || memcmp (CV_ROW (conf1, y), CV_ROW (confn, y), w) != 0)
+          g_error ("%dx%d D %d, combo %d, %d workers: row %d differs from "
+              "one worker's", w, h, p.max_disparity, combo, team, y);
+      cv_test_image_free (l);
+      cv_test_image_free (r);
+      cv_test_image_free (conf1);
+      cv_test_image_free (confn);
+      g_free (disp1.data);
+      g_free (dispn.data);
+    }
+}
+
 /* A textured pair with a known constant shift: the disparity is found. */
 static void
 test_known_shift (void)
@@ -845,6 +899,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sgm/lr-check", test_lr_check);
   g_test_add_func ("/sgm/median", test_median);
   g_test_add_func ("/sgm/chain", test_chain);
+  g_test_add_func ("/sgm/workers", test_workers);
   g_test_add_func ("/sgm/known-shift", test_known_shift);
   g_test_add_func ("/sgm/uniform", test_uniform);
   g_test_add_func ("/sgm/params", test_params);

@@ -1,0 +1,153 @@
+/* gst-cudavision core: worker threads for the CPU references (see
+ * cv_parallel.h).  Threads start at a gate: once every one of them exists
+ * the gate opens, or, when one could not be created, the started ones are
+ * sent home and the calling thread does the work alone.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "cv_parallel.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+typedef enum
+{
+  GATE_CLOSED,
+  GATE_OPEN,
+  GATE_CANCELLED,
+} GateState;
+
+struct CvParallelTeam
+{
+  CvParallelFunc func;
+  void *data;
+  pthread_mutex_t lock;
+  pthread_cond_t gate_changed;
+  GateState gate;
+  pthread_barrier_t barrier;
+};
+
+typedef struct
+{
+  CvParallelWorker worker;
+  pthread_t thread;
+} Member;
+
+int
+cv_parallel_workers (size_t work, size_t min_per_worker)
+{
+  long cpus = sysconf (_SC_NPROCESSORS_ONLN);
+  size_t n = min_per_worker > 0 ? work / min_per_worker : work;
+
+  if (cpus < 1)
+    cpus = 1;
+  if (n > (size_t) cpus)
+    n = (size_t) cpus;
+  if (n > CV_PARALLEL_MAX_WORKERS)
+    n = CV_PARALLEL_MAX_WORKERS;
+  return n < 1 ? 1 : (int) n;
+}
+
+int
+cv_parallel_share (int count, int index, int n)
+{
+  return (int) ((long long) count * index / n);
+}
+
+static void *
+member_main (void *p)
+{
+  const CvParallelWorker *w = p;
+  CvParallelTeam *team = w->team;
+  GateState gate;
+
+  pthread_mutex_lock (&team->lock);
+  while (team->gate == GATE_CLOSED)
+    pthread_cond_wait (&team->gate_changed, &team->lock);
+  gate = team->gate;
+  pthread_mutex_unlock (&team->lock);
+  if (gate == GATE_OPEN)
+    team->func (w, team->data);
+  return NULL;
+}
+
+static int
+run_alone (CvParallelFunc func, void *data)
+{
+  const CvParallelWorker alone = { 0, 1, NULL };
+  func (&alone, data);
+  return 1;
+}
+
+int
+cv_parallel_run (int n, CvParallelFunc func, void *data)
+{
+  CvParallelTeam team = { func, data };
+  Member members[CV_PARALLEL_MAX_WORKERS];
+  int started, i;
+
+  if (n > CV_PARALLEL_MAX_WORKERS)
+    n = CV_PARALLEL_MAX_WORKERS;
+  if (n <= 1 || pthread_barrier_init (&team.barrier, NULL, n) != 0)
+    return run_alone (func, data);
+  pthread_mutex_init (&team.lock, NULL);
+  pthread_cond_init (&team.gate_changed, NULL);
+  team.gate = GATE_CLOSED;
+
+  for (i = 0; i < n; i++)
+    members[i].worker = (CvParallelWorker) {
+    i, n, &team};
+  for (started = 1; started < n; started++)
+    if (pthread_create (&members[started].thread, NULL, member_main,
+            &members[started].worker) != 0)
+      break;
+
+  pthread_mutex_lock (&team.lock);
+  team.gate = started == n ? GATE_OPEN : GATE_CANCELLED;
+  pthread_cond_broadcast (&team.gate_changed);
+  pthread_mutex_unlock (&team.lock);
+
+  if (started == n)
+    func (&members[0].worker, data);
+  for (i = 1; i < started; i++)
+    pthread_join (members[i].thread, NULL);
+  pthread_barrier_destroy (&team.barrier);
+  pthread_cond_destroy (&team.gate_changed);
+  pthread_mutex_destroy (&team.lock);
+  return started == n ? n : run_alone (func, data);
+}
+
+void
+cv_parallel_wait (const CvParallelWorker * worker)
+{
+  if (worker->n > 1)
+    pthread_barrier_wait (&worker->team->barrier);
+}
+
+typedef struct
+{
+  int count;
+  CvParallelRangeFunc func;
+  void *data;
+} RangeRun;
+
+static void
+range_worker (const CvParallelWorker * worker, void *data)
+{
+  const RangeRun *run = data;
+  int begin = cv_parallel_share (run->count, worker->index, worker->n);
+  int end = cv_parallel_share (run->count, worker->index + 1, worker->n);
+
+  if (begin < end)
+    run->func (run->data, begin, end);
+}
+
+void
+cv_parallel_for (int n, int count, CvParallelRangeFunc func, void *data)
+{
+  RangeRun run = { count, func, data };
+
+  if (n > count)
+    n = count;
+  cv_parallel_run (n, range_worker, &run);
+}
