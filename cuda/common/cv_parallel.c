@@ -5,9 +5,11 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#define _GNU_SOURCE             /* sched_getaffinity */
 #include "cv_parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 
 typedef enum
@@ -33,10 +35,22 @@ typedef struct
   pthread_t thread;
 } Member;
 
+/* The CPUs this process may run on (taskset, a container's cpuset). */
+static long
+usable_cpus (void)
+{
+#ifdef __linux__
+  cpu_set_t set;
+  if (sched_getaffinity (0, sizeof (set), &set) == 0)
+    return CPU_COUNT (&set);
+#endif
+  return sysconf (_SC_NPROCESSORS_ONLN);
+}
+
 int
 cv_parallel_workers (size_t work, size_t min_per_worker)
 {
-  long cpus = sysconf (_SC_NPROCESSORS_ONLN);
+  long cpus = usable_cpus ();
   size_t n = min_per_worker > 0 ? work / min_per_worker : work;
 
   if (cpus < 1)

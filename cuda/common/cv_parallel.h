@@ -32,8 +32,8 @@ typedef struct
 typedef void (*CvParallelFunc) (const CvParallelWorker * worker, void *data);
 
 /* How many workers share @work units so that each gets at least
- * @min_per_worker: the online CPUs at most (and CV_PARALLEL_MAX_WORKERS),
- * at least 1. */
+ * @min_per_worker: at most the CPUs the process may run on (its affinity,
+ * e.g. taskset's) and CV_PARALLEL_MAX_WORKERS, at least 1. */
 int cv_parallel_workers (size_t work, size_t min_per_worker);
 
 /* Runs @func (worker, @data) on @n workers (at most

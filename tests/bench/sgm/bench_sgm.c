@@ -42,6 +42,7 @@
 
 #include "cv_cuda.h"
 #include "cv_sgm.h"
+#include "cv_sgm_internal.h"
 #include "cv_sgm_kernel_args.h"
 #include "cv_sgm_variant.h"
 #include "cv_test.h"
@@ -306,7 +307,9 @@ cpu_reference (gpointer data)
   CvError err = { 0 };
   gint64 t0 = g_get_monotonic_time ();
   params_for (j, &p);
-  if (cv_sgm_cpu (&p, &vl, &vr, &vd, &vc, &err) != CV_OK) {
+  /* one worker: the jobs already run side by side (as many threads as
+   * rows), and more would crowd the thread that launches the GPU's work */
+  if (cv_sgm_cpu_workers (&p, &vl, &vr, &vd, &vc, 1, &err) != CV_OK) {
     fprintf (stderr, "cv_sgm_cpu failed: %s\n", err.message);
     exit (1);
   }

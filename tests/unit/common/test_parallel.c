@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Unit tests of cv_parallel: shares cover the work once, teams run every
  * worker at the same time, the wait holds a team together. */
+#define _GNU_SOURCE             /* sched_getaffinity */
 #include <glib.h>
-#include <unistd.h>
+#include <sched.h>
 
 #include "cv_parallel.h"
 
@@ -29,8 +30,12 @@ test_shares (void)
 static void
 test_workers (void)
 {
-  long cpus = sysconf (_SC_NPROCESSORS_ONLN);
-  int expect_max = (int) MIN (MAX (cpus, 1), CV_PARALLEL_MAX_WORKERS);
+  /* the CPUs of the process's affinity (run it under taskset -c 0) */
+  cpu_set_t set;
+  int expect_max;
+
+  g_assert_cmpint (sched_getaffinity (0, sizeof (set), &set), ==, 0);
+  expect_max = MIN (CPU_COUNT (&set), CV_PARALLEL_MAX_WORKERS);
 
   g_assert_cmpint (cv_parallel_workers (0, 100), ==, 1);
   g_assert_cmpint (cv_parallel_workers (99, 100), ==, 1);
