@@ -19,7 +19,7 @@
 #include "cv_rdp_math.h"
 #include "cv_rdp_private.h"
 
-/* More threads than this gain nothing on the machines we target. */
+/* Threads a frame may ask for: a team's most (cv_parallel.h). */
 #define RDP_CPU_MAX_THREADS CV_PARALLEL_MAX_WORKERS
 
 /* Output columns selected together in one sweep over the source rows. */
