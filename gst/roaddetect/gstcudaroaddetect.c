@@ -671,18 +671,10 @@ gst_cuda_road_detect_class_init (GstCudaRoadDetectClass * klass)
           "sample, nats", 0.0, 1.0, DEFAULT_PROP_EM_TOLERANCE, PARAM_FLAGS),
       G_STRUCT_OFFSET (GstCudaRoadDetectSettings, em_tolerance));
   gst_cv_filter_class_install_setting (filter_class, PROP_HEIGHT,
-      g_param_spec_double ("height", "Camera height",
-          "Height of the (left) camera above the road, in metres (with "
-          "estimate-camera: the fallback)", GST_CV_MIN_CAMERA_HEIGHT,
-          GST_CV_MAX_CAMERA_HEIGHT,
-          GST_CV_DEFAULT_CAMERA_HEIGHT, PARAM_FLAGS),
+      gst_cv_camera_height_param (PARAM_FLAGS),
       G_STRUCT_OFFSET (GstCudaRoadDetectSettings, height));
   gst_cv_filter_class_install_setting (filter_class, PROP_PITCH,
-      g_param_spec_double ("pitch", "Camera pitch",
-          "Pitch of the camera, in radians, positive looking down (with "
-          "estimate-camera: the fallback)", -GST_CV_MAX_ABS_CAMERA_PITCH,
-          GST_CV_MAX_ABS_CAMERA_PITCH,
-          GST_CV_DEFAULT_CAMERA_PITCH, PARAM_FLAGS),
+      gst_cv_camera_pitch_param (PARAM_FLAGS),
       G_STRUCT_OFFSET (GstCudaRoadDetectSettings, pitch));
   gst_cv_filter_class_install_setting (filter_class, PROP_ESTIMATE_CAMERA,
       g_param_spec_boolean ("estimate-camera", "Estimate camera",

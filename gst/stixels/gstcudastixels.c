@@ -668,14 +668,10 @@ gst_cuda_stixels_class_init (GstCudaStixelsClass * klass)
       SETTING (left_band));
 
   /* camera pose */
-  install_double (filter_class, PROP_HEIGHT, SETTING (camera_height), "height", "Camera height",
-      "Height of the (left) camera above the road, in metres (with "
-      "estimate-camera: the fallback)", GST_CV_MIN_CAMERA_HEIGHT,
-      GST_CV_MAX_CAMERA_HEIGHT, GST_CV_DEFAULT_CAMERA_HEIGHT);
-  install_double (filter_class, PROP_PITCH, SETTING (camera_pitch), "pitch", "Camera pitch",
-      "Pitch of the camera, in radians, positive looking down (with "
-      "estimate-camera: the fallback)", -GST_CV_MAX_ABS_CAMERA_PITCH,
-      GST_CV_MAX_ABS_CAMERA_PITCH, GST_CV_DEFAULT_CAMERA_PITCH);
+  gst_cv_filter_class_install_setting (filter_class, PROP_HEIGHT,
+      gst_cv_camera_height_param (PLAYING_FLAGS), SETTING (camera_height));
+  gst_cv_filter_class_install_setting (filter_class, PROP_PITCH,
+      gst_cv_camera_pitch_param (PLAYING_FLAGS), SETTING (camera_pitch));
   gst_cv_filter_class_install_setting (filter_class, PROP_ESTIMATE_CAMERA,
       g_param_spec_boolean ("estimate-camera", "Estimate camera",
           "Estimate the camera height and pitch in every frame from the "
