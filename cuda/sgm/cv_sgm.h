@@ -172,6 +172,20 @@ CvStatus cv_sgm_cpu (const CvSgmParams * params, const CvImageU8 * left,
     const CvImageU8 * right, CvImageS16 * disparity, CvImageU8 * confidence,
     CvError * err);
 
+/* The CPU reference for a stream of frames: its working memory is kept from
+ * one frame to the next and replaced only when the frame size, the
+ * disparity range or the number of workers changes.  One thread at a time
+ * per plan. */
+typedef struct _CvSgmCpu CvSgmCpu;
+
+CvSgmCpu *cv_sgm_cpu_new (void);
+void cv_sgm_cpu_free (CvSgmCpu * plan);        /* NULL-safe */
+
+/* cv_sgm_cpu with @plan's memory (allocated on the first frame). */
+CvStatus cv_sgm_cpu_compute (CvSgmCpu * plan, const CvSgmParams * params,
+    const CvImageU8 * left, const CvImageU8 * right, CvImageS16 * disparity,
+    CvImageU8 * confidence, CvError * err);
+
 /* Colour rendering of a disparity map for viewing: RGBA (4 bytes per
  * pixel, alpha 255), invalid pixels black, valid ones on a blue (far,
  * @range_min px) - cyan - green - yellow - red (near, @range_max px) ramp,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SGM, CPU reference: the definition the CUDA path reproduces bit by bit.
- * Written for clarity; the cost volume of summed path costs (uint16) is the
- * only large buffer.
+ * Written for clarity, in loops the compiler vectorises; the cost volume of
+ * summed path costs (uint16) is the only large buffer.
  *
  * A frame is shared by a team of worker threads (cv_parallel.h) without
  * changing a bit of the result: census, winner-takes-all, left-right check
@@ -17,6 +17,18 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The hot loops in versions for the CPU at hand, picked when the library
+ * loads.  x86-64's baseline has neither POPCNT (GCC's __builtin_popcountll
+ * is then a call into libgcc) nor the 32-bit SIMD min of the path costs'
+ * vector loops; x86-64-v2 has both, AVX2 twice the width.  The helpers
+ * they call are inlined into each version. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CV_SIMD_CLONES \
+  __attribute__ ((target_clones ("avx2", "arch=x86-64-v2", "default")))
+#else
+#define CV_SIMD_CLONES
+#endif
 
 /* Cost-volume cells per worker at least: a frame smaller than two of these
  * stays on the calling thread (starting threads would cost more). */
@@ -52,39 +64,87 @@ typedef struct
   uint64_t *out;
 } CensusRun;
 
-static void
+/* Bit n of a pixel's census is set when the luma at its offset (ax, ay) is
+ * below the luma at (bx, by). */
+typedef struct
+{
+  int ax, ay, bx, by;
+} CensusPair;
+
+#define CENSUS_MAX_PAIRS 64
+
+/* @kind's pairs in bit order; returns their number. */
+static int
+census_pairs (CvSgmCensus kind, CensusPair * pairs)
+{
+  int i, j, n = 0;
+
+  if (kind == CV_SGM_CENSUS_CS_9X7) {
+    /* eq. 2.1, complemented: pairs mirrored through the centre */
+    for (i = 1; i <= CV_SGM_CENSUS_RX; i++)
+      for (j = -CV_SGM_CENSUS_RY; j <= CV_SGM_CENSUS_RY; j++)
+        pairs[n++] = (CensusPair) {
+        i, j, -i, -j};
+    for (j = 1; j <= CV_SGM_CENSUS_RY; j++)
+      pairs[n++] = (CensusPair) {
+      0, j, 0, -j};
+  } else {
+    /* each neighbour against the centre */
+    for (j = -CV_SGM_CENSUS_RY; j <= CV_SGM_CENSUS_RY; j++)
+      for (i = -CV_SGM_CENSUS_RX; i <= CV_SGM_CENSUS_RX; i++)
+        if (i != 0 || j != 0)
+          pairs[n++] = (CensusPair) {
+          i, j, 0, 0};
+  }
+  return n;
+}
+
+/* The census of pixel (@x, @y), the image's border replicated outside. */
+static uint64_t
+census_pixel (const CvImageU8 * img, const CensusPair * pairs, int n_pairs,
+    int x, int y)
+{
+  uint64_t bits = 0;
+  int n;
+
+  for (n = 0; n < n_pairs; n++)
+    if (luma_at (img, x + pairs[n].ax, y + pairs[n].ay)
+        < luma_at (img, x + pairs[n].bx, y + pairs[n].by))
+      bits |= (uint64_t) 1 << n;
+  return bits;
+}
+
+CV_SIMD_CLONES static void
 census_rows (void *data, int y0, int y1)
 {
   const CensusRun *run = data;
   const CvImageU8 *img = run->img;
-  int x, y, i, j;
+  const int w = img->width, h = img->height;
+  const int rx = CV_SGM_CENSUS_RX, ry = CV_SGM_CENSUS_RY;
+  CensusPair pairs[CENSUS_MAX_PAIRS];
+  const int n_pairs = census_pairs (run->kind, pairs);
+  int x, y, n;
 
   for (y = y0; y < y1; y++) {
-    for (x = 0; x < img->width; x++) {
-      uint64_t bits = 0;
-      int n = 0;
-      if (run->kind == CV_SGM_CENSUS_CS_9X7) {
-        /* eq. 2.1, complemented: pairs mirrored through the centre */
-        for (i = 1; i <= CV_SGM_CENSUS_RX; i++)
-          for (j = -CV_SGM_CENSUS_RY; j <= CV_SGM_CENSUS_RY; j++, n++)
-            if (luma_at (img, x + i, y + j) < luma_at (img, x - i, y - j))
-              bits |= (uint64_t) 1 << n;
-        for (j = 1; j <= CV_SGM_CENSUS_RY; j++, n++)
-          if (luma_at (img, x, y + j) < luma_at (img, x, y - j))
-            bits |= (uint64_t) 1 << n;
-      } else {
-        int centre = luma_at (img, x, y);
-        for (j = -CV_SGM_CENSUS_RY; j <= CV_SGM_CENSUS_RY; j++)
-          for (i = -CV_SGM_CENSUS_RX; i <= CV_SGM_CENSUS_RX; i++) {
-            if (i == 0 && j == 0)
-              continue;
-            if (luma_at (img, x + i, y + j) < centre)
-              bits |= (uint64_t) 1 << n;
-            n++;
-          }
-      }
-      run->out[(size_t) y * img->width + x] = bits;
+    uint64_t *restrict out = run->out + (size_t) y * w;
+    /* the pixels whose window lies inside the image: pair by pair along
+     * the row, without clamping (a loop the compiler vectorises) */
+    int x0 = rx, x1 = w - rx;
+
+    if (y < ry || y >= h - ry || x1 <= x0)
+      x0 = x1 = 0;
+    for (x = x0; x < x1; x++)
+      out[x] = 0;
+    for (n = 0; n < n_pairs; n++) {
+      const uint8_t *restrict a = CV_ROW (img, y + pairs[n].ay) + pairs[n].ax;
+      const uint8_t *restrict b = CV_ROW (img, y + pairs[n].by) + pairs[n].bx;
+      for (x = x0; x < x1; x++)
+        out[x] |= (uint64_t) (a[x] < b[x]) << n;
     }
+    for (x = 0; x < x0; x++)
+      out[x] = census_pixel (img, pairs, n_pairs, x, y);
+    for (x = x1; x < w; x++)
+      out[x] = census_pixel (img, pairs, n_pairs, x, y);
   }
 }
 
@@ -98,16 +158,8 @@ cv_sgm_census_cpu (const CvImageU8 * img, CvSgmCensus kind, uint64_t * out)
       census_rows, &run);
 }
 
-/* Hardware POPCNT where the CPU has it: x86-64's baseline lacks it, and
- * GCC's generic __builtin_popcountll is a call into libgcc. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CV_POPCNT_CLONES __attribute__ ((target_clones ("popcnt", "default")))
-#else
-#define CV_POPCNT_CLONES
-#endif
-
 /* Matching costs of row @y's pixels @x0 .. @x1 - 1 (at cost + x * n_disp). */
-CV_POPCNT_CLONES static void
+static inline void
 cost_row (const uint64_t * census_left, const uint64_t * census_right,
     int width, int y, int x0, int x1, int n_disp, int min_disp,
     uint8_t * cost)
@@ -117,12 +169,17 @@ cost_row (const uint64_t * census_left, const uint64_t * census_right,
   int x, k;
 
   for (x = x0; x < x1; x++) {
-    uint8_t *c = cost + (size_t) x * n_disp;
-    for (k = 0; k < n_disp; k++) {
-      int xr = x - min_disp - k;
-      uint64_t r = xr >= 0 ? cr[xr] : 0;        /* a flat patch left of the image */
-      c[k] = (uint8_t) __builtin_popcountll (cl[x] ^ r);
-    }
+    uint8_t *restrict c = cost + (size_t) x * n_disp;
+    const uint64_t l = cl[x];
+    /* candidates x - min_disp - k inside the image, then a flat patch
+     * (census 0) left of it */
+    const int inside = clampi (x - min_disp + 1, 0, n_disp);
+    const uint64_t *r = inside > 0 ? cr + (x - min_disp) : cr;  /* k at r[-k] */
+
+    for (k = 0; k < inside; k++)
+      c[k] = (uint8_t) __builtin_popcountll (l ^ r[-k]);
+    for (; k < n_disp; k++)
+      c[k] = (uint8_t) __builtin_popcountll (l);
   }
 }
 
@@ -147,9 +204,10 @@ cv_sgm_path_direction (int i, int *dx, int *dy)
   *dy = dirs[i][1];
 }
 
-int
-cv_sgm_path_step_cpu (const uint8_t * cost, const uint16_t * prev,
-    int prev_min, int p1, int p2, int n_disp, uint16_t * cur)
+/* (cv_sgm_path_step_cpu, inlined into the hot loop's versions) */
+static inline int
+path_step (const uint8_t * restrict cost, const uint16_t * restrict prev,
+    int prev_min, int p1, int p2, int n_disp, uint16_t * restrict cur)
 {
   int k, cur_min = 0xffff;
   int jump = prev_min + p2;
@@ -171,8 +229,9 @@ cv_sgm_path_step_cpu (const uint8_t * cost, const uint16_t * prev,
   return cur_min;
 }
 
-int
-cv_sgm_path_start_cpu (const uint8_t * cost, int n_disp, uint16_t * cur)
+static inline int
+path_start (const uint8_t * restrict cost, int n_disp,
+    uint16_t * restrict cur)
 {
   int k, cur_min = 0xffff;
   for (k = 1; k <= n_disp; k++) {
@@ -183,15 +242,33 @@ cv_sgm_path_start_cpu (const uint8_t * cost, int n_disp, uint16_t * cur)
   return cur_min;
 }
 
-static void
-store_path_costs (const uint16_t * cur, int n_disp, size_t pixel,
-    uint16_t * sum, uint16_t * path_cost)
+int
+cv_sgm_path_step_cpu (const uint8_t * cost, const uint16_t * prev,
+    int prev_min, int p1, int p2, int n_disp, uint16_t * cur)
+{
+  return path_step (cost, prev, prev_min, p1, p2, n_disp, cur);
+}
+
+int
+cv_sgm_path_start_cpu (const uint8_t * cost, int n_disp, uint16_t * cur)
+{
+  return path_start (cost, n_disp, cur);
+}
+
+/* Adds a pixel's path costs to @sum, or stores them there for the frame's
+ * first path (@first: the volume is not cleared beforehand). */
+static inline void
+store_path_costs (const uint16_t * restrict cur, int n_disp, size_t pixel,
+    uint16_t * restrict sum, int first, uint16_t * restrict path_cost)
 {
   int k;
   if (sum != NULL) {
     uint16_t *s = sum + pixel * n_disp;
-    for (k = 0; k < n_disp; k++)
-      s[k] = (uint16_t) (s[k] + cur[k + 1]);
+    if (first)
+      memcpy (s, cur + 1, n_disp * sizeof (uint16_t));
+    else
+      for (k = 0; k < n_disp; k++)
+        s[k] = (uint16_t) (s[k] + cur[k + 1]);
   }
   if (path_cost != NULL)
     memcpy (path_cost + pixel * n_disp, cur + 1, n_disp * sizeof (uint16_t));
@@ -209,15 +286,14 @@ typedef struct
 } PathRows;
 
 /* What a team shares to aggregate paths: rows[i] is worker i's for
- * horizontal paths, rows[0] the team's for the others. */
+ * horizontal paths, rows[0] the team's for the others (one per worker). */
 typedef struct
 {
   const CvSgmParams *params;
   const CvImageU8 *left;
   const uint64_t *census_left, *census_right;
   uint16_t *sum, *path_cost;
-  int n_rows;
-  PathRows rows[CV_PARALLEL_MAX_WORKERS];
+  const PathRows *rows;
 } PathRun;
 
 static void
@@ -255,40 +331,35 @@ path_rows_alloc (PathRows * r, int width, int n_disp)
 }
 
 static void
-path_run_clear (PathRun * run)
+path_rows_free_all (PathRows * rows, int n)
 {
   int i;
 
-  for (i = 0; i < run->n_rows; i++)
-    path_rows_free (&run->rows[i]);
-  run->n_rows = 0;
+  for (i = 0; i < n; i++)
+    path_rows_free (&rows[i]);
 }
 
-/* Fills @run for a team of (at most) @n_workers; 0 when out of memory. */
+/* Rows for a team of @n (at most CV_PARALLEL_MAX_WORKERS); 0 when out of
+ * memory (nothing left allocated). */
 static int
-path_run_init (PathRun * run, int n_workers, const CvSgmParams * params,
-    const CvImageU8 * left, const uint64_t * census_left,
-    const uint64_t * census_right, uint16_t * sum, uint16_t * path_cost)
+path_rows_alloc_all (PathRows * rows, int n, int width, int n_disp)
 {
-  *run = (PathRun) {
-  params, left, census_left, census_right, sum, path_cost};
-  while (run->n_rows < n_workers && run->n_rows < CV_PARALLEL_MAX_WORKERS) {
-    if (!path_rows_alloc (&run->rows[run->n_rows], left->width,
-            params->max_disparity)) {
-      path_run_clear (run);
+  int i;
+
+  for (i = 0; i < n; i++)
+    if (!path_rows_alloc (&rows[i], width, n_disp)) {
+      path_rows_free_all (rows, i);
       return 0;
     }
-    run->n_rows++;
-  }
   return 1;
 }
 
 /* Row @y's pixels @x0 .. @x1 - 1 of the path (@dx, @dy): along dx for a
  * horizontal path, in any order otherwise (they read the previous row
  * only). */
-static void
-aggregate_row (const PathRun * run, int dx, int dy, int y, int x0, int x1,
-    const PathRows * r)
+CV_SIMD_CLONES static void
+aggregate_row (const PathRun * run, int dx, int dy, int first, int y,
+    int x0, int x1, const PathRows * r)
 {
   const CvSgmParams *params = run->params;
   const CvImageU8 *left = run->left;
@@ -304,7 +375,7 @@ aggregate_row (const PathRun * run, int dx, int dy, int y, int x0, int x1,
     uint16_t *c = r->cur + (size_t) x * stride;
 
     if (px < 0 || px >= w || py < 0 || py >= h) {
-      r->cur_min[x] = cv_sgm_path_start_cpu (cost, nd, c);
+      r->cur_min[x] = path_start (cost, nd, c);
     } else {
       /* a horizontal path's predecessor is in this row */
       const uint16_t *p = (dy == 0 ? r->cur : r->prev) + (size_t) px * stride;
@@ -315,17 +386,18 @@ aggregate_row (const PathRun * run, int dx, int dy, int y, int x0, int x1,
         p2 = cv_sgm_p2_effective (params->p1, params->p2, 1,
             params->adaptive_p2_scale, delta < 0 ? -delta : delta);
       }
-      r->cur_min[x] = cv_sgm_path_step_cpu (cost, p, pm, params->p1, p2, nd,
-          c);
+      r->cur_min[x] = path_step (cost, p, pm, params->p1, p2, nd, c);
     }
-    store_path_costs (c, nd, (size_t) y * w + x, run->sum, run->path_cost);
+    store_path_costs (c, nd, (size_t) y * w + x, run->sum, first,
+        run->path_cost);
   }
 }
 
-/* @worker's share of the path (@dx, @dy). */
+/* @worker's share of the path (@dx, @dy); @first: the frame's first, which
+ * stores its costs in the sum instead of adding them. */
 static void
 aggregate_share (const CvParallelWorker * worker, const PathRun * run,
-    int dx, int dy)
+    int dx, int dy, int first)
 {
   const int w = run->left->width, h = run->left->height;
   PathRows rows;
@@ -334,7 +406,7 @@ aggregate_share (const CvParallelWorker * worker, const PathRun * run,
   if (dy == 0) {
     /* rows are independent: every n-th for this worker */
     for (t = worker->index; t < h; t += worker->n)
-      aggregate_row (run, dx, dy, t, 0, w, &run->rows[worker->index]);
+      aggregate_row (run, dx, dy, first, t, 0, w, &run->rows[worker->index]);
     return;
   }
 
@@ -344,7 +416,7 @@ aggregate_share (const CvParallelWorker * worker, const PathRun * run,
     uint16_t *tb = rows.prev;
     int *tm = rows.prev_min;
 
-    aggregate_row (run, dx, dy, dy > 0 ? t : h - 1 - t,
+    aggregate_row (run, dx, dy, first, dy > 0 ? t : h - 1 - t,
         cv_parallel_share (w, worker->index, worker->n),
         cv_parallel_share (w, worker->index + 1, worker->n), &rows);
     cv_parallel_wait (worker);
@@ -365,7 +437,7 @@ static void
 one_path_worker (const CvParallelWorker * worker, void *data)
 {
   const OnePath *path = data;
-  aggregate_share (worker, &path->run, path->dx, path->dy);
+  aggregate_share (worker, &path->run, path->dx, path->dy, 0);
 }
 
 void
@@ -374,15 +446,17 @@ cv_sgm_aggregate_path_cpu (const CvSgmParams * params,
     const uint64_t * census_right, int dx, int dy, uint16_t * sum,
     uint16_t * path_cost)
 {
-  OnePath path = {.dx = dx,.dy = dy };
+  PathRows rows[CV_PARALLEL_MAX_WORKERS];
+  OnePath path = { {params, left, census_left, census_right, sum, path_cost,
+          rows}, dx, dy
+  };
   int n = frame_workers (left->width, left->height, params->max_disparity);
 
   /* (the unit tests' entry: out of memory leaves @sum as it was) */
-  if (!path_run_init (&path.run, n, params, left, census_left, census_right,
-          sum, path_cost))
+  if (!path_rows_alloc_all (rows, n, left->width, params->max_disparity))
     return;
   cv_parallel_run (n, one_path_worker, &path);
-  path_run_clear (&path.run);
+  path_rows_free_all (rows, n);
 }
 
 /* ---- winner-takes-all (eq. 2.4) and post-processing ----------------------- */
@@ -394,9 +468,10 @@ typedef struct
   int width;
   int16_t *disp, *best, *best_right;
   uint8_t *conf;
+  uint16_t *right_cost;         /* the best_right's costs (working plane) */
 } WtaRun;
 
-static void
+CV_SIMD_CLONES static void
 wta_rows (void *data, int y0, int y1)
 {
   const WtaRun *run = data;
@@ -414,14 +489,16 @@ wta_rows (void *data, int y0, int y1)
       uint32_t c1 = s[0], c2 = 0xffffffffu;
       int b = 0, frac = 0;
 
+      /* the best cost c1 at its first index b; the second best c2 away
+       * from b's neighbours (loops the compiler vectorises) */
       for (k = 1; k < nd; k++)
-        if (s[k] < c1) {
-          c1 = s[k];
-          b = k;
-        }
-      for (k = 0; k < nd; k++)
-        if ((k < b - 1 || k > b + 1) && s[k] < c2)
-          c2 = s[k];
+        c1 = s[k] < c1 ? s[k] : c1;
+      while (s[b] != c1)
+        b++;
+      for (k = 0; k < b - 1; k++)
+        c2 = s[k] < c2 ? s[k] : c2;
+      for (k = b + 2; k < nd; k++)
+        c2 = s[k] < c2 ? s[k] : c2;
 
       if (params->subpixel && b > 0 && b < nd - 1)
         frac = cv_sgm_subpixel_frac (s[b - 1], (int) c1, s[b + 1]);
@@ -431,22 +508,30 @@ wta_rows (void *data, int y0, int y1)
           ? (int16_t) (CV_DISP_SCALE * (md + b) + frac) : CV_DISP_INVALID;
     }
 
-    /* the right view's best index along the diagonals of the same volume */
-    for (x = 0; x < width; x++) {
-      uint32_t cbest = 0xffffffffu;
-      int br = -1;
-      for (k = 0; k < nd; k++) {
-        int xl = x + md + k;
-        uint32_t v;
-        if (xl >= width)
-          break;
-        v = sum[((size_t) y * width + xl) * nd + k];
-        if (v < cbest) {
-          cbest = v;
-          br = k;
-        }
+    /* the right view's best index along the diagonals of the same volume:
+     * right pixel x's candidates are left pixel x + md + k at index k.  The
+     * left pixels are read in memory order, which gives each x its
+     * candidates by rising k; the first minimum wins. */
+    {
+      int16_t *best_right = run->best_right + (size_t) y * width;
+      uint16_t *right_cost = run->right_cost + (size_t) y * width;
+
+      for (x = 0; x < width; x++)
+        best_right[x] = -1;
+      for (x = md; x < width; x++) {
+        const uint16_t *s = sum + ((size_t) y * width + x) * nd;
+        const int n = x - md + 1 < nd ? x - md + 1 : nd;
+        int16_t *br = best_right + x - md;
+        uint16_t *rc = right_cost + x - md;
+
+        br[0] = 0;
+        rc[0] = s[0];
+        for (k = 1; k < n; k++)
+          if (s[k] < rc[-k]) {
+            rc[-k] = s[k];
+            br[-k] = (int16_t) k;
+          }
       }
-      run->best_right[(size_t) y * width + x] = (int16_t) br;
     }
   }
 }
@@ -456,9 +541,16 @@ cv_sgm_wta_cpu (const CvSgmParams * params, const uint16_t * sum, int width,
     int height, int16_t * disp, int16_t * best, uint8_t * conf,
     int16_t * best_right)
 {
-  WtaRun run = { params, sum, width, disp, best, best_right, conf };
+  WtaRun run = { params, sum, width, disp, best, best_right, conf,
+    malloc ((size_t) width * height * sizeof (uint16_t))
+  };
+
+  /* (the unit tests' entry: out of memory writes nothing) */
+  if (run.right_cost == NULL)
+    return;
   cv_parallel_for (frame_workers (width, height, params->max_disparity),
       height, wta_rows, &run);
+  free (run.right_cost);
 }
 
 typedef struct
@@ -598,7 +690,8 @@ frame_worker (const CvParallelWorker * worker, void *data)
   for (i = 0; i < f->params->paths; i++) {
     int dx, dy;
     cv_sgm_path_direction (i, &dx, &dy);
-    aggregate_share (worker, &f->paths, dx, dy);
+    /* path 0 (left to right) reaches every cell: it starts the sums */
+    aggregate_share (worker, &f->paths, dx, dy, i == 0);
     cv_parallel_wait (worker);
   }
   /* the left-right check reads the same rows' right-view indices */
@@ -613,18 +706,92 @@ frame_worker (const CvParallelWorker * worker, void *data)
   output_rows (f, y0, y1);
 }
 
-CvStatus
-cv_sgm_cpu_workers (const CvSgmParams * params, const CvImageU8 * left,
+/* The working memory of a frame size, disparity range and team size. */
+struct _CvSgmCpu
+{
+  int width, height, n_disp, n_workers;
+  uint64_t *census_left, *census_right;
+  uint16_t *sum;                /* the cost volume: summed path costs */
+  int16_t *disp, *filtered, *best, *best_right;
+  uint16_t *right_cost;
+  uint8_t *conf;
+  PathRows rows[CV_PARALLEL_MAX_WORKERS];
+};
+
+CvSgmCpu *
+cv_sgm_cpu_new (void)
+{
+  return calloc (1, sizeof (CvSgmCpu));
+}
+
+static void
+release_memory (CvSgmCpu * plan)
+{
+  free (plan->census_left);
+  free (plan->census_right);
+  free (plan->sum);
+  free (plan->disp);
+  free (plan->filtered);
+  free (plan->best);
+  free (plan->best_right);
+  free (plan->right_cost);
+  free (plan->conf);
+  path_rows_free_all (plan->rows, plan->n_workers);
+  *plan = (CvSgmCpu) {
+  0};
+}
+
+void
+cv_sgm_cpu_free (CvSgmCpu * plan)
+{
+  if (plan == NULL)
+    return;
+  release_memory (plan);
+  free (plan);
+}
+
+/* @plan's memory for the shape given (kept when it has it already). */
+static CvStatus
+reserve_memory (CvSgmCpu * plan, int w, int h, int n_disp, int n_workers,
+    CvError * err)
+{
+  const size_t npix = (size_t) w * h, ncells = npix * n_disp;
+
+  if (plan->sum != NULL && plan->width == w && plan->height == h
+      && plan->n_disp == n_disp && plan->n_workers == n_workers)
+    return CV_OK;
+  release_memory (plan);
+  plan->census_left = malloc (npix * sizeof (uint64_t));
+  plan->census_right = malloc (npix * sizeof (uint64_t));
+  plan->sum = malloc (ncells * sizeof (uint16_t));
+  plan->disp = malloc (npix * sizeof (int16_t));
+  plan->filtered = malloc (npix * sizeof (int16_t));
+  plan->best = malloc (npix * sizeof (int16_t));
+  plan->best_right = malloc (npix * sizeof (int16_t));
+  plan->right_cost = malloc (npix * sizeof (uint16_t));
+  plan->conf = malloc (npix);
+  if (!plan->census_left || !plan->census_right || !plan->sum || !plan->disp
+      || !plan->filtered || !plan->best || !plan->best_right
+      || !plan->right_cost || !plan->conf || !path_rows_alloc_all (plan->rows, n_workers, w, n_disp)) {
+    release_memory (plan);
+    return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+        "sgm: cannot allocate %zu bytes of working memory",
+        ncells * sizeof (uint16_t) + npix * 31);
+  }
+  plan->width = w;
+  plan->height = h;
+  plan->n_disp = n_disp;
+  plan->n_workers = n_workers;
+  return CV_OK;
+}
+
+static CvStatus
+compute (CvSgmCpu * plan, const CvSgmParams * params, const CvImageU8 * left,
     const CvImageU8 * right, CvImageS16 * disparity, CvImageU8 * confidence,
     int n_workers, CvError * err)
 {
+  const int w = left->width, h = left->height, nd = params->max_disparity;
   CvStatus st;
-  int w, h;
-  size_t npix, ncells;
-  uint64_t *census_l = NULL, *census_r = NULL;
-  uint16_t *sum = NULL;
-  int16_t *disp = NULL, *filtered = NULL, *best = NULL, *best_right = NULL;
-  uint8_t *conf = NULL;
   FrameRun f;
 
   if ((st = cv_sgm_params_validate (params, err)) != CV_OK)
@@ -632,56 +799,46 @@ cv_sgm_cpu_workers (const CvSgmParams * params, const CvImageU8 * left,
   if ((st = cv_sgm_views_validate (left, right, disparity, confidence,
               err)) != CV_OK)
     return st;
-
-  w = left->width;
-  h = left->height;
-  npix = (size_t) w * h;
-  ncells = npix * params->max_disparity;
   if (n_workers < 1)
-    n_workers = frame_workers (w, h, params->max_disparity);
-  census_l = malloc (npix * sizeof (uint64_t));
-  census_r = malloc (npix * sizeof (uint64_t));
-  sum = calloc (ncells, sizeof (uint16_t));
-  disp = malloc (npix * sizeof (int16_t));
-  filtered = malloc (npix * sizeof (int16_t));
-  best = malloc (npix * sizeof (int16_t));
-  best_right = malloc (npix * sizeof (int16_t));
-  conf = malloc (npix);
-  if (!census_l || !census_r || !sum || !disp || !filtered || !best
-      || !best_right || !conf || !path_run_init (&f.paths, n_workers, params,
-          left, census_l, census_r, sum, NULL)) {
-    st = cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
-        "sgm: cannot allocate %zu bytes of working memory",
-        ncells * sizeof (uint16_t) + npix * 29);
-    goto out;
-  }
+    n_workers = frame_workers (w, h, nd);
+  if ((st = reserve_memory (plan, w, h, nd, n_workers, err)) != CV_OK)
+    return st;
 
-  f.params = params;
-  f.census_left = (CensusRun) {
-  left, params->census, census_l};
-  f.census_right = (CensusRun) {
-  right, params->census, census_r};
-  f.wta = (WtaRun) {
-  params, sum, w, disp, best, best_right, conf};
-  f.lr = (LrRun) {
-  params, w, disp, best, best_right};
-  f.median = (MedianRun) {
-  w, h, disp, filtered};
-  f.disparity = disparity;
-  f.confidence = confidence;
+  f = (FrameRun) {
+    .params = params,
+    .census_left = {left, params->census, plan->census_left},
+    .census_right = {right, params->census, plan->census_right},
+    .paths = {params, left, plan->census_left, plan->census_right, plan->sum,
+        NULL, plan->rows},
+    .wta = {params, plan->sum, w, plan->disp, plan->best, plan->best_right,
+        plan->conf, plan->right_cost},
+    .lr = {params, w, plan->disp, plan->best, plan->best_right},
+    .median = {w, h, plan->disp, plan->filtered},
+    .disparity = disparity,
+    .confidence = confidence,
+  };
   cv_parallel_run (n_workers, frame_worker, &f);
-  path_run_clear (&f.paths);
-  st = CV_OK;
+  return CV_OK;
+}
 
-out:
-  free (census_l);
-  free (census_r);
-  free (sum);
-  free (disp);
-  free (filtered);
-  free (best);
-  free (best_right);
-  free (conf);
+CvStatus
+cv_sgm_cpu_compute (CvSgmCpu * plan, const CvSgmParams * params,
+    const CvImageU8 * left, const CvImageU8 * right, CvImageS16 * disparity,
+    CvImageU8 * confidence, CvError * err)
+{
+  return compute (plan, params, left, right, disparity, confidence, 0, err);
+}
+
+CvStatus
+cv_sgm_cpu_workers (const CvSgmParams * params, const CvImageU8 * left,
+    const CvImageU8 * right, CvImageS16 * disparity, CvImageU8 * confidence,
+    int n_workers, CvError * err)
+{
+  CvSgmCpu plan = { 0 };
+  CvStatus st = compute (&plan, params, left, right, disparity, confidence,
+      n_workers, err);
+
+  release_memory (&plan);
   return st;
 }
 

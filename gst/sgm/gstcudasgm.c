@@ -132,6 +132,8 @@ struct _GstCudaSgm
   /* luma of RGB / GRAY16 views, both views, grown only */
   guint8 *luma_host;
   gsize luma_host_size;
+  /* the CPU reference's working memory, kept from frame to frame */
+  CvSgmCpu *cpu;
 #ifdef CV_HAVE_CUDA
   CvSgmCuda *plan;
   CvDeviceBuffer luma_device;
@@ -636,8 +638,13 @@ gst_cuda_sgm_process_cpu (GstCvFilter * filter, gconstpointer settings,
       goto done;
     }
   }
-  if (cv_sgm_cpu (&f.params, &left, &right, &f.disparity, &f.confidence,
-          &err) != CV_OK) {
+  if (self->cpu == NULL && (self->cpu = cv_sgm_cpu_new ()) == NULL) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Could not create the SGM CPU plan"), ("cv_sgm_cpu_new() failed"));
+    goto done;
+  }
+  if (cv_sgm_cpu_compute (self->cpu, &f.params, &left, &right,
+          &f.disparity, &f.confidence, &err) != CV_OK) {
     gst_cv_filter_core_error (filter, "Semi-global matching", &err);
     goto done;
   }
@@ -807,6 +814,7 @@ gst_cuda_sgm_release (GstCvFilter * filter)
   drop_storage_pool (self);
   g_clear_pointer (&self->luma_host, g_free);
   self->luma_host_size = 0;
+  g_clear_pointer (&self->cpu, cv_sgm_cpu_free);
 #ifdef CV_HAVE_CUDA
   /* runs with the CUDA context pushed */
   g_clear_pointer (&self->plan, cv_sgm_cuda_free);
@@ -836,6 +844,7 @@ gst_cuda_sgm_finalize (GObject * object)
   /* stop() released everything; this covers an element never started */
   drop_storage_pool (self);
   g_free (self->luma_host);
+  cv_sgm_cpu_free (self->cpu);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 

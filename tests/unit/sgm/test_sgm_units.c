@@ -635,6 +635,76 @@ test_workers (void)
     }
 }
 
+/* A CvSgmCpu plan through a stream whose frame size, disparity range and
+ * images change: every frame as cv_sgm_cpu computes it alone (nothing of
+ * the previous frame's memory leaks into the next, which reuses it or
+ * replaces it).  (sgm-chain checks cv_sgm_cpu itself against a naive
+ * chain.) */
+static void
+test_plan (void)
+{
+  static const struct
+  {
+    int w, h, nd, md;
+  } frames[] = { {130, 47, 64, 0}, {130, 47, 64, 0}, {130, 47, 64, 5},
+  {61, 23, 32, 0}, {130, 47, 64, 0}, {200, 90, 48, 2}, {200, 90, 48, 2}
+  };
+  enum
+  { N = G_N_ELEMENTS (frames) };
+  CvImageU8 *left[N], *right[N], *conf[N];
+  CvImageS16 disp[N];
+  CvSgmParams params[N];
+  CvSgmCpu *plan = cv_sgm_cpu_new ();
+  guint32 seed = 99;
+  int i, y;
+
+  g_assert_nonnull (plan);
+  for (i = 0; i < N; i++) {
+    const int w = frames[i].w, h = frames[i].h;
+
+    left[i] = random_image (w, h, &seed, i & 1);
+    right[i] = shifted_image (left[i], 3 + i, &seed);
+    conf[i] = cv_test_image_new (w, h, 1, 0);
+    disp[i] = (CvImageS16) {
+    g_new (int16_t, w * h), w, h, w * 2};
+    cv_sgm_params_init (&params[i]);
+    params[i].max_disparity = frames[i].nd;
+    params[i].min_disparity = frames[i].md;
+    params[i].paths = i & 2 ? 4 : 8;
+  }
+  for (i = 0; i < N; i++) {
+    CvError err = { 0 };
+    g_assert_cmpint (cv_sgm_cpu (&params[i], left[i], right[i], &disp[i],
+            conf[i], &err), ==, CV_OK);
+  }
+
+  for (i = 0; i < N; i++) {
+    const int w = frames[i].w, h = frames[i].h;
+    CvImageU8 *c = cv_test_image_new (w, h, 1, 0);
+    CvImageS16 d = { g_new (int16_t, w * h), w, h, w * 2 };
+    CvError err = { 0 };
+
+    g_assert_cmpint (cv_sgm_cpu_compute (plan, &params[i], left[i], right[i],
+            &d, c, &err), ==, CV_OK);
+    for (y = 0; y < h; y++)
+      if (memcmp (CV_ROW (&disp[i], y), CV_ROW (&d, y), w * 2) != 0
+          || memcmp (CV_ROW (conf[i], y), CV_ROW (c, y), w) != 0)
+        g_error ("frame %d (%dx%d D %d): row %d differs from cv_sgm_cpu's",
+            i, w, h, params[i].max_disparity, y);
+    cv_test_image_free (c);
+    g_free (d.data);
+  }
+
+  for (i = 0; i < N; i++) {
+    cv_test_image_free (left[i]);
+    cv_test_image_free (right[i]);
+    cv_test_image_free (conf[i]);
+    g_free (disp[i].data);
+  }
+  cv_sgm_cpu_free (plan);
+  cv_sgm_cpu_free (NULL);
+}
+
 /* A textured pair with a known constant shift: the disparity is found. */
 static void
 test_known_shift (void)
@@ -900,6 +970,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sgm/median", test_median);
   g_test_add_func ("/sgm/chain", test_chain);
   g_test_add_func ("/sgm/workers", test_workers);
+  g_test_add_func ("/sgm/plan", test_plan);
   g_test_add_func ("/sgm/known-shift", test_known_shift);
   g_test_add_func ("/sgm/uniform", test_uniform);
   g_test_add_func ("/sgm/params", test_params);
