@@ -7,8 +7,9 @@
  * changing a bit of the result: census, winner-takes-all, left-right check
  * and median by runs of rows; a horizontal path by rows, which it crosses
  * independently; any other path row by row in its direction of travel,
- * each worker taking a band of columns and waiting for the others after
- * every row (a diagonal step reads the neighbouring band's previous row).
+ * each worker taking a band of columns; on a diagonal path the team
+ * waits after every row (a step reads the neighbouring band's previous
+ * row).
  * Every cost cell is written by one worker, in the order of its path, and
  * the team waits between two stages.  The stages below also run alone (for
  * the unit tests), each with a team of its own. */
@@ -410,7 +411,10 @@ aggregate_share (const CvParallelWorker * worker, const PathRun * run,
     return;
   }
 
-  /* rows in the direction of travel; this worker's band of columns */
+  /* rows in the direction of travel; this worker's band of columns (of
+   * the team's rows).  A diagonal step reads the neighbouring band's
+   * previous row: the team waits after each row.  A vertical path stays
+   * in its columns: the band runs on. */
   rows = run->rows[0];
   for (t = 0; t < h; t++) {
     uint16_t *tb = rows.prev;
@@ -419,7 +423,8 @@ aggregate_share (const CvParallelWorker * worker, const PathRun * run,
     aggregate_row (run, dx, dy, first, dy > 0 ? t : h - 1 - t,
         cv_parallel_share (w, worker->index, worker->n),
         cv_parallel_share (w, worker->index + 1, worker->n), &rows);
-    cv_parallel_wait (worker);
+    if (dx != 0)
+      cv_parallel_wait (worker);
     rows.prev = rows.cur;
     rows.cur = tb;
     rows.prev_min = rows.cur_min;
