@@ -777,11 +777,12 @@ reserve_memory (CvSgmCpu * plan, int w, int h, int n_disp, int n_workers,
   plan->conf = malloc (npix);
   if (!plan->census_left || !plan->census_right || !plan->sum || !plan->disp
       || !plan->filtered || !plan->best || !plan->best_right
-      || !plan->right_cost || !plan->conf || !path_rows_alloc_all (plan->rows, n_workers, w, n_disp)) {
+      || !plan->right_cost || !plan->conf
+      || !path_rows_alloc_all (plan->rows, n_workers, w, n_disp)) {
     release_memory (plan);
     return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
         "sgm: cannot allocate %zu bytes of working memory",
-        ncells * sizeof (uint16_t) + npix * 31);
+        ncells * sizeof (uint16_t) + npix * 27);
   }
   plan->width = w;
   plan->height = h;
@@ -806,6 +807,8 @@ compute (CvSgmCpu * plan, const CvSgmParams * params, const CvImageU8 * left,
     return st;
   if (n_workers < 1)
     n_workers = frame_workers (w, h, nd);
+  if (n_workers > CV_PARALLEL_MAX_WORKERS)
+    n_workers = CV_PARALLEL_MAX_WORKERS;
   if ((st = reserve_memory (plan, w, h, nd, n_workers, err)) != CV_OK)
     return st;
 
