@@ -164,7 +164,8 @@ CvStatus cv_sgm_views_validate (const CvImageU8 * left,
  * fractional bits, values include min_disparity, CV_DISP_INVALID where
  * invalid) and @confidence (uint8; may have data NULL when not wanted) have
  * the size of the views.  Allocates its working memory per call
- * (2 bytes per cost-volume cell plus a few rows per worker).  Runs on a
+ * (2 bytes per cost-volume cell plus a few rows per worker; a CvSgmCpu
+ * plan, below, keeps it for a stream of frames).  Runs on a
  * worker thread per usable CPU (cv_parallel.h; one, the calling thread,
  * for frames under about 500 k cost cells); the result does not depend on
  * their number. */
