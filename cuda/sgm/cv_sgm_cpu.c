@@ -137,10 +137,11 @@ census_rows (void *data, int y0, int y1)
     for (x = x0; x < x1; x++)
       out[x] = 0;
     for (n = 0; n < n_pairs; n++) {
-      const uint8_t *restrict a = CV_ROW (img, y + pairs[n].ay) + pairs[n].ax;
-      const uint8_t *restrict b = CV_ROW (img, y + pairs[n].by) + pairs[n].bx;
+      const uint8_t *restrict a = CV_ROW (img, y + pairs[n].ay);
+      const uint8_t *restrict b = CV_ROW (img, y + pairs[n].by);
+      const int ax = pairs[n].ax, bx = pairs[n].bx;
       for (x = x0; x < x1; x++)
-        out[x] |= (uint64_t) (a[x] < b[x]) << n;
+        out[x] |= (uint64_t) (a[x + ax] < b[x + bx]) << n;
     }
     for (x = 0; x < x0; x++)
       out[x] = census_pixel (img, pairs, n_pairs, x, y);
