@@ -581,6 +581,22 @@ test_chain (void)
   }
 }
 
+/* The first row where two results (disparity and confidence) differ, or
+ * -1 when they are the same. */
+static int
+first_differing_row (const CvImageS16 * disp_a, const CvImageU8 * conf_a,
+    const CvImageS16 * disp_b, const CvImageU8 * conf_b)
+{
+  int y;
+
+  for (y = 0; y < disp_a->height; y++)
+    if (memcmp (CV_ROW (disp_a, y), CV_ROW (disp_b, y),
+            disp_a->width * sizeof (int16_t)) != 0
+        || memcmp (CV_ROW (conf_a, y), CV_ROW (conf_b, y), conf_a->width) != 0)
+      return y;
+  return -1;
+}
+
 /* The worker threads share a frame without changing a bit: every
  * parameter that changes a path's traversal (paths, adaptive P2, which
  * reads the previous pixel, min-disparity, census) with teams of 2, 3 and
@@ -622,11 +638,9 @@ test_workers (void)
           ==, CV_OK);
       g_assert_cmpint (cv_sgm_cpu_workers (&p, l, r, &dispn, confn, team,
               &err), ==, CV_OK);
-      for (y = 0; y < h; y++)
-        if (memcmp (CV_ROW (&disp1, y), CV_ROW (&dispn, y), w * 2) != 0
-            || memcmp (CV_ROW (conf1, y), CV_ROW (confn, y), w) != 0)
-          g_error ("%dx%d D %d, combo %d, %d workers: row %d differs from "
-              "one worker's", w, h, p.max_disparity, combo, team, y);
+      if ((y = first_differing_row (&disp1, conf1, &dispn, confn)) >= 0)
+        g_error ("%dx%d D %d, combo %d, %d workers: row %d differs from "
+            "one worker's", w, h, p.max_disparity, combo, team, y);
       cv_test_image_free (l);
       cv_test_image_free (r);
       cv_test_image_free (conf1);
@@ -650,57 +664,38 @@ test_plan (void)
   } frames[] = { {130, 47, 64, 0}, {130, 47, 64, 0}, {130, 47, 64, 5},
   {61, 23, 32, 0}, {130, 47, 64, 0}, {200, 90, 48, 2}, {200, 90, 48, 2}
   };
-  enum
-  { N = G_N_ELEMENTS (frames) };
-  CvImageU8 *left[N], *right[N], *conf[N];
-  CvImageS16 disp[N];
-  CvSgmParams params[N];
   CvSgmCpu *plan = cv_sgm_cpu_new ();
   guint32 seed = 99;
   int i, y;
 
   g_assert_nonnull (plan);
-  for (i = 0; i < N; i++) {
+  for (i = 0; i < (int) G_N_ELEMENTS (frames); i++) {
     const int w = frames[i].w, h = frames[i].h;
-
-    left[i] = random_image (w, h, &seed, i & 1);
-    right[i] = shifted_image (left[i], 3 + i, &seed);
-    conf[i] = cv_test_image_new (w, h, 1, 0);
-    disp[i] = (CvImageS16) {
-    g_new (int16_t, w * h), w, h, w * 2};
-    cv_sgm_params_init (&params[i]);
-    params[i].max_disparity = frames[i].nd;
-    params[i].min_disparity = frames[i].md;
-    params[i].paths = i & 2 ? 4 : 8;
-  }
-  for (i = 0; i < N; i++) {
+    CvImageU8 *l = random_image (w, h, &seed, i & 1);
+    CvImageU8 *r = shifted_image (l, 3 + i, &seed);
+    CvImageU8 *conf1 = cv_test_image_new (w, h, 1, 0);
+    CvImageU8 *confp = cv_test_image_new (w, h, 1, 0);
+    CvImageS16 disp1 = { g_new (int16_t, w * h), w, h, w * 2 };
+    CvImageS16 dispp = { g_new (int16_t, w * h), w, h, w * 2 };
     CvError err = { 0 };
-    g_assert_cmpint (cv_sgm_cpu (&params[i], left[i], right[i], &disp[i],
-            conf[i], &err), ==, CV_OK);
-  }
+    CvSgmParams p;
 
-  for (i = 0; i < N; i++) {
-    const int w = frames[i].w, h = frames[i].h;
-    CvImageU8 *c = cv_test_image_new (w, h, 1, 0);
-    CvImageS16 d = { g_new (int16_t, w * h), w, h, w * 2 };
-    CvError err = { 0 };
-
-    g_assert_cmpint (cv_sgm_cpu_compute (plan, &params[i], left[i], right[i],
-            &d, c, &err), ==, CV_OK);
-    for (y = 0; y < h; y++)
-      if (memcmp (CV_ROW (&disp[i], y), CV_ROW (&d, y), w * 2) != 0
-          || memcmp (CV_ROW (conf[i], y), CV_ROW (c, y), w) != 0)
-        g_error ("frame %d (%dx%d D %d): row %d differs from cv_sgm_cpu's",
-            i, w, h, params[i].max_disparity, y);
-    cv_test_image_free (c);
-    g_free (d.data);
-  }
-
-  for (i = 0; i < N; i++) {
-    cv_test_image_free (left[i]);
-    cv_test_image_free (right[i]);
-    cv_test_image_free (conf[i]);
-    g_free (disp[i].data);
+    cv_sgm_params_init (&p);
+    p.max_disparity = frames[i].nd;
+    p.min_disparity = frames[i].md;
+    p.paths = i & 2 ? 4 : 8;
+    g_assert_cmpint (cv_sgm_cpu (&p, l, r, &disp1, conf1, &err), ==, CV_OK);
+    g_assert_cmpint (cv_sgm_cpu_compute (plan, &p, l, r, &dispp, confp,
+            &err), ==, CV_OK);
+    if ((y = first_differing_row (&disp1, conf1, &dispp, confp)) >= 0)
+      g_error ("frame %d (%dx%d D %d): row %d differs from cv_sgm_cpu's",
+          i, w, h, p.max_disparity, y);
+    cv_test_image_free (l);
+    cv_test_image_free (r);
+    cv_test_image_free (conf1);
+    cv_test_image_free (confp);
+    g_free (disp1.data);
+    g_free (dispp.data);
   }
   cv_sgm_cpu_free (plan);
   cv_sgm_cpu_free (NULL);
