@@ -148,136 +148,6 @@ cv_stx_compute_cells (const CvStxModel * m, const CvImageS16 * disparity,
   return CV_OK;
 }
 
-/* ---- dynamic programming of one column ------------------------------------ */
-
-typedef struct
-{
-  CvStxSums *sat;               /* n_rows + 1 prefix sums */
-  CvStxSums *sat_scratch;       /* for cv_stx_build_sat */
-  CvStxState *state;            /* per row: best cost and edge disparity per class */
-  CvStxBelow *below;            /* per row: state prepared for the rows above */
-  float *slope;                 /* [row * 3 + class], output only */
-  int *bottom;                  /* [row * 3 + class]: first cell of the last stixel */
-  int8_t *prev;                 /* [row * 3 + class]: class below, -1 none */
-} Workspace;
-
-/* Offers the candidate stixel cells b..t of class @c with plane @fit to row
- * t's best segmentation ending in class @c (strict <: the first optimum
- * wins on ties, as on the GPU). */
-static inline void
-consider (const CvStxModel * m, Workspace * ws, int t, int b, int c,
-    const CvStxFit * fit, const CvStxBelow * below, double x_bottom,
-    double x_top)
-{
-  CvStxState *st = &ws->state[t];
-  int prev;
-  double total = cv_stx_candidate_cost (m, fit, c, below, x_bottom, &prev);
-  if (total < st->cost[c]) {
-    st->cost[c] = total;
-    st->edge[c] = cv_stx_fit_value (fit, x_top);
-    ws->slope[t * 3 + c] = (float) fit->b;
-    ws->bottom[t * 3 + c] = b;
-    ws->prev[t * 3 + c] = (int8_t) prev;
-  }
-}
-
-static void
-column_dp (const CvStxModel * m, const CvStxCell * cells, Workspace * ws)
-{
-  const int h = m->n_rows;
-  int t, b, c;
-
-  cv_stx_build_sat (m, cells, ws->sat, ws->sat_scratch);
-
-  /* Row t's best segmentations: every bottom b of the last stixel, in
-   * increasing order (the order the GPU threads see them). */
-  for (t = 0; t < h; t++) {
-    const CvStxSums top = ws->sat[t + 1];
-    const double x_top = cv_stx_cell_top_edge (m, t);
-    for (c = 0; c < CV_STIXEL_N_CLASSES; c++) {
-      ws->state[t].cost[c] = INFINITY;
-      ws->state[t].edge[c] = 0.0;
-      ws->slope[t * 3 + c] = 0.0f;
-      ws->bottom[t * 3 + c] = 0;
-      ws->prev[t * 3 + c] = -1;
-    }
-    for (b = 0; b <= t; b++) {
-      const CvStxMoments mom = cv_stx_moments (cv_stx_sums_sub (top,
-              ws->sat[b]));
-      const CvStxBelow *below = b > 0 ? &ws->below[b - 1] : NULL;
-      const double x_bottom = b > 0 ? cv_stx_cell_top_edge (m, b - 1) : 0.0;
-      const CvStxFit fit_g = cv_stx_fit_class (m, &mom, CV_STX_G);
-      const CvStxFit fit_o = cv_stx_fit_class (m, &mom, CV_STX_O);
-      const CvStxFit fit_s = cv_stx_fit_class (m, &mom, CV_STX_S);
-      consider (m, ws, t, b, CV_STX_G, &fit_g, below, x_bottom, x_top);
-      consider (m, ws, t, b, CV_STX_O, &fit_o, below, x_bottom, x_top);
-      consider (m, ws, t, b, CV_STX_S, &fit_s, below, x_bottom, x_top);
-    }
-    ws->below[t] = cv_stx_below_prepare (m, &ws->state[t]);
-  }
-}
-
-/* Writes the optimal segmentation of column @u into @out (top first, at most
- * n_rows stixels) and its energy; returns the number of stixels, or -1 when
- * the column has no admissible segmentation. */
-static int
-column_backtrack (const CvStxModel * m, int u, const Workspace * ws,
-    CvStixel * out, float *energy)
-{
-  const int h = m->n_rows;
-  int t = h - 1, c = 0, i, n = 0;
-
-  for (i = 1; i < CV_STIXEL_N_CLASSES; i++)
-    if (ws->state[t].cost[i] < ws->state[t].cost[c])
-      c = i;
-  *energy = (float) ws->state[t].cost[c];
-
-  while (t >= 0) {
-    const int idx = t * 3 + c;
-    const int b = ws->bottom[idx], p = ws->prev[idx];
-    double below;
-    if (b > 0 && p < 0)
-      return -1;
-    below = b > 0 ? ws->state[b - 1].cost[p] : 0.0;
-    cv_stx_make_stixel (m, u, b, t, c, ws->state[t].edge[c], ws->slope[idx],
-        ws->state[t].cost[c] - below, &out[n]);
-    n++;
-    t = b - 1;
-    c = p;
-  }
-  return n;
-}
-
-static void
-workspace_free (Workspace * ws)
-{
-  free (ws->sat);
-  free (ws->sat_scratch);
-  free (ws->state);
-  free (ws->below);
-  free (ws->slope);
-  free (ws->bottom);
-  free (ws->prev);
-}
-
-static int
-workspace_alloc (Workspace * ws, int h)
-{
-  memset (ws, 0, sizeof (*ws));
-  ws->sat = malloc (sizeof (CvStxSums) * (size_t) (h + 1));
-  ws->sat_scratch = malloc (sizeof (CvStxSums) * cv_stx_sat_scratch_size (h));
-  ws->state = malloc (sizeof (CvStxState) * (size_t) h);
-  ws->below = malloc (sizeof (CvStxBelow) * (size_t) h);
-  ws->slope = malloc (sizeof (float) * 3 * (size_t) h);
-  ws->bottom = malloc (sizeof (int) * 3 * (size_t) h);
-  ws->prev = malloc (sizeof (int8_t) * 3 * (size_t) h);
-  if (!ws->sat || !ws->sat_scratch || !ws->state || !ws->below || !ws->slope || !ws->bottom || !ws->prev) {
-    workspace_free (ws);
-    return 0;
-  }
-  return 1;
-}
-
 /* The columns are independent: workers take every n-th column. */
 typedef struct
 {
@@ -294,20 +164,19 @@ columns_worker (const CvParallelWorker * worker, void *data)
 {
   ColumnsRun *run = data;
   const CvStxModel *m = run->model;
-  Workspace ws;
+  CvStxColumnDp *dp = cv_stx_column_dp_new (m->n_rows);
   int u;
 
-  if (!workspace_alloc (&ws, m->n_rows)) {
+  if (dp == NULL) {
     run->failed[worker->index] = 1;
     return;
   }
-  for (u = worker->index; u < m->n_columns; u += worker->n) {
-    column_dp (m, run->cells + (size_t) u * m->n_rows, &ws);
-    run->column_count[u] = column_backtrack (m, u, &ws,
+  for (u = worker->index; u < m->n_columns; u += worker->n)
+    run->column_count[u] = cv_stx_column_dp_run (dp, m, u,
+        run->cells + (size_t) u * m->n_rows,
         run->column_stixels + (size_t) u * m->n_rows,
         &run->column_energy[u]);
-  }
-  workspace_free (&ws);
+  cv_stx_column_dp_free (dp);
 }
 
 /* Columns per worker at least (each worker allocates its DP tables). */

@@ -269,24 +269,24 @@ typedef struct
   double f;
 } CvStxMoments;
 
+/* Branch-free (every value computed, then selected), so that the CPU
+ * reference's loops over intervals vectorise; the selected values are
+ * those of the written-out cases. */
 CV_STX_FN CvStxMoments
 cv_stx_moments (CvStxSums s)
 {
+  /* no valid pixel: no data term, the plane comes from its prior alone */
+  const int valid = s.w > CV_STX_MIN_WEIGHT;
+  const double inv_n = 1.0 / s.w;
   CvStxMoments m;
   m.f = s.f;
-  if (s.w > CV_STX_MIN_WEIGHT) {
-    m.n = s.w;
-    m.inv_n = 1.0 / s.w;
-    m.mx = s.wx * m.inv_n;
-    m.md = s.wd * m.inv_n;
-    m.pxx = s.w * s.wxx - s.wx * s.wx;
-    m.pxd = s.w * s.wxd - s.wx * s.wd;
-    m.pdd = s.w * s.wdd - s.wd * s.wd;
-  } else {
-    /* no valid pixel: no data term, the plane comes from its prior alone */
-    m.n = m.inv_n = m.mx = m.md = 0.0;
-    m.pxx = m.pxd = m.pdd = 0.0;
-  }
+  m.n = valid ? s.w : 0.0;
+  m.inv_n = valid ? inv_n : 0.0;
+  m.mx = valid ? s.wx * inv_n : 0.0;
+  m.md = valid ? s.wd * inv_n : 0.0;
+  m.pxx = valid ? s.w * s.wxx - s.wx * s.wx : 0.0;
+  m.pxd = valid ? s.w * s.wxd - s.wx * s.wd : 0.0;
+  m.pdd = valid ? s.w * s.wdd - s.wd * s.wd : 0.0;
   return m;
 }
 
@@ -342,15 +342,17 @@ cv_stx_fit (CvStxPlanePrior p, double half_inv_var, double log_sigma,
   } else {
     const double lb = p.mode_b == CV_STX_GAUSS ? p.prec_b : 0.0;
     const double mb = p.mode_b == CV_STX_GAUSS ? p.mean_b : 0.0;
+    /* divisions by a zero den / det are computed and not selected */
     if (p.mode_a == CV_STX_FIXED) {
       /* a fixed: a_c = mean_a + b mx; quadratic in b */
       double den = h * (cxx + n * mx * mx) + lb;
-      b = den > 0.0 ? (h * (cxd + n * mx * (md - p.mean_a)) + lb * mb) / den
-          : mb;
+      double b_fit = (h * (cxd + n * mx * (md - p.mean_a)) + lb * mb) / den;
+      b = den > 0.0 ? b_fit : mb;
       a_c = p.mean_a + b * mx;
     } else if (p.mode_a == CV_STX_FREE) {
       double den = h * cxx + lb;
-      b = den > 0.0 ? (h * cxd + lb * mb) / den : mb;
+      double b_fit = (h * cxd + lb * mb) / den;
+      b = den > 0.0 ? b_fit : mb;
       a_c = md;
     } else {
       /* both Gaussian: unknowns (a_c, b), a = a_c - b mx
@@ -363,14 +365,11 @@ cv_stx_fit (CvStxPlanePrior p, double half_inv_var, double log_sigma,
       const double r2 = h * cxd - la * mx * ma + lb * mb;
       /* det = p11 p22 - la^2 mx^2 without the cancellation */
       const double det = h * n * p22 + la * (h * cxx + lb);
-      if (det > 0.0) {
-        const double inv_det = 1.0 / det;
-        a_c = (r1 * p22 + la * mx * r2) * inv_det;
-        b = (p11 * r2 + la * mx * r1) * inv_det;
-      } else {
-        b = mb;
-        a_c = ma + b * mx;
-      }
+      const double inv_det = 1.0 / det;
+      const double a_fit = (r1 * p22 + la * mx * r2) * inv_det;
+      const double b_fit = (p11 * r2 + la * mx * r1) * inv_det;
+      b = det > 0.0 ? b_fit : mb;
+      a_c = det > 0.0 ? a_fit : ma + mb * mx;
     }
   }
 
@@ -421,21 +420,24 @@ CV_STX_FN double
 cv_stx_structural_prior (const CvStxModel * m, int below, int above,
     double d_above, double d_below)
 {
-  double delta = d_above - d_below;
-  double mag = fabs (delta);
+  /* selects rather than branches, as in cv_stx_moments */
+  const double delta = d_above - d_below;
+  const double mag = fabs (delta);
   if (below == CV_STX_G && above == CV_STX_O) {
-    if (mag <= m->grav_tol)
-      return 0.0;
-    return delta < 0.0 ? m->grav_alpha_fly + m->grav_beta_fly * mag
+    const double grav = delta < 0.0
+        ? m->grav_alpha_fly + m->grav_beta_fly * mag
         : m->grav_alpha_sink + m->grav_beta_sink * mag;
+    return mag <= m->grav_tol ? 0.0 : grav;
   }
-  if (below == CV_STX_O && above == CV_STX_O)
-    return delta > 0.0 ? m->ord_alpha + m->ord_beta * delta : 0.0;
+  if (below == CV_STX_O && above == CV_STX_O) {
+    const double order = m->ord_alpha + m->ord_beta * delta;
+    return delta > 0.0 ? order : 0.0;
+  }
   if (below == CV_STX_G && above == CV_STX_G) {
-    if (mag <= m->gap_tol)
-      return 0.0;
-    return delta > 0.0 ? m->gap_alpha_near + m->gap_beta_near * mag
+    const double gap = delta > 0.0
+        ? m->gap_alpha_near + m->gap_beta_near * mag
         : m->gap_alpha_far + m->gap_beta_far * mag;
+    return mag <= m->gap_tol ? 0.0 : gap;
   }
   return 0.0;
 }
@@ -503,27 +505,18 @@ cv_stx_below_best (const CvStxModel * m, const CvStxBelow * bl, int above,
   if (above == CV_STX_G) {
     const double v = bl->gg + cv_stx_structural_prior (m, CV_STX_G, CV_STX_G,
         d_above, bl->edge_g);
-    if (v <= bl->other_g) {
-      *prev = CV_STX_G;
-      return v;
-    }
-    *prev = bl->other_g_prev;
-    return bl->other_g;
+    const int ground = v <= bl->other_g;
+    *prev = ground ? CV_STX_G : bl->other_g_prev;
+    return ground ? v : bl->other_g;
   } else if (above == CV_STX_O) {
-    double best = bl->go + cv_stx_structural_prior (m, CV_STX_G, CV_STX_O,
+    const double g = bl->go + cv_stx_structural_prior (m, CV_STX_G, CV_STX_O,
         d_above, bl->edge_g);
-    const double v = bl->oo + cv_stx_structural_prior (m, CV_STX_O, CV_STX_O,
+    const double o = bl->oo + cv_stx_structural_prior (m, CV_STX_O, CV_STX_O,
         d_above, bl->edge_o);
-    *prev = CV_STX_G;
-    if (v < best) {
-      best = v;
-      *prev = CV_STX_O;
-    }
-    if (bl->other_o < best) {
-      best = bl->other_o;
-      *prev = CV_STX_S;
-    }
-    return best;
+    const double best = o < g ? o : g;
+    const int sky = bl->other_o < best;
+    *prev = sky ? CV_STX_S : o < g ? CV_STX_O : CV_STX_G;
+    return sky ? bl->other_o : best;
   }
   *prev = bl->other_s_prev;
   return bl->other_s;
@@ -531,8 +524,17 @@ cv_stx_below_best (const CvStxModel * m, const CvStxBelow * bl, int above,
 
 /* Total energy of the segmentation ending with the candidate stixel of
  * class @c and plane @fit, whose bottom edge is at @x_bottom, on top of the
- * segmentations @below (NULL for the first stixel of the column); *prev
- * receives the class below (-1 for the first stixel). */
+ * segmentations @below; *prev receives the class below. */
+CV_STX_FN double
+cv_stx_candidate_cost_on (const CvStxModel * m, const CvStxFit * fit, int c,
+    const CvStxBelow * below, double x_bottom, int *prev)
+{
+  return fit->cost + cv_stx_below_best (m, below, c,
+      cv_stx_fit_value (fit, x_bottom), prev);
+}
+
+/* The same where @below may be NULL: the first stixel of the column, *prev
+ * -1. */
 CV_STX_FN double
 cv_stx_candidate_cost (const CvStxModel * m, const CvStxFit * fit, int c,
     const CvStxBelow * below, double x_bottom, int *prev)
@@ -541,8 +543,7 @@ cv_stx_candidate_cost (const CvStxModel * m, const CvStxFit * fit, int c,
     *prev = -1;
     return fit->cost + m->model_complexity;
   }
-  return fit->cost + cv_stx_below_best (m, below, c,
-      cv_stx_fit_value (fit, x_bottom), prev);
+  return cv_stx_candidate_cost_on (m, fit, c, below, x_bottom, prev);
 }
 
 /* ---- ground plane prior from the pose --------------------------------------
@@ -648,6 +649,17 @@ CvStatus cv_stixels_model_init (CvStxModel * model,
 size_t cv_stx_sat_scratch_size (int n_rows);
 void cv_stx_build_sat (const CvStxModel * model, const CvStxCell * cells,
     CvStxSums * sat, CvStxSums * scratch);
+
+/* The CPU reference's dynamic programming of one column at a time
+ * (cv_stixels_column.c): a workspace for columns of @n_rows cells (NULL
+ * when out of memory), and the optimal segmentation of column @u from its
+ * cells: its stixels top first into @out (at most n_rows), its energy, and
+ * their number, or -1 when the column has no admissible segmentation. */
+typedef struct CvStxColumnDp CvStxColumnDp;
+CvStxColumnDp *cv_stx_column_dp_new (int n_rows);
+void cv_stx_column_dp_free (CvStxColumnDp * dp);
+int cv_stx_column_dp_run (CvStxColumnDp * dp, const CvStxModel * model,
+    int u, const CvStxCell * cells, CvStixel * out, float *energy);
 
 /* Pieces of the CPU reference shared with the tiled emulation
  * (cv_stixels_cpu.c): the input checks (the maps' alone, which the CUDA

@@ -607,6 +607,15 @@ post_summary (GstCudaSgm * self, GstBuffer * outbuf,
           "max-disparity", G_TYPE_DOUBLE, summary.max, NULL));
 }
 
+/* The system-memory path's buffers: the host luma and the CPU plan. */
+static void
+drop_cpu_state (GstCudaSgm * self)
+{
+  g_clear_pointer (&self->luma_host, g_free);
+  self->luma_host_size = 0;
+  g_clear_pointer (&self->cpu, cv_sgm_cpu_free);
+}
+
 static GstFlowReturn
 gst_cuda_sgm_process_cpu (GstCvFilter * filter, gconstpointer settings,
     GstBuffer * inbuf, GstBuffer * outbuf)
@@ -731,6 +740,9 @@ gst_cuda_sgm_process_cuda (GstCvFilter * filter, gconstpointer settings,
 
   if (!begin_frame (self, s, inbuf, &f))
     goto done;
+  /* caps moved from system to CUDA memory: the CPU plan's cost volume
+   * (~120 MB at 1242x375, D 128) is not needed any more */
+  drop_cpu_state (self);
   if (!gst_is_cuda_memory (gst_buffer_peek_memory (outbuf, 0))) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("Output buffer is not in CUDA memory"),
@@ -812,9 +824,7 @@ gst_cuda_sgm_release (GstCvFilter * filter)
   GstCudaSgm *self = GST_CUDA_SGM (filter);
 
   drop_storage_pool (self);
-  g_clear_pointer (&self->luma_host, g_free);
-  self->luma_host_size = 0;
-  g_clear_pointer (&self->cpu, cv_sgm_cpu_free);
+  drop_cpu_state (self);
 #ifdef CV_HAVE_CUDA
   /* runs with the CUDA context pushed */
   g_clear_pointer (&self->plan, cv_sgm_cuda_free);

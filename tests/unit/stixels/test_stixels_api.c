@@ -252,6 +252,42 @@ test_invalid_pixels (void)
   stx_frame_free (f);
 }
 
+/* Ties go to the first bottom the DP tries (the lowest: strict <, as on
+ * the GPU).  Two objects of constant disparity with invalid rows between
+ * them: every cut inside the invalid rows gives the same energy (the
+ * invalid cells add nothing to any sum), so the upper object reaches down
+ * to the lower one's top row. */
+static void
+test_ties (void)
+{
+  StxFrame *f = stx_frame_new (10, 60, 0, 1);  /* for its calibration */
+  CvImageS16 *disp = &f->disparity;
+  CvStixelParams p;
+  CvStixelList l = CV_STIXEL_LIST_INIT;
+  CvError err = { 0 };
+  int x, y, u, i;
+
+  for (y = 0; y < disp->height; y++)
+    for (x = 0; x < disp->width; x++)
+      CV_ROW (disp, y)[x] = y < 20 ? 20 * 16 : y < 40 ? -1 : 40 * 16;
+  stx_params_for_frame (&p, f);
+  p.object_slope_sigma = 0.0f;  /* objects of constant disparity */
+  if (cv_stixels_cpu (&p, disp, NULL, &l, &err) != CV_OK)
+    g_error ("%s", err.message);
+  for (u = 0; u < l.n_columns; u++) {
+    gboolean cut = FALSE;
+    for (i = l.column_start[u]; i < l.column_start[u + 1]; i++) {
+      const CvStixel *s = &l.stixels[i];
+      /* no cut inside the invalid rows but at their bottom */
+      g_assert_false (s->bottom_row >= 19 && s->bottom_row < 39);
+      cut = cut || s->bottom_row == 39;
+    }
+    g_assert_true (cut);
+  }
+  cv_stixel_list_clear (&l);
+  stx_frame_free (f);
+}
+
 /* The rendering paints each stixel's model; labels its class. */
 static void
 test_render (void)
@@ -298,6 +334,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stixels/api-errors", test_errors);
   g_test_add_func ("/stixels/api-tiling", test_tiling);
   g_test_add_func ("/stixels/api-reuse", test_reuse);
+  g_test_add_func ("/stixels/api-ties", test_ties);
   g_test_add_func ("/stixels/api-invalid-pixels", test_invalid_pixels);
   g_test_add_func ("/stixels/api-render", test_render);
   return g_test_run ();
