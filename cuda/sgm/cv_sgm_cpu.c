@@ -30,6 +30,13 @@
 #else
 #define CV_SIMD_CLONES
 #endif
+/* A helper of those functions: inlined into each version (an out-of-line
+ * copy would be the baseline's). */
+#if defined(__GNUC__)
+#define SGM_INLINE static inline __attribute__ ((always_inline))
+#else
+#define SGM_INLINE static inline
+#endif
 
 /* Cost-volume cells per worker at least: a frame smaller than two of these
  * stays on the calling thread (starting threads would cost more). */
@@ -161,7 +168,7 @@ cv_sgm_census_cpu (const CvImageU8 * img, CvSgmCensus kind, uint64_t * out)
 }
 
 /* Matching costs of row @y's pixels @x0 .. @x1 - 1 (at cost + x * n_disp). */
-static inline void
+SGM_INLINE void
 cost_row (const uint64_t * census_left, const uint64_t * census_right,
     int width, int y, int x0, int x1, int n_disp, int min_disp,
     uint8_t * cost)
@@ -207,7 +214,7 @@ cv_sgm_path_direction (int i, int *dx, int *dy)
 }
 
 /* (cv_sgm_path_step_cpu, inlined into the hot loop's versions) */
-static inline int
+SGM_INLINE int
 path_step (const uint8_t * restrict cost, const uint16_t * restrict prev,
     int prev_min, int p1, int p2, int n_disp, uint16_t * restrict cur)
 {
@@ -231,7 +238,7 @@ path_step (const uint8_t * restrict cost, const uint16_t * restrict prev,
   return cur_min;
 }
 
-static inline int
+SGM_INLINE int
 path_start (const uint8_t * restrict cost, int n_disp,
     uint16_t * restrict cur)
 {
@@ -257,158 +264,254 @@ cv_sgm_path_start_cpu (const uint8_t * cost, int n_disp, uint16_t * cur)
   return path_start (cost, n_disp, cur);
 }
 
-/* Adds a pixel's path costs to @sum, or stores them there for the frame's
- * first path (@first: the volume is not cleared beforehand). */
-static inline void
-store_path_costs (const uint16_t * restrict cur, int n_disp, size_t pixel,
-    uint16_t * restrict sum, int first, uint16_t * restrict path_cost)
-{
-  int k;
-  if (sum != NULL) {
-    uint16_t *s = sum + pixel * n_disp;
-    if (first)
-      memcpy (s, cur + 1, n_disp * sizeof (uint16_t));
-    else
-      for (k = 0; k < n_disp; k++)
-        s[k] = (uint16_t) (s[k] + cur[k + 1]);
-  }
-  if (path_cost != NULL)
-    memcpy (path_cost + pixel * n_disp, cur + 1, n_disp * sizeof (uint16_t));
-}
+/* The paths aggregated in one pass over the rows ("sweep"): those of one
+ * vertical direction of travel dy, so that a row's matching costs are
+ * computed once and each cell of the volume is updated once per sweep
+ * instead of once per path.  dy = 0: the horizontal paths, whose rows are
+ * independent; dy = +-1: the vertical and diagonal ones, which read the
+ * previous row of travel. */
+#define SWEEP_MAX_PATHS 3
 
-/* A path's rows of travel: the matching costs of the row in hand, the path
- * costs (sentinel layout) and their minima of the previous row and of this
- * one, for every column.  The sentinels stay; the rest is written before it
- * is read, so one PathRows serves path after path. */
 typedef struct
 {
-  uint8_t *cost;
+  int dy, n, dx[SWEEP_MAX_PATHS];
+} Sweep;
+
+/* One path's rows of travel: its costs (sentinel layout) and their minima
+ * in the previous row and in this one, for every column.  The sentinels
+ * stay; the rest is written before it is read, so the rows serve sweep
+ * after sweep.  (prev and prev_min are NULL where only horizontal paths
+ * run: their predecessor is in the row in hand.) */
+typedef struct
+{
   uint16_t *prev, *cur;
   int *prev_min, *cur_min;
 } PathRows;
 
-/* What a team shares to aggregate paths: rows[i] is worker i's for
- * horizontal paths, rows[0] the team's for the others (one per worker). */
+/* A sweep's rows: the matching costs of the row in hand, and each path's. */
+typedef struct
+{
+  uint8_t *cost;
+  PathRows path[SWEEP_MAX_PATHS];
+} SweepRows;
+
+/* What a team shares to aggregate: rows[i] is worker i's for horizontal
+ * sweeps, rows[0] the team's for the others.  @path_cost (tests) receives
+ * the path costs of a sweep of one path. */
 typedef struct
 {
   const CvSgmParams *params;
   const CvImageU8 *left;
   const uint64_t *census_left, *census_right;
   uint16_t *sum, *path_cost;
-  const PathRows *rows;
+  const SweepRows *rows;
 } PathRun;
 
+/* The frame's sweeps for @paths paths (4 or 8): the horizontal pair first
+ * (it reaches every cell, so it starts the sums), then down, then up. */
+#define FRAME_SWEEPS 3
+
 static void
-path_rows_free (PathRows * r)
+frame_sweeps (int paths, Sweep sweeps[FRAME_SWEEPS])
 {
-  free (r->cost);
-  free (r->prev);
-  free (r->cur);
-  free (r->prev_min);
-  free (r->cur_min);
+  static const int sweep_dy[FRAME_SWEEPS] = { 0, 1, -1 };
+  int i;
+
+  for (i = 0; i < FRAME_SWEEPS; i++) {
+    memset (&sweeps[i], 0, sizeof (Sweep));
+    sweeps[i].dy = sweep_dy[i];
+  }
+  for (i = 0; i < paths; i++) {
+    int dx, dy;
+    Sweep *sw;
+    cv_sgm_path_direction (i, &dx, &dy);
+    sw = &sweeps[dy == 0 ? 0 : dy > 0 ? 1 : 2];
+    sw->dx[sw->n++] = dx;
+  }
 }
 
-static int
-path_rows_alloc (PathRows * r, int width, int n_disp)
+static void
+sweep_rows_free (SweepRows * r)
+{
+  int j;
+
+  free (r->cost);
+  for (j = 0; j < SWEEP_MAX_PATHS; j++) {
+    free (r->path[j].prev);
+    free (r->path[j].cur);
+    free (r->path[j].prev_min);
+    free (r->path[j].cur_min);
+  }
+  memset (r, 0, sizeof (*r));
+}
+
+static void
+set_sentinels (uint16_t * row, int width, int n_disp)
 {
   const int stride = n_disp + 2;
   int i;
 
+  for (i = 0; i < width; i++)
+    row[i * stride] = row[i * stride + n_disp + 1] = CV_SGM_PATH_COST_INF;
+}
+
+/* Rows for @n_paths paths; @vertical: with the previous rows too. */
+static int
+sweep_rows_alloc (SweepRows * r, int width, int n_disp, int n_paths,
+    int vertical)
+{
+  const size_t row_bytes = (size_t) width * (n_disp + 2) * sizeof (uint16_t);
+  int j;
+
+  memset (r, 0, sizeof (*r));
   r->cost = malloc ((size_t) width * n_disp);
-  r->prev = malloc ((size_t) width * stride * sizeof (uint16_t));
-  r->cur = malloc ((size_t) width * stride * sizeof (uint16_t));
-  r->prev_min = malloc ((size_t) width * sizeof (int));
-  r->cur_min = malloc ((size_t) width * sizeof (int));
-  if (!r->cost || !r->prev || !r->cur || !r->prev_min || !r->cur_min) {
-    path_rows_free (r);
+  if (r->cost == NULL)
     return 0;
-  }
-  for (i = 0; i < width; i++) {
-    r->prev[i * stride] = r->prev[i * stride + n_disp + 1] =
-        CV_SGM_PATH_COST_INF;
-    r->cur[i * stride] = r->cur[i * stride + n_disp + 1] =
-        CV_SGM_PATH_COST_INF;
+  for (j = 0; j < n_paths; j++) {
+    PathRows *p = &r->path[j];
+    p->cur = malloc (row_bytes);
+    p->cur_min = malloc ((size_t) width * sizeof (int));
+    if (vertical) {
+      p->prev = malloc (row_bytes);
+      p->prev_min = malloc ((size_t) width * sizeof (int));
+    }
+    if (!p->cur || !p->cur_min || (vertical && (!p->prev || !p->prev_min))) {
+      sweep_rows_free (r);
+      return 0;
+    }
+    set_sentinels (p->cur, width, n_disp);
+    if (vertical)
+      set_sentinels (p->prev, width, n_disp);
   }
   return 1;
 }
 
 static void
-path_rows_free_all (PathRows * rows, int n)
+sweep_rows_free_all (SweepRows * rows, int n)
 {
   int i;
 
   for (i = 0; i < n; i++)
-    path_rows_free (&rows[i]);
+    sweep_rows_free (&rows[i]);
 }
 
-/* Rows for a team of @n (at most CV_PARALLEL_MAX_WORKERS); 0 when out of
- * memory (nothing left allocated). */
+/* Rows for a team of @n (at most CV_PARALLEL_MAX_WORKERS): the team's
+ * (rows[0], every sweep) and each other worker's (horizontal sweeps); 0
+ * when out of memory (nothing left allocated). */
 static int
-path_rows_alloc_all (PathRows * rows, int n, int width, int n_disp)
+sweep_rows_alloc_all (SweepRows * rows, int n, int width, int n_disp)
 {
   int i;
 
   for (i = 0; i < n; i++)
-    if (!path_rows_alloc (&rows[i], width, n_disp)) {
-      path_rows_free_all (rows, i);
+    if (!sweep_rows_alloc (&rows[i], width, n_disp,
+            i == 0 ? SWEEP_MAX_PATHS : 2, i == 0)) {
+      sweep_rows_free_all (rows, i);
       return 0;
     }
   return 1;
 }
 
-/* Row @y's pixels @x0 .. @x1 - 1 of the path (@dx, @dy): along dx for a
- * horizontal path, in any order otherwise (they read the previous row
- * only). */
-CV_SIMD_CLONES static void
-aggregate_row (const PathRun * run, int dx, int dy, int first, int y,
-    int x0, int x1, const PathRows * r)
+/* Pixel (@x, @y) of the path (@dx, @dy) into its rows @r, from its
+ * predecessor, or as the path's start at the image's edge. */
+SGM_INLINE void
+path_pixel (const PathRun * run, int dx, int dy, int x, int y,
+    const uint8_t * cost, const PathRows * r)
 {
   const CvSgmParams *params = run->params;
   const CvImageU8 *left = run->left;
   const int w = left->width, h = left->height, nd = params->max_disparity;
-  const int stride = nd + 2, py = y - dy;
-  int i;
+  const int stride = nd + 2, px = x - dx, py = y - dy;
+  uint16_t *c = r->cur + (size_t) x * stride;
 
-  cost_row (run->census_left, run->census_right, w, y, x0, x1, nd,
-      params->min_disparity, r->cost);
-  for (i = x0; i < x1; i++) {
-    const int x = dx >= 0 ? i : x1 - 1 - (i - x0), px = x - dx;
-    const uint8_t *cost = r->cost + (size_t) x * nd;
-    uint16_t *c = r->cur + (size_t) x * stride;
-
-    if (px < 0 || px >= w || py < 0 || py >= h) {
-      r->cur_min[x] = path_start (cost, nd, c);
-    } else {
-      /* a horizontal path's predecessor is in this row */
-      const uint16_t *p = (dy == 0 ? r->cur : r->prev) + (size_t) px * stride;
-      int pm = dy == 0 ? r->cur_min[px] : r->prev_min[px];
-      int p2 = params->p2;
-      if (params->adaptive_p2) {
-        int delta = CV_ROW (left, y)[x] - CV_ROW (left, py)[px];
-        p2 = cv_sgm_p2_effective (params->p1, params->p2, 1,
-            params->adaptive_p2_scale, delta < 0 ? -delta : delta);
-      }
-      r->cur_min[x] = path_step (cost, p, pm, params->p1, p2, nd, c);
+  if (px < 0 || px >= w || py < 0 || py >= h) {
+    r->cur_min[x] = path_start (cost, nd, c);
+  } else {
+    /* a horizontal path's predecessor is in this row */
+    const uint16_t *p = (dy == 0 ? r->cur : r->prev) + (size_t) px * stride;
+    int pm = dy == 0 ? r->cur_min[px] : r->prev_min[px];
+    int p2 = params->p2;
+    if (params->adaptive_p2) {
+      int delta = CV_ROW (left, y)[x] - CV_ROW (left, py)[px];
+      p2 = cv_sgm_p2_effective (params->p1, params->p2, 1,
+          params->adaptive_p2_scale, delta < 0 ? -delta : delta);
     }
-    store_path_costs (c, nd, (size_t) y * w + x, run->sum, first,
-        run->path_cost);
+    r->cur_min[x] = path_step (cost, p, pm, params->p1, p2, nd, c);
   }
 }
 
-/* @worker's share of the path (@dx, @dy); @first: the frame's first, which
- * stores its costs in the sum instead of adding them. */
+/* Pixel @x of row @y: the sweep's path costs added to the volume, or
+ * stored there by the frame's @first sweep (the volume is not cleared
+ * beforehand); a sweep of one path also copies them to @path_cost. */
+SGM_INLINE void
+store_pixel (const PathRun * run, const Sweep * sw, const SweepRows * r,
+    int first, int x, int y)
+{
+  const int nd = run->params->max_disparity, stride = nd + 2;
+  const size_t pixel = (size_t) y * run->left->width + x;
+  int j, k;
+
+  if (run->sum != NULL) {
+    uint16_t *restrict s = run->sum + pixel * nd;
+    for (j = 0; j < sw->n; j++) {
+      const uint16_t *restrict c = r->path[j].cur + (size_t) x * stride + 1;
+      if (first && j == 0)
+        memcpy (s, c, nd * sizeof (uint16_t));
+      else
+        for (k = 0; k < nd; k++)
+          s[k] = (uint16_t) (s[k] + c[k]);
+    }
+  }
+  if (run->path_cost != NULL && sw->n == 1)
+    memcpy (run->path_cost + pixel * nd, r->path[0].cur + (size_t) x * stride
+        + 1, nd * sizeof (uint16_t));
+}
+
+/* Row @y's pixels @x0 .. @x1 - 1 of the sweep: each horizontal path along
+ * its direction; the others pixel by pixel (they read the previous row
+ * only). */
+CV_SIMD_CLONES static void
+sweep_row (const PathRun * run, const Sweep * sw, int first, int y, int x0,
+    int x1, const SweepRows * r)
+{
+  const int w = run->left->width, nd = run->params->max_disparity;
+  int i, j;
+
+  cost_row (run->census_left, run->census_right, w, y, x0, x1, nd,
+      run->params->min_disparity, r->cost);
+  if (sw->dy == 0) {
+    for (j = 0; j < sw->n; j++)
+      for (i = x0; i < x1; i++) {
+        const int x = sw->dx[j] >= 0 ? i : x1 - 1 - (i - x0);
+        path_pixel (run, sw->dx[j], 0, x, y, r->cost + (size_t) x * nd,
+            &r->path[j]);
+      }
+    for (i = x0; i < x1; i++)
+      store_pixel (run, sw, r, first, i, y);
+    return;
+  }
+  for (i = x0; i < x1; i++) {
+    for (j = 0; j < sw->n; j++)
+      path_pixel (run, sw->dx[j], sw->dy, i, y, r->cost + (size_t) i * nd,
+          &r->path[j]);
+    store_pixel (run, sw, r, first, i, y);
+  }
+}
+
+/* @worker's share of the sweep; @first: the frame's first, which stores
+ * its costs in the sum instead of adding them. */
 static void
-aggregate_share (const CvParallelWorker * worker, const PathRun * run,
-    int dx, int dy, int first)
+sweep_share (const CvParallelWorker * worker, const PathRun * run,
+    const Sweep * sw, int first)
 {
   const int w = run->left->width, h = run->left->height;
-  PathRows rows;
-  int t;
+  SweepRows rows;
+  int t, j, diagonal = 0;
 
-  if (dy == 0) {
+  if (sw->dy == 0) {
     /* rows are independent: every n-th for this worker */
     for (t = worker->index; t < h; t += worker->n)
-      aggregate_row (run, dx, dy, first, t, 0, w, &run->rows[worker->index]);
+      sweep_row (run, sw, first, t, 0, w, &run->rows[worker->index]);
     return;
   }
 
@@ -416,34 +519,38 @@ aggregate_share (const CvParallelWorker * worker, const PathRun * run,
    * the team's rows).  A diagonal step reads the neighbouring band's
    * previous row: the team waits after each row.  A vertical path stays
    * in its columns: the band runs on. */
+  for (j = 0; j < sw->n; j++)
+    diagonal |= sw->dx[j] != 0;
   rows = run->rows[0];
   for (t = 0; t < h; t++) {
-    uint16_t *tb = rows.prev;
-    int *tm = rows.prev_min;
-
-    aggregate_row (run, dx, dy, first, dy > 0 ? t : h - 1 - t,
+    sweep_row (run, sw, first, sw->dy > 0 ? t : h - 1 - t,
         cv_parallel_share (w, worker->index, worker->n),
         cv_parallel_share (w, worker->index + 1, worker->n), &rows);
-    if (dx != 0)
+    if (diagonal)
       cv_parallel_wait (worker);
-    rows.prev = rows.cur;
-    rows.cur = tb;
-    rows.prev_min = rows.cur_min;
-    rows.cur_min = tm;
+    for (j = 0; j < sw->n; j++) {
+      PathRows *p = &rows.path[j];
+      uint16_t *tb = p->prev;
+      int *tm = p->prev_min;
+      p->prev = p->cur;
+      p->cur = tb;
+      p->prev_min = p->cur_min;
+      p->cur_min = tm;
+    }
   }
 }
 
 typedef struct
 {
   PathRun run;
-  int dx, dy;
+  Sweep sweep;
 } OnePath;
 
 static void
 one_path_worker (const CvParallelWorker * worker, void *data)
 {
   const OnePath *path = data;
-  aggregate_share (worker, &path->run, path->dx, path->dy, 0);
+  sweep_share (worker, &path->run, &path->sweep, 0);
 }
 
 void
@@ -452,17 +559,17 @@ cv_sgm_aggregate_path_cpu (const CvSgmParams * params,
     const uint64_t * census_right, int dx, int dy, uint16_t * sum,
     uint16_t * path_cost)
 {
-  PathRows rows[CV_PARALLEL_MAX_WORKERS];
+  SweepRows rows[CV_PARALLEL_MAX_WORKERS];
   OnePath path = { {params, left, census_left, census_right, sum, path_cost,
-          rows}, dx, dy
+          rows}, {dy, 1, {dx}}
   };
   int n = frame_workers (left->width, left->height, params->max_disparity);
 
   /* (the unit tests' entry: out of memory leaves @sum as it was) */
-  if (!path_rows_alloc_all (rows, n, left->width, params->max_disparity))
+  if (!sweep_rows_alloc_all (rows, n, left->width, params->max_disparity))
     return;
   cv_parallel_run (n, one_path_worker, &path);
-  path_rows_free_all (rows, n);
+  sweep_rows_free_all (rows, n);
 }
 
 /* ---- winner-takes-all (eq. 2.4) and post-processing ----------------------- */
@@ -652,6 +759,7 @@ typedef struct
   const CvSgmParams *params;
   CensusRun census_left, census_right;
   PathRun paths;
+  Sweep sweeps[FRAME_SWEEPS];
   WtaRun wta;
   LrRun lr;
   MedianRun median;
@@ -693,11 +801,9 @@ frame_worker (const CvParallelWorker * worker, void *data)
   census_rows (&f->census_left, y0, y1);
   census_rows (&f->census_right, y0, y1);
   cv_parallel_wait (worker);
-  for (i = 0; i < f->params->paths; i++) {
-    int dx, dy;
-    cv_sgm_path_direction (i, &dx, &dy);
-    /* path 0 (left to right) reaches every cell: it starts the sums */
-    aggregate_share (worker, &f->paths, dx, dy, i == 0);
+  for (i = 0; i < FRAME_SWEEPS; i++) {
+    /* the first sweep (horizontal) reaches every cell: it starts the sums */
+    sweep_share (worker, &f->paths, &f->sweeps[i], i == 0);
     cv_parallel_wait (worker);
   }
   /* the left-right check reads the same rows' right-view indices */
@@ -721,7 +827,7 @@ struct _CvSgmCpu
   int16_t *disp, *filtered, *best, *best_right;
   uint16_t *right_cost;
   uint8_t *conf;
-  PathRows rows[CV_PARALLEL_MAX_WORKERS];
+  SweepRows rows[CV_PARALLEL_MAX_WORKERS];
 };
 
 CvSgmCpu *
@@ -742,7 +848,7 @@ release_memory (CvSgmCpu * plan)
   free (plan->best_right);
   free (plan->right_cost);
   free (plan->conf);
-  path_rows_free_all (plan->rows, plan->n_workers);
+  sweep_rows_free_all (plan->rows, plan->n_workers);
   *plan = (CvSgmCpu) {
   0};
 }
@@ -779,7 +885,7 @@ reserve_memory (CvSgmCpu * plan, int w, int h, int n_disp, int n_workers,
   if (!plan->census_left || !plan->census_right || !plan->sum || !plan->disp
       || !plan->filtered || !plan->best || !plan->best_right
       || !plan->right_cost || !plan->conf
-      || !path_rows_alloc_all (plan->rows, n_workers, w, n_disp)) {
+      || !sweep_rows_alloc_all (plan->rows, n_workers, w, n_disp)) {
     release_memory (plan);
     return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
         "sgm: cannot allocate %zu bytes of working memory",
@@ -826,6 +932,7 @@ compute (CvSgmCpu * plan, const CvSgmParams * params, const CvImageU8 * left,
     .disparity = disparity,
     .confidence = confidence,
   };
+  frame_sweeps (params->paths, f.sweeps);
   cv_parallel_run (n_workers, frame_worker, &f);
   return CV_OK;
 }
