@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cv_parallel.h"
 #include "cv_scene_private.h"
 
 /* ---- texture design ------------------------------------------------------ */
@@ -655,36 +656,32 @@ shade_sky (const Scene * s, const SubRow * sr, float dx, float rgb[3])
 
 /* ---- colour views -------------------------------------------------------- */
 
-static CvStatus
-render_view (const Scene * s, const SceneView * view, CvImageU8 * out,
-    CvError * err)
+/* A view being rendered: what its rows share. */
+typedef struct
 {
+  const Scene *s;
+  const SceneView *view;
+  CvImageU8 *out;
+  const float *x_t0, *x_t1;     /* the x slab of every box, per sub-column */
+} ViewRun;
+
+/* Rows @v0 .. @v1 - 1 of the view (each row on its own: any worker). */
+static void
+render_rows (void *data, int v0, int v1)
+{
+  const ViewRun *run = data;
+  const Scene *s = run->s;
+  const SceneView *view = run->view;
+  const float *x_t0 = run->x_t0, *x_t1 = run->x_t1;
   const CvSceneParams *p = s->p;
   const int ss = s->ss, n_cols = s->n_sub_cols;
   const float inv_samples = 1.0f / (float) (ss * ss);
-  float *x_t0 = NULL, *x_t1 = NULL;
   int cand[CV_SCENE_MAX_BOXES], pix_cand[CV_SCENE_MAX_BOXES];
   float yz_t0[CV_SCENE_MAX_BOXES * 4], yz_t1[CV_SCENE_MAX_BOXES * 4];
   uint8_t yz_face[CV_SCENE_MAX_BOXES * 4];
 
-  if (s->n_boxes > 0) {
-    x_t0 = malloc (sizeof (float) * s->n_boxes * n_cols);
-    x_t1 = malloc (sizeof (float) * s->n_boxes * n_cols);
-    if (x_t0 == NULL || x_t1 == NULL) {
-      free (x_t0);
-      free (x_t1);
-      return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
-          "scene: cannot allocate the box tables");
-    }
-    /* the x slab of every box, per sub-column */
-    for (int k = 0; k < s->n_boxes; k++)
-      for (int i = 0; i < n_cols; i++)
-        slab (view->origin[0], s->sub_dx[i], s->boxes[k].x0, s->boxes[k].x1,
-            &x_t0[k * n_cols + i], &x_t1[k * n_cols + i]);
-  }
-
-  for (int v = 0; v < p->height; v++) {
-    uint8_t *row = out->data + (size_t) v * out->stride;
+  for (int v = v0; v < v1; v++) {
+    uint8_t *row = run->out->data + (size_t) v * run->out->stride;
     const SubRow *srs = &s->sub_rows[v * ss];
     int n_cand = 0;
 
@@ -755,6 +752,39 @@ render_view (const Scene * s, const SceneView * view, CvImageU8 * out,
         row[4 * u + c] = (uint8_t) (acc[c] * inv_samples + 0.5f);
       row[4 * u + 3] = 255;
     }
+  }
+}
+
+/* Supersampled samples per worker at least (a small view stays on the
+ * calling thread). */
+#define MIN_SAMPLES_PER_WORKER (1 << 16)
+
+static CvStatus
+render_view (const Scene * s, const SceneView * view, CvImageU8 * out,
+    CvError * err)
+{
+  const int n_cols = s->n_sub_cols;
+  const size_t samples = (size_t) s->p->width * s->p->height * s->ss * s->ss;
+  float *x_t0 = NULL, *x_t1 = NULL;
+
+  if (s->n_boxes > 0) {
+    x_t0 = malloc (sizeof (float) * s->n_boxes * n_cols);
+    x_t1 = malloc (sizeof (float) * s->n_boxes * n_cols);
+    if (x_t0 == NULL || x_t1 == NULL) {
+      free (x_t0);
+      free (x_t1);
+      return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
+          "scene: cannot allocate the box tables");
+    }
+    for (int k = 0; k < s->n_boxes; k++)
+      for (int i = 0; i < n_cols; i++)
+        slab (view->origin[0], s->sub_dx[i], s->boxes[k].x0, s->boxes[k].x1,
+            &x_t0[k * n_cols + i], &x_t1[k * n_cols + i]);
+  }
+  {
+    ViewRun run = { s, view, out, x_t0, x_t1 };
+    cv_parallel_for (cv_parallel_workers (samples, MIN_SAMPLES_PER_WORKER),
+        s->p->height, render_rows, &run);
   }
   free (x_t0);
   free (x_t1);
