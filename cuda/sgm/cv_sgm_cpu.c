@@ -15,28 +15,13 @@
  * the unit tests), each with a team of its own. */
 #include "cv_sgm_internal.h"
 #include "cv_parallel.h"
+#include "cv_simd.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The hot loops in versions for the CPU at hand, picked when the library
- * loads.  x86-64's baseline has neither POPCNT (GCC's __builtin_popcountll
- * is then a call into libgcc) nor the 32-bit SIMD min of the path costs'
- * vector loops; x86-64-v2 has both, AVX2 twice the width.  The helpers
- * they call are inlined into each version. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CV_SIMD_CLONES \
-  __attribute__ ((target_clones ("avx2", "arch=x86-64-v2", "default")))
-#else
-#define CV_SIMD_CLONES
-#endif
-/* A helper of those functions: inlined into each version (an out-of-line
- * copy would be the baseline's). */
-#if defined(__GNUC__)
-#define SGM_INLINE static inline __attribute__ ((always_inline))
-#else
-#define SGM_INLINE static inline
-#endif
+/* The hot loops (CV_SIMD_CLONES) use x86-64-v2's POPCNT and 32-bit SIMD
+ * min, AVX2 twice the width; their helpers are CV_SIMD_INLINE. */
 
 /* Cost-volume cells per worker at least: a frame smaller than two of these
  * stays on the calling thread (starting threads would cost more). */
@@ -168,7 +153,7 @@ cv_sgm_census_cpu (const CvImageU8 * img, CvSgmCensus kind, uint64_t * out)
 }
 
 /* Matching costs of row @y's pixels @x0 .. @x1 - 1 (at cost + x * n_disp). */
-SGM_INLINE void
+CV_SIMD_INLINE void
 cost_row (const uint64_t * census_left, const uint64_t * census_right,
     int width, int y, int x0, int x1, int n_disp, int min_disp,
     uint8_t * cost)
@@ -214,7 +199,7 @@ cv_sgm_path_direction (int i, int *dx, int *dy)
 }
 
 /* (cv_sgm_path_step_cpu, inlined into the hot loop's versions) */
-SGM_INLINE int
+CV_SIMD_INLINE int
 path_step (const uint8_t * restrict cost, const uint16_t * restrict prev,
     int prev_min, int p1, int p2, int n_disp, uint16_t * restrict cur)
 {
@@ -238,7 +223,7 @@ path_step (const uint8_t * restrict cost, const uint16_t * restrict prev,
   return cur_min;
 }
 
-SGM_INLINE int
+CV_SIMD_INLINE int
 path_start (const uint8_t * restrict cost, int n_disp,
     uint16_t * restrict cur)
 {
@@ -414,7 +399,7 @@ sweep_rows_alloc_all (SweepRows * rows, int n, int width, int n_disp)
 
 /* Pixel (@x, @y) of the path (@dx, @dy) into its rows @r, from its
  * predecessor, or as the path's start at the image's edge. */
-SGM_INLINE void
+CV_SIMD_INLINE void
 path_pixel (const PathRun * run, int dx, int dy, int x, int y,
     const uint8_t * cost, const PathRows * r)
 {
@@ -443,7 +428,7 @@ path_pixel (const PathRun * run, int dx, int dy, int x, int y,
 /* Pixel @x of row @y: the sweep's path costs added to the volume, or
  * stored there by the frame's @first sweep (the volume is not cleared
  * beforehand); a sweep of one path also copies them to @path_cost. */
-SGM_INLINE void
+CV_SIMD_INLINE void
 store_pixel (const PathRun * run, const Sweep * sw, const SweepRows * r,
     int first, int x, int y)
 {

@@ -5,6 +5,7 @@
  * quantity; the formulas are cv_stixels_model.h's, in the same order, so
  * the results are those of evaluating them one candidate at a time. */
 #include "cv_stixels_model.h"
+#include "cv_simd.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,26 +53,9 @@ struct CvStxColumnDp
 enum
 { SAT_W, SAT_WX, SAT_WXX, SAT_WD, SAT_WXD, SAT_WDD, SAT_F, SAT_N_FIELDS };
 
-/* The vector loops below in AVX2, x86-64-v2 (SSE4.2) and baseline
- * versions, picked when the library loads.  None of them enables FMA, so
- * every version rounds as the scalar code does: the results are the same
- * bits on any CPU. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define STX_SIMD_CLONES \
-  __attribute__ ((target_clones ("avx2", "arch=x86-64-v2", "default")))
-#else
-#define STX_SIMD_CLONES
-#endif
-/* The loop's iterations write arrays that none of them reads (no run-time
- * alias checks: there would be too many for the vectoriser). */
-#if defined(__GNUC__) && !defined(__clang__)
-#define STX_INDEPENDENT _Pragma ("GCC ivdep")
-#else
-#define STX_INDEPENDENT
-#endif
 
 /* Moments of the intervals b..t for b = 0..t, from the SAT's fields. */
-STX_SIMD_CLONES static void
+CV_SIMD_CLONES static void
 row_moments (const double *sat, int h, int t, const RowMoments * out)
 {
   const size_t stride = (size_t) h + 1;
@@ -91,7 +75,7 @@ row_moments (const double *sat, int h, int t, const RowMoments * out)
   double *restrict pdd = out->pdd, *restrict ff = out->f;
   int b;
 
-  STX_INDEPENDENT
+  CV_SIMD_INDEPENDENT
   for (b = 0; b <= t; b++) {
     const CvStxSums iv = { top.w - w[b], top.wx - wx[b], top.wxx - wxx[b],
       top.wd - wd[b], top.wxd - wxd[b], top.wdd - wdd[b], top.f - f[b]
@@ -128,7 +112,7 @@ fit_loop (const CvStxModel * m, int c, int mode_a, int mode_b, int n,
 
   prior.mode_a = mode_a;
   prior.mode_b = mode_b;
-  STX_INDEPENDENT
+  CV_SIMD_INDEPENDENT
   for (b = 0; b < n; b++) {
     const CvStxMoments mb = { mn[b], inv_n[b], mx[b], md[b], pxx[b], pxd[b],
       pdd[b], f[b]
@@ -140,7 +124,7 @@ fit_loop (const CvStxModel * m, int c, int mode_a, int mode_b, int n,
   }
 }
 
-STX_SIMD_CLONES static void
+CV_SIMD_CLONES static void
 row_fits (const CvStxModel * m, int c, int n, const RowMoments * mom,
     const RowFits * out)
 {
@@ -179,7 +163,7 @@ totals_loop (const CvStxModel * m, int c, int t, const RowFits * fit,
   const int *restrict other_s_prev = below->other_s_prev;
   int b;
 
-  STX_INDEPENDENT
+  CV_SIMD_INDEPENDENT
   for (b = 1; b <= t; b++) {
     const CvStxFit f = { cost[b], a_c[b], slope[b], mx[b] };
     const CvStxBelow bl = { gg[b - 1], go[b - 1], oo[b - 1], other_g[b - 1],
@@ -193,7 +177,7 @@ totals_loop (const CvStxModel * m, int c, int t, const RowFits * fit,
   }
 }
 
-STX_SIMD_CLONES static void
+CV_SIMD_CLONES static void
 row_totals (const CvStxModel * m, int c, int t, const RowFits * fit,
     const double *mx, const BelowRows * below, double *total, int *prev)
 {
@@ -215,7 +199,7 @@ row_totals (const CvStxModel * m, int c, int t, const RowFits * fit,
  * wins); -1 if there is none.  The least value first, in four independent
  * chains (one would wait for each compare), then its first index (the
  * best bottom is often near the top). */
-STX_SIMD_CLONES static int
+CV_SIMD_CLONES static int
 first_minimum (const double *value, int n)
 {
   double least[4] = { INFINITY, INFINITY, INFINITY, INFINITY };
