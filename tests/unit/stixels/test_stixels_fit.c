@@ -419,6 +419,86 @@ test_ground_prior (void)
   g_assert_cmpint (m.plane[CV_STX_S].mode_b, ==, CV_STX_FIXED);
 }
 
+/* ---- the best segmentation below a candidate ----------------------------- */
+
+/* A small integer from {0, .., n - 1}: drawn from few values, the energies
+ * tie often, and sums of them are exact in double. */
+static double
+small (guint32 * rng, int n)
+{
+  return (double) (cv_test_rand (rng) % (guint32) n);
+}
+
+/* cv_stx_below_best against the definition it folds: scan the classes
+ * below, p = ground, object, sky in that order, with a strict <, over
+ *   cost[p] + transition[p][above] + C_mc + structural(p, above),
+ * so ties go to the lowest class.  Integer energies and disparities make
+ * every sum exact and ties common (each class pair's tie is checked to
+ * occur). */
+static void
+test_below_best (void)
+{
+  guint32 rng = 23;
+  int ties[CV_STIXEL_N_CLASSES][CV_STIXEL_N_CLASSES] = { { 0 } };
+  int trial;
+
+  for (trial = 0; trial < 20000; trial++) {
+    CvStxModel m;
+    CvStxState st;
+    CvStxBelow bl;
+    const double d_above = small (&rng, 6);
+    int above, p, q;
+
+    simple_model (&m, 8, 1.0);
+    m.model_complexity = small (&rng, 3);
+    for (p = 0; p < CV_STIXEL_N_CLASSES; p++)
+      for (q = 0; q < CV_STIXEL_N_CLASSES; q++)
+        m.transition[p][q] = small (&rng, 3);
+    m.grav_alpha_fly = small (&rng, 3);
+    m.grav_beta_fly = small (&rng, 2);
+    m.grav_alpha_sink = small (&rng, 3);
+    m.grav_beta_sink = small (&rng, 2);
+    m.grav_tol = small (&rng, 2);
+    m.ord_alpha = small (&rng, 3);
+    m.ord_beta = small (&rng, 2);
+    m.gap_alpha_near = small (&rng, 3);
+    m.gap_beta_near = small (&rng, 2);
+    m.gap_alpha_far = small (&rng, 3);
+    m.gap_beta_far = small (&rng, 2);
+    m.gap_tol = small (&rng, 2);
+    for (p = 0; p < CV_STIXEL_N_CLASSES; p++) {
+      st.cost[p] = small (&rng, 5);
+      st.edge[p] = small (&rng, 6);
+    }
+    bl = cv_stx_below_prepare (&m, &st);
+
+    for (above = 0; above < CV_STIXEL_N_CLASSES; above++) {
+      double expect = INFINITY, v[CV_STIXEL_N_CLASSES], got;
+      int expect_prev = -1, prev = -2;
+
+      for (p = 0; p < CV_STIXEL_N_CLASSES; p++) {
+        v[p] = st.cost[p] + m.transition[p][above] + m.model_complexity
+            + cv_stx_structural_prior (&m, p, above, d_above, st.edge[p]);
+        if (v[p] < expect) {
+          expect = v[p];
+          expect_prev = p;
+        }
+      }
+      for (p = 0; p < CV_STIXEL_N_CLASSES; p++)
+        for (q = p + 1; q < CV_STIXEL_N_CLASSES; q++)
+          ties[p][q] += v[p] == expect && v[q] == expect;
+      got = cv_stx_below_best (&m, &bl, above, d_above, &prev);
+      if (got != expect || prev != expect_prev)
+        g_error ("trial %d, above %c: got %g from %c, expected %g from %c",
+            trial, "GOS"[above], got, "GOS"[prev], expect,
+            "GOS"[expect_prev]);
+    }
+  }
+  for (int p = 0; p < CV_STIXEL_N_CLASSES; p++)
+    for (int q = p + 1; q < CV_STIXEL_N_CLASSES; q++)
+      g_assert_cmpint (ties[p][q], >, 100);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -428,5 +508,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stixels/sat-block-order", test_sat_block_order);
   g_test_add_func ("/stixels/plane-fit", test_plane_fit);
   g_test_add_func ("/stixels/ground-prior", test_ground_prior);
+  g_test_add_func ("/stixels/below-best", test_below_best);
   return g_test_run ();
 }
