@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vote_test_util.h"
+#include "vote/cv_vote_private.h"
 
 typedef struct
 {
@@ -172,6 +173,50 @@ draw_scene (CvImageU8 * img, int n_shapes, guint32 * seed)
   }
 }
 
+/* cv_hough_vote_cpu with weights (the ground finder's weighted cells) on
+ * random locations of a @w x @h frame: it adds, to an accumulator that
+ * already holds votes, each location's weight at every angle's bin, as a
+ * naive loop over locations and angles does.  Sizes cover chunk
+ * remainders, odd angle counts and (with several CPUs) a team. */
+static void
+check_weighted_votes (int w, int h, float theta_step, size_t n,
+    guint32 * seed)
+{
+  CvHoughParams p;
+  CvHoughGeometry g = { 0 };
+  CvError err = { 0 };
+  uint32_t *locs = g_new (uint32_t, n), *weights = g_new (uint32_t, n);
+
+  cv_hough_params_init (&p);
+  p.theta_step = theta_step;
+  VT_OK (cv_hough_geometry_init (&g, w, h, &p, &err), &err);
+  const size_t n_bins = (size_t) g.n_theta * g.n_rho;
+  uint32_t *acc = g_new (uint32_t, n_bins), *naive = g_new (uint32_t, n_bins);
+
+  for (size_t i = 0; i < n_bins; i++)
+    acc[i] = naive[i] = cv_test_rand (seed) % 7;
+  for (size_t i = 0; i < n; i++) {
+    locs[i] = (cv_test_rand (seed) % (guint32) h) << 16
+        | cv_test_rand (seed) % (guint32) w;
+    weights[i] = 1 + cv_test_rand (seed) % 1000;
+  }
+  cv_hough_vote_cpu (&g, locs, weights, n, acc);
+  for (size_t i = 0; i < n; i++)
+    for (int t = 0; t < g.n_theta; t++)
+      naive[(size_t) t * g.n_rho + cv_hough_rho_bin (g.cos_q[t], g.sin_q[t],
+              (int) (locs[i] & 0xffff) - g.origin_x,
+              (int) (locs[i] >> 16) - g.origin_y, g.offset_q)] += weights[i];
+  printf ("  weighted votes %dx%d, %d angles, %zu locations\n", w, h,
+      g.n_theta, n);
+  VT_CHECK (vt_compare_u32 ("weighted votes", naive, acc, n_bins),
+      "weighted votes differ");
+  g_free (acc);
+  g_free (naive);
+  g_free (locs);
+  g_free (weights);
+  cv_hough_geometry_clear (&g);
+}
+
 int
 main (void)
 {
@@ -203,11 +248,11 @@ main (void)
     p.roi_w = 150;
     p.roi_h = 120;
     p.min_theta = -30;
-    p.max_theta = 30;
+    p.max_theta = 30.5f;          /* 87 angles: an odd number */
     p.theta_step = 0.7f;
     p.rho_step = 1.5f;
     p.threshold = 20;
-    run_case ("ROI, [-30, 30) step 0.7, rho 1.5", img, &p);
+    run_case ("ROI, [-30, 30.5) step 0.7, rho 1.5", img, &p);
     p.roi_x = -20;
     p.roi_y = -10;
     p.roi_w = 100;
@@ -263,6 +308,9 @@ main (void)
     run_case ("1920x1080 scene, 1 px, 1 deg", img, &p);
     cv_test_image_free (img);
   }
+  check_weighted_votes (64, 48, 1.0f, 1, &seed);
+  check_weighted_votes (300, 200, 1.3f, 4099, &seed);
+  check_weighted_votes (1242, 375, 1.0f, 30011, &seed);
   printf ("vote-hough-counts: all checks passed\n");
   return 0;
 }
