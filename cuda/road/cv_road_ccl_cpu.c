@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "cv_parallel.h"
+
 /* Union-find with the smaller index as the root: every component ends up
  * labelled with its smallest index, the same labels the CUDA kernels give. */
 static int32_t
@@ -81,32 +83,57 @@ cv_road_largest_component_cpu (const int32_t * labels, int n, int32_t * sizes,
   return best;
 }
 
-void
-cv_road_classify_cpu (const uint8_t * features, const CvRoadLibrary * lib,
-    const CvRoadConfig * cfg, const CvRoadGeometry * geo, int seed_root,
-    uint8_t * classes, float *min_distance, int32_t * labels, int *n_road)
+typedef struct
 {
-  int road_label, count = 0;
+  const uint8_t *features;
+  const CvRoadLibrary *lib;
+  const CvRoadConfig *cfg;
+  const CvRoadGeometry *geo;
+  uint8_t *classes;
+  float *min_distance;
+} PassableRun;
 
-  /* passable: seeds, and patches within T_c of some model; classes doubles
-   * as the passable mask (1 = passable) before the final labels */
-  for (int p = 0; p < cfg->patches; p++) {
-    const uint8_t *x = features + (size_t) p * cfg->dims;
+/* Patches @p0 .. @p1 - 1: passable are the seeds, and the patches within
+ * T_c of some model; classes doubles as the passable mask (1 = passable)
+ * before the final labels. */
+static void
+passable_patches (void *data, int p0, int p1)
+{
+  const PassableRun *run = data;
+  const CvRoadConfig *cfg = run->cfg;
+  const CvRoadLibrary *lib = run->lib;
+
+  for (int p = p0; p < p1; p++) {
+    const uint8_t *x = run->features + (size_t) p * cfg->dims;
     double best = INFINITY;
-    int seed = classes[p] == CV_ROAD_PATCH_SEED;
+    int seed = run->classes[p] == CV_ROAD_PATCH_SEED;
     int ground = !cfg->horizon_gate
-        || cv_road_patch_below_horizon (geo, p / cfg->cols, cfg->n);
+        || cv_road_patch_below_horizon (run->geo, p / cfg->cols, cfg->n);
 
     for (int j = 0; j < lib->count; j++) {
       double d2 = cv_road_library_dist2 (lib, j, x, best);
       if (d2 < best)
         best = d2;
     }
-    min_distance[p] = (float) sqrt (best);
-    classes[p] = seed ? CV_ROAD_PATCH_SEED :
+    run->min_distance[p] = (float) sqrt (best);
+    run->classes[p] = seed ? CV_ROAD_PATCH_SEED :
         ground && best < cfg->classify_d2 ? CV_ROAD_PATCH_ROAD :
         CV_ROAD_PATCH_NOT_ROAD;
   }
+}
+
+void
+cv_road_classify_cpu (const uint8_t * features, const CvRoadLibrary * lib,
+    const CvRoadConfig * cfg, const CvRoadGeometry * geo, int seed_root,
+    uint8_t * classes, float *min_distance, int32_t * labels, int *n_road)
+{
+  PassableRun run = { features, lib, cfg, geo, classes, min_distance };
+  int road_label, count = 0;
+
+  /* each patch on its own: the same classes for any number of workers */
+  cv_parallel_for (cv_parallel_workers ((size_t) cfg->patches * lib->count *
+          cfg->dims, CV_ROAD_MIN_DISTANCE_TERMS_PER_WORKER), cfg->patches,
+      passable_patches, &run);
 
   cv_road_label_components_cpu (classes, cfg->cols, cfg->rows, labels);
   road_label = seed_root >= 0 ? labels[seed_root] : -2;

@@ -4,8 +4,12 @@
 
 #include <string.h>
 
+#include "cv_parallel.h"
+
 #define CHANNELS 3
 #define LEVELS 256
+/* Pixels a worker turns into features at least. */
+#define MIN_PIXELS_PER_WORKER (1 << 16)
 
 void
 cv_road_equalize_lut_cpu (const CvImageU8 * rgba, int equalize,
@@ -40,27 +44,41 @@ cv_road_equalize_lut_cpu (const CvImageU8 * rgba, int equalize,
   }
 }
 
-void
-cv_road_features_cpu (const CvImageU8 * rgba, const CvImageS16 * disparity,
-    const uint8_t lut[CHANNELS * LEVELS], const CvRoadConfig * cfg,
-    const CvRoadGeometry * geo, uint8_t * features, float *variance,
-    uint16_t * n_points, uint8_t * candidates)
+typedef struct
 {
+  const CvImageU8 *rgba;
+  const CvImageS16 *disparity;
+  const uint8_t *lut;
+  const CvRoadConfig *cfg;
+  const CvRoadGeometry *geo;
+  uint8_t *features;
+  float *variance;
+  uint16_t *n_points;
+  uint8_t *candidates;
+} FeatureRun;
+
+/* Patch rows @pr0 .. @pr1 - 1. */
+static void
+feature_rows (void *data, int pr0, int pr1)
+{
+  const FeatureRun *run = data;
+  const CvRoadConfig *cfg = run->cfg;
+  const uint8_t *lut = run->lut;
   const int n = cfg->n, m = cfg->m, dims = cfg->dims;
 
-  for (int pr = 0; pr < cfg->rows; pr++) {
+  for (int pr = pr0; pr < pr1; pr++) {
     for (int pc = 0; pc < cfg->cols; pc++) {
       int p = pr * cfg->cols + pc;
-      uint8_t *hist = features + (size_t) p * dims;
+      uint8_t *hist = run->features + (size_t) p * dims;
       double sum = 0.0, sum_sq = 0.0, var;
       int count = 0;
 
       memset (hist, 0, dims);
       for (int r = 0; r < n; r++) {
         int y = pr * n + r;
-        const uint8_t *row = CV_ROW (rgba, y);
-        const int16_t *drow = CV_ROW (disparity, y);
-        float slope = cv_road_row_slope (geo, y);
+        const uint8_t *row = CV_ROW (run->rgba, y);
+        const int16_t *drow = CV_ROW (run->disparity, y);
+        float slope = cv_road_row_slope (run->geo, y);
         double row_sum = 0.0, row_sq = 0.0;
         int row_count = 0;
 
@@ -74,7 +92,7 @@ cv_road_features_cpu (const CvImageU8 * rgba, const CvImageS16 * disparity,
           hist[cv_road_hs_bin (h, s, m)]++;
           if (d16 >= cfg->min_disp16) {
             cv_road_accumulate_height (&row_sum, &row_sq,
-                cv_road_point_height (geo, slope, d16));
+                cv_road_point_height (run->geo, slope, d16));
             row_count++;
           }
         }
@@ -83,10 +101,25 @@ cv_road_features_cpu (const CvImageU8 * rgba, const CvImageS16 * disparity,
         count += row_count;
       }
       var = cv_road_patch_variance (sum, sum_sq, count);
-      variance[p] = (float) var;
-      n_points[p] = (uint16_t) count;
-      candidates[p] = count >= cfg->min_points && var >= 0.0
+      run->variance[p] = (float) var;
+      run->n_points[p] = (uint16_t) count;
+      run->candidates[p] = count >= cfg->min_points && var >= 0.0
           && var < cfg->roughness;
     }
   }
+}
+
+void
+cv_road_features_cpu (const CvImageU8 * rgba, const CvImageS16 * disparity,
+    const uint8_t lut[CHANNELS * LEVELS], const CvRoadConfig * cfg,
+    const CvRoadGeometry * geo, uint8_t * features, float *variance,
+    uint16_t * n_points, uint8_t * candidates)
+{
+  FeatureRun run = { rgba, disparity, lut, cfg, geo, features, variance,
+    n_points, candidates
+  };
+
+  /* each patch on its own: the same features for any number of workers */
+  cv_parallel_for (cv_parallel_workers ((size_t) cfg->patches * cfg->n *
+          cfg->n, MIN_PIXELS_PER_WORKER), cfg->rows, feature_rows, &run);
 }

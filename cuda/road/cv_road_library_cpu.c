@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cv_parallel.h"
+
 CvStatus
 cv_road_library_init (CvRoadLibrary * lib, int max_models, int dims,
     int carry_capacity, CvError * err)
@@ -77,6 +79,38 @@ new_model_slot (CvRoadLibrary * lib, uint8_t * replaced)
   return slot;
 }
 
+typedef struct
+{
+  const CvRoadLibrary *lib;
+  const uint8_t *samples;
+  size_t stride;
+  int n_models;                 /* the models before this frame's */
+  double update_d2;
+  int *assign;
+} NearestRun;
+
+/* Samples @i0 .. @i1 - 1: the nearest model within T_m, else -1. */
+static void
+nearest_models (void *data, int i0, int i1)
+{
+  const NearestRun *run = data;
+
+  for (int i = i0; i < i1; i++) {
+    const uint8_t *x = run->samples + (size_t) i * run->stride;
+    double best = 0.0;
+    int best_j = -1;
+    for (int j = 0; j < run->n_models; j++) {
+      double d2 = cv_road_library_dist2 (run->lib, j, x,
+          best_j < 0 ? INFINITY : best);
+      if (best_j < 0 || d2 < best) {
+        best = d2;
+        best_j = j;
+      }
+    }
+    run->assign[i] = best_j >= 0 && best < run->update_d2 ? best_j : -1;
+  }
+}
+
 CvStatus
 cv_road_library_learn_cpu (CvRoadLibrary * lib, const uint8_t * samples,
     size_t stride, int n, const CvRoadConfig * cfg, const CvRoadEmParams * em,
@@ -100,29 +134,26 @@ cv_road_library_learn_cpu (CvRoadLibrary * lib, const uint8_t * samples,
     goto done;
   }
 
-  /* nearest model of every training sample, integer sums of the explained */
+  /* nearest model of every training sample, then integer sums of the
+   * explained ones in sample order */
+  {
+    NearestRun run = { lib, samples, stride, old_count, cfg->update_d2,
+      assign
+    };
+    cv_parallel_for (cv_parallel_workers ((size_t) n * old_count * dims,
+            CV_ROAD_MIN_DISTANCE_TERMS_PER_WORKER), n, nearest_models, &run);
+  }
   for (int i = 0; i < n; i++) {
     const uint8_t *x = samples + (size_t) i * stride;
-    double best = 0.0;
-    int best_j = -1;
-    for (int j = 0; j < old_count; j++) {
-      double d2 = cv_road_library_dist2 (lib, j, x,
-          best_j < 0 ? INFINITY : best);
-      if (best_j < 0 || d2 < best) {
-        best = d2;
-        best_j = j;
-      }
-    }
-    if (best_j >= 0 && best < cfg->update_d2) {
-      assign[i] = best_j;
-      counts[best_j]++;
-      for (int d = 0; d < dims; d++) {
-        sx[best_j * dims + d] += x[d];
-        sxx[best_j * dims + d] += (uint64_t) x[d] * x[d];
-      }
-    } else {
-      assign[i] = -1;
+    const int j = assign[i];
+    if (j < 0) {
       unexplained++;
+      continue;
+    }
+    counts[j]++;
+    for (int d = 0; d < dims; d++) {
+      sx[j * dims + d] += x[d];
+      sxx[j * dims + d] += (uint64_t) x[d] * x[d];
     }
   }
   stats->n_updated = n - unexplained;

@@ -160,6 +160,12 @@ void cv_road_library_free (CvRoadLibrary * lib);
 double cv_road_library_dist2 (const CvRoadLibrary * lib, int j,
     const uint8_t * x, double limit);
 
+/* Distance terms (samples x models x dimensions) a worker of a team takes
+ * at least (cv_parallel.h): the stages that search the nearest model share
+ * their samples out, each sample on its own, so the result is the same for
+ * any number of workers. */
+#define CV_ROAD_MIN_DISTANCE_TERMS_PER_WORKER (1 << 17)
+
 /* One frame of learning on the training set @samples (@n rows of dims bytes,
  * @stride apart: the frame's seeds, then the carried samples): updates
  * (eq. 4-6), EM of new models or carrying, replacement, weight
