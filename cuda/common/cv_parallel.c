@@ -10,7 +10,12 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <unistd.h>
+
+/* Polls of a neighbour's step count before a waiting worker yields its CPU
+ * between polls (about 20-50 us of pauses). */
+#define SPINS_BEFORE_YIELD 1000
 
 typedef enum
 {
@@ -18,6 +23,13 @@ typedef enum
   GATE_OPEN,
   GATE_CANCELLED,
 } GateState;
+
+/* A worker's count of cv_parallel_wait_neighbours calls, alone on its
+ * cache line (only its worker writes it). */
+typedef struct
+{
+  _Alignas (64) atomic_int steps;
+} StepCount;
 
 struct CvParallelTeam
 {
@@ -27,6 +39,7 @@ struct CvParallelTeam
   pthread_cond_t gate_changed;
   GateState gate;
   pthread_barrier_t barrier;
+  StepCount done[CV_PARALLEL_MAX_WORKERS];
 };
 
 typedef struct
@@ -107,6 +120,8 @@ cv_parallel_run (int n, CvParallelFunc func, void *data)
   pthread_mutex_init (&team.lock, NULL);
   pthread_cond_init (&team.gate_changed, NULL);
   team.gate = GATE_CLOSED;
+  for (i = 0; i < n; i++)
+    atomic_init (&team.done[i].steps, 0);
 
   for (i = 0; i < n; i++)
     members[i].worker = (CvParallelWorker) {
@@ -136,6 +151,48 @@ cv_parallel_wait (const CvParallelWorker * worker)
 {
   if (worker->n > 1)
     pthread_barrier_wait (&worker->team->barrier);
+}
+
+static void
+cpu_relax (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause ();
+#elif defined(__aarch64__)
+  __asm__ __volatile__ ("yield");
+#endif
+}
+
+/* Waits until @count reaches @step. */
+static void
+wait_for_step (atomic_int * count, int step)
+{
+  int polls = 0;
+
+  while (atomic_load_explicit (count, memory_order_acquire) < step) {
+    if (++polls < SPINS_BEFORE_YIELD)
+      cpu_relax ();
+    else
+      sched_yield ();
+  }
+}
+
+void
+cv_parallel_wait_neighbours (const CvParallelWorker * worker)
+{
+  CvParallelTeam *team = worker->team;
+  const int i = worker->index;
+  int step;
+
+  if (worker->n <= 1)
+    return;
+  /* only this worker writes its count */
+  step = atomic_load_explicit (&team->done[i].steps, memory_order_relaxed) + 1;
+  atomic_store_explicit (&team->done[i].steps, step, memory_order_release);
+  if (i > 0)
+    wait_for_step (&team->done[i - 1].steps, step);
+  if (i + 1 < worker->n)
+    wait_for_step (&team->done[i + 1].steps, step);
 }
 
 typedef struct

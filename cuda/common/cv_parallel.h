@@ -47,6 +47,18 @@ int cv_parallel_run (int n, CvParallelFunc func, void *data);
  * for a team of one). */
 void cv_parallel_wait (const CvParallelWorker * worker);
 
+/* A barrier between neighbours, for wavefronts where a step of worker i
+ * reads only what workers i - 1, i and i + 1 wrote in the step before
+ * (bands of a row, each reading one column past its ends): counts one
+ * more step done by @worker and waits until workers index - 1 and
+ * index + 1 have done as many.  What they wrote before their call is then
+ * visible, and neither of them runs more than one step ahead: a neighbour
+ * cannot finish its next step's call before this worker's next one.  The
+ * steps count from the team's start; every worker must make the same
+ * calls.  Spins, then yields the CPU while it waits (nothing for a team of
+ * one). */
+void cv_parallel_wait_neighbours (const CvParallelWorker * worker);
+
 /* Items 0 .. @count - 1 split in contiguous runs between @n workers:
  * func (@data, begin, end) on each worker's run (the workers' runs as
  * cv_parallel_share gives them; cv_parallel_run's fallback applies). */

@@ -501,9 +501,11 @@ sweep_share (const CvParallelWorker * worker, const PathRun * run,
   }
 
   /* rows in the direction of travel; this worker's band of columns (of
-   * the team's rows).  A diagonal step reads the neighbouring band's
-   * previous row: the team waits after each row.  A vertical path stays
-   * in its columns: the band runs on. */
+   * the team's rows).  A diagonal step reads the previous row one column
+   * past the band's ends: after each row the worker waits for the bands
+   * beside it (for the whole team where some band is empty, so that
+   * neighbouring workers are not neighbouring bands).  A vertical path
+   * stays in its columns: the band runs on. */
   for (j = 0; j < sw->n; j++)
     diagonal |= sw->dx[j] != 0;
   rows = run->rows[0];
@@ -511,7 +513,9 @@ sweep_share (const CvParallelWorker * worker, const PathRun * run,
     sweep_row (run, sw, first, sw->dy > 0 ? t : h - 1 - t,
         cv_parallel_share (w, worker->index, worker->n),
         cv_parallel_share (w, worker->index + 1, worker->n), &rows);
-    if (diagonal)
+    if (diagonal && worker->n <= w)
+      cv_parallel_wait_neighbours (worker);
+    else if (diagonal)
       cv_parallel_wait (worker);
     for (j = 0; j < sw->n; j++) {
       PathRows *p = &rows.path[j];

@@ -95,6 +95,51 @@ test_team (void)
   }
 }
 
+/* Neighbour waits: in round r every worker first marks r rounds done,
+ * then waits for its neighbours, who must then have done r or r + 1
+ * rounds (not fewer: the wait; not more: they wait for this worker). */
+typedef struct
+{
+  gint done[CV_PARALLEL_MAX_WORKERS];
+  gint wrong;
+} WaveCheck;
+
+static void
+wave_worker (const CvParallelWorker * worker, void *data)
+{
+  WaveCheck *check = data;
+  const int i = worker->index;
+  int r, k;
+
+  for (r = 1; r <= ROUNDS; r++) {
+    g_atomic_int_set (&check->done[i], r);
+    cv_parallel_wait_neighbours (worker);
+    for (k = i - 1; k <= i + 1; k += 2) {
+      int v;
+      if (k < 0 || k >= worker->n)
+        continue;
+      v = g_atomic_int_get (&check->done[k]);
+      if (v < r || v > r + 1)
+        g_atomic_int_inc (&check->wrong);
+    }
+  }
+}
+
+static void
+test_neighbours (void)
+{
+  static const int sizes[] = { 1, 2, 3, 8, CV_PARALLEL_MAX_WORKERS };
+  int s;
+
+  for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++) {
+    WaveCheck check = { {0} };
+    int n = cv_parallel_run (sizes[s], wave_worker, &check);
+
+    g_assert_true (n == sizes[s] || n == 1);
+    g_assert_cmpint (check.wrong, ==, 0);
+  }
+}
+
 static void
 mark_range (void *data, int begin, int end)
 {
@@ -130,6 +175,7 @@ main (int argc, char **argv)
   g_test_add_func ("/parallel/shares", test_shares);
   g_test_add_func ("/parallel/workers", test_workers);
   g_test_add_func ("/parallel/team", test_team);
+  g_test_add_func ("/parallel/neighbours", test_neighbours);
   g_test_add_func ("/parallel/for", test_for);
   return g_test_run ();
 }
