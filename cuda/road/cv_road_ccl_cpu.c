@@ -104,17 +104,15 @@ passable_patches (void *data, int p0, int p1)
   const CvRoadLibrary *lib = run->lib;
 
   for (int p = p0; p < p1; p++) {
-    const uint8_t *x = run->features + (size_t) p * cfg->dims;
-    double best = INFINITY;
+    double d2[CV_ROAD_MAX_MODELS + CV_ROAD_DIST_LANES], best = INFINITY;
     int seed = run->classes[p] == CV_ROAD_PATCH_SEED;
     int ground = !cfg->horizon_gate
         || cv_road_patch_below_horizon (run->geo, p / cfg->cols, cfg->n);
 
-    for (int j = 0; j < lib->count; j++) {
-      double d2 = cv_road_library_dist2 (lib, j, x, best);
-      if (d2 < best)
-        best = d2;
-    }
+    cv_road_library_dist2_all (lib, run->features + (size_t) p * cfg->dims,
+        d2);
+    for (int j = 0; j < lib->count; j++)
+      best = d2[j] < best ? d2[j] : best;
     run->min_distance[p] = (float) sqrt (best);
     run->classes[p] = seed ? CV_ROAD_PATCH_SEED :
         ground && best < cfg->classify_d2 ? CV_ROAD_PATCH_ROAD :

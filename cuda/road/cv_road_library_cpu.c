@@ -7,6 +7,16 @@
 #include <string.h>
 
 #include "cv_parallel.h"
+#include "cv_simd.h"
+
+/* Entries of the block layout of @max_models models of @dims. */
+static size_t
+blocks_size (int max_models, int dims)
+{
+  const int blocks = (max_models + CV_ROAD_DIST_LANES - 1) /
+      CV_ROAD_DIST_LANES;
+  return (size_t) blocks * dims * CV_ROAD_DIST_LANES;
+}
 
 CvStatus
 cv_road_library_init (CvRoadLibrary * lib, int max_models, int dims,
@@ -22,10 +32,13 @@ cv_road_library_init (CvRoadLibrary * lib, int max_models, int dims,
   lib->means = calloc (md, sizeof (double));
   lib->variances = calloc (md, sizeof (double));
   lib->inv_variances = calloc (md, sizeof (double));
+  lib->block_means = calloc (blocks_size (max_models, dims), sizeof (double));
+  lib->block_inv_variances = calloc (blocks_size (max_models, dims),
+      sizeof (double));
   lib->carry = calloc ((size_t) (carry_capacity > 0 ? carry_capacity : 1) *
       dims, 1);
   if (!lib->weights || !lib->means || !lib->variances || !lib->inv_variances
-      || !lib->carry) {
+      || !lib->block_means || !lib->block_inv_variances || !lib->carry) {
     cv_road_library_free (lib);
     return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
         "road: cannot allocate a library of %d models", max_models);
@@ -47,21 +60,61 @@ cv_road_library_free (CvRoadLibrary * lib)
   free (lib->means);
   free (lib->variances);
   free (lib->inv_variances);
+  free (lib->block_means);
+  free (lib->block_inv_variances);
   free (lib->carry);
   memset (lib, 0, sizeof (*lib));
 }
 
-double
-cv_road_library_dist2 (const CvRoadLibrary * lib, int j, const uint8_t * x,
-    double limit)
+void
+cv_road_library_arrange_blocks (CvRoadLibrary * lib)
 {
-  const double *mean = lib->means + (size_t) j * lib->dims;
-  const double *inv = lib->inv_variances + (size_t) j * lib->dims;
-  double d2 = 0.0;
+  const int dims = lib->dims;
 
-  for (int d = 0; d < lib->dims && d2 <= limit; d++)
-    d2 = cv_road_dist2_step (d2, x[d], mean[d], inv[d]);
-  return d2;
+  for (int j = 0; j < lib->count; j++)
+    for (int d = 0; d < dims; d++) {
+      const size_t at = ((size_t) (j / CV_ROAD_DIST_LANES) * dims + d) *
+          CV_ROAD_DIST_LANES + j % CV_ROAD_DIST_LANES;
+      lib->block_means[at] = lib->means[(size_t) j * dims + d];
+      lib->block_inv_variances[at] = lib->inv_variances[(size_t) j * dims + d];
+    }
+  /* the last block's lanes past count: terms of 0 */
+  for (int j = lib->count; j % CV_ROAD_DIST_LANES != 0; j++)
+    for (int d = 0; d < dims; d++) {
+      const size_t at = ((size_t) (j / CV_ROAD_DIST_LANES) * dims + d) *
+          CV_ROAD_DIST_LANES + j % CV_ROAD_DIST_LANES;
+      lib->block_means[at] = 0.0;
+      lib->block_inv_variances[at] = 0.0;
+    }
+}
+
+/* One block's distances: lane l sums model l's terms in order of d. */
+CV_SIMD_CLONES static void
+block_dist2 (const double *restrict means, const double *restrict inv,
+    const uint8_t * restrict x, int dims, double *restrict d2)
+{
+  double acc[CV_ROAD_DIST_LANES] = { 0.0 };
+
+  for (int d = 0; d < dims; d++) {
+    const double *mean_d = means + (size_t) d * CV_ROAD_DIST_LANES;
+    const double *inv_d = inv + (size_t) d * CV_ROAD_DIST_LANES;
+    for (int l = 0; l < CV_ROAD_DIST_LANES; l++)
+      acc[l] = cv_road_dist2_step (acc[l], x[d], mean_d[l], inv_d[l]);
+  }
+  for (int l = 0; l < CV_ROAD_DIST_LANES; l++)
+    d2[l] = acc[l];
+}
+
+void
+cv_road_library_dist2_all (const CvRoadLibrary * lib, const uint8_t * x,
+    double *d2)
+{
+  const size_t block = (size_t) lib->dims * CV_ROAD_DIST_LANES;
+
+  for (int j = 0; j < lib->count; j += CV_ROAD_DIST_LANES)
+    block_dist2 (lib->block_means + j / CV_ROAD_DIST_LANES * block,
+        lib->block_inv_variances + j / CV_ROAD_DIST_LANES * block, x,
+        lib->dims, d2 + j);
 }
 
 /* Slot for a new model: the next free one, else the lowest-weight model not
@@ -96,14 +149,13 @@ nearest_models (void *data, int i0, int i1)
   const NearestRun *run = data;
 
   for (int i = i0; i < i1; i++) {
-    const uint8_t *x = run->samples + (size_t) i * run->stride;
-    double best = 0.0;
+    double d2[CV_ROAD_MAX_MODELS + CV_ROAD_DIST_LANES], best = 0.0;
     int best_j = -1;
+    cv_road_library_dist2_all (run->lib, run->samples + (size_t) i *
+        run->stride, d2);
     for (int j = 0; j < run->n_models; j++) {
-      double d2 = cv_road_library_dist2 (run->lib, j, x,
-          best_j < 0 ? INFINITY : best);
-      if (best_j < 0 || d2 < best) {
-        best = d2;
+      if (best_j < 0 || d2[j] < best) {
+        best = d2[j];
         best_j = j;
       }
     }
@@ -237,6 +289,7 @@ cv_road_library_learn_cpu (CvRoadLibrary * lib, const uint8_t * samples,
     for (int d = 0; d < dims; d++)
       lib->inv_variances[j * dims + d] = 1.0 / lib->variances[j * dims + d];
   }
+  cv_road_library_arrange_blocks (lib);
 
 done:
   free (assign);

@@ -139,6 +139,10 @@ typedef struct
   double *means;                /* max_models * dims */
   double *variances;            /* max_models * dims */
   double *inv_variances;        /* 1 / variances */
+  /* means and inverse variances by model block (cv_road_library_dist2_all):
+   * block k, dimension d, lane l = model k CV_ROAD_DIST_LANES + l, at
+   * (k dims + d) CV_ROAD_DIST_LANES; lanes past count hold 0 */
+  double *block_means, *block_inv_variances;
   int carry_count;
   uint8_t *carry;               /* carry_capacity * dims carried samples */
 } CvRoadLibrary;
@@ -153,12 +157,21 @@ CvStatus cv_road_library_init (CvRoadLibrary * lib, int max_models, int dims,
 void cv_road_library_clear (CvRoadLibrary * lib);
 void cv_road_library_free (CvRoadLibrary * lib);
 
-/* Squared distance of @x to model @j (cv_road_dist2_step over d = 0..);
- * gives up and returns the partial sum as soon as it exceeds @limit (pass
- * INFINITY for the full distance): the terms are >= 0, so the result is
- * then > limit too, and below the limit it is exactly the full sum. */
-double cv_road_library_dist2 (const CvRoadLibrary * lib, int j,
-    const uint8_t * x, double limit);
+/* Models whose distances cv_road_library_dist2_all sums side by side: three
+ * AVX2 vectors of doubles, three independent chains of adds. */
+#define CV_ROAD_DIST_LANES 12
+
+/* Squared distance of @x to every model of the library, into @d2 (count
+ * entries, room for count rounded up to CV_ROAD_DIST_LANES): each model's
+ * cv_road_dist2_step over d = 0.., in that order, so every distance is the
+ * same double as a scalar loop's; the models are summed side by side in
+ * vector lanes. */
+void cv_road_library_dist2_all (const CvRoadLibrary * lib,
+    const uint8_t * x, double *d2);
+
+/* Lays the models out by block for cv_road_library_dist2_all; after every
+ * change of the means, inverse variances or count. */
+void cv_road_library_arrange_blocks (CvRoadLibrary * lib);
 
 /* Distance terms (samples x models x dimensions) a worker of a team takes
  * at least (cv_parallel.h): the stages that search the nearest model share

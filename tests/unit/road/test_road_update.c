@@ -2,7 +2,8 @@
 /* road-update: the model library - updates by eq. 4-6 against the formulas
  * evaluated by hand, carrying of too few unexplained samples, learning of
  * new models (k0 while empty, k later), replacement of the lowest-weight
- * model when full, weight normalisation, clearing. */
+ * model when full, weight normalisation, clearing; the distances of a
+ * sample to all models at once. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,7 @@ set_model (CvRoadLibrary * lib, int j, double w, const double mean[DIMS],
     lib->variances[j * DIMS + d] = var;
     lib->inv_variances[j * DIMS + d] = 1.0 / var;
   }
+  cv_road_library_arrange_blocks (lib);
 }
 
 static void
@@ -194,10 +196,58 @@ test_initial_learning (void)
   cv_road_library_free (&lib);
 }
 
+/* cv_road_library_dist2_all against the distance summed model by model,
+ * term by term (cv_road_dist2_step in order of d): the same doubles, for
+ * libraries of 1 to 30 models (one to three blocks of lanes, full and
+ * partly used) and feature sizes from 4 to 256. */
+static void
+test_distances (void)
+{
+  static const int dims_list[] = { 4, 9, 64, 256 };
+  guint32 rng = 41;
+  int wrong = 0, checked = 0;
+
+  for (int di = 0; di < (int) G_N_ELEMENTS (dims_list); di++) {
+    const int dims = dims_list[di];
+    for (int count = 1; count <= 30; count += 1 + count / 4) {
+      CvRoadLibrary lib;
+      uint8_t *x = g_new (uint8_t, dims);
+      double d2[30 + CV_ROAD_DIST_LANES];
+
+      cv_road_library_init (&lib, 30, dims, 1, NULL);
+      lib.count = count;
+      for (int i = 0; i < count * dims; i++) {
+        lib.means[i] = (cv_test_rand (&rng) % 25600) / 100.0;
+        lib.inv_variances[i] = 1.0 / (1.0 + cv_test_rand (&rng) % 1000);
+      }
+      cv_road_library_arrange_blocks (&lib);
+      for (int trial = 0; trial < 20; trial++) {
+        for (int d = 0; d < dims; d++)
+          x[d] = (uint8_t) cv_test_rand (&rng);
+        cv_road_library_dist2_all (&lib, x, d2);
+        for (int j = 0; j < count; j++) {
+          double naive = 0.0;
+          for (int d = 0; d < dims; d++)
+            naive = cv_road_dist2_step (naive, x[d],
+                lib.means[j * dims + d], lib.inv_variances[j * dims + d]);
+          wrong += d2[j] != naive;
+          checked++;
+        }
+      }
+      g_free (x);
+      cv_road_library_free (&lib);
+    }
+  }
+  EXPECT (wrong == 0, "%d of %d distances differ from the model-by-model sum",
+      wrong, checked);
+  printf ("distances: %d checked against the model-by-model sum\n", checked);
+}
+
 int
 main (void)
 {
   test_update_and_replace ();
   test_initial_learning ();
+  test_distances ();
   return cv_test_verdict ("road-update");
 }
