@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The moments of a row's candidate intervals (cells b..t, one entry per
  * bottom b), one array per field of CvStxMoments. */
@@ -194,33 +195,59 @@ row_totals (const CvStxModel * m, int c, int t, const RowFits * fit,
   }
 }
 
-/* The index of the first of the @n values that is less than infinity and
- * than every value before it, as a scan with a strict < finds it (NaN never
- * wins); -1 if there is none.  The least value first, in four independent
- * chains (one would wait for each compare), then its first index (the
- * best bottom is often near the top). */
-CV_SIMD_CLONES static int
-first_minimum (const double *value, int n)
+/* Four doubles, and four lanes' masks (all bits set where true), as GCC's
+ * and Clang's vector extensions give them on any target (AVX2 registers in
+ * the AVX2 version). */
+typedef double Doubles4 __attribute__ ((vector_size (32)));
+typedef long long Mask4 __attribute__ ((vector_size (32)));
+
+/* @if_true where @mask is set, else @if_false (a macro: a function
+ * returning a 32-byte vector has another ABI in the versions without AVX,
+ * which GCC warns about even where it is inlined). */
+#define SELECT4(mask, if_true, if_false) \
+  ((Doubles4) (((mask) & (Mask4) (if_true)) | (~(mask) & (Mask4) (if_false))))
+
+/* cv_stx_first_minimum (cv_stixels_model.h).  Lane k of two vectors scans
+ * the values k, k + 8, .. with a strict <, keeping its least value and
+ * where it was first seen (an index as a double, so that both take the
+ * same selects); the least over the lanes, at the first index among the
+ * lanes that hold it, is the scan's.  (The vector extensions' selects:
+ * GCC's vectoriser turns the same code on arrays into masked stores.) */
+CV_SIMD_CLONES int
+cv_stx_first_minimum (const double *value, int n)
 {
-  double least[4] = { INFINITY, INFINITY, INFINITY, INFINITY };
+  const Doubles4 infinite = { INFINITY, INFINITY, INFINITY, INFINITY };
+  Doubles4 least[2] = { infinite, infinite }, at[2] = { -infinite, -infinite };
+  Doubles4 index[2] = { {0, 1, 2, 3}, {4, 5, 6, 7} };
+  const Doubles4 step = { 8, 8, 8, 8 };
+  double m = INFINITY, first = -1.0;
   int i, k;
 
-  for (i = 0; i + 4 <= n; i += 4)
-    for (k = 0; k < 4; k++)
-      least[k] = value[i + k] < least[k] ? value[i + k] : least[k];
-  for (; i < n; i++)
-    least[0] = value[i] < least[0] ? value[i] : least[0];
-  for (k = 1; k < 4; k++)
-    least[0] = least[k] < least[0] ? least[k] : least[0];
-  if (!(least[0] < INFINITY))
+  for (i = 0; i + 8 <= n; i += 8)
+    for (k = 0; k < 2; k++) {
+      Doubles4 v;
+      Mask4 less;
+      memcpy (&v, value + i + 4 * k, sizeof (v));
+      less = v < least[k];
+      least[k] = SELECT4 (less, v, least[k]);
+      at[k] = SELECT4 (less, index[k], at[k]);
+      index[k] += step;
+    }
+  for (; i < n; i++) {          /* the rest, each in its place's lane */
+    const int lane = i % 8;
+    if (value[i] < least[lane / 4][lane % 4]) {
+      least[lane / 4][lane % 4] = value[i];
+      at[lane / 4][lane % 4] = i;
+    }
+  }
+  for (k = 0; k < 8; k++)
+    m = least[k / 4][k % 4] < m ? least[k / 4][k % 4] : m;
+  if (!(m < INFINITY))
     return -1;
-  /* four at a time, the compares without branches between them */
-  for (i = 0; i + 4 <= n; i += 4)
-    if ((value[i] == least[0]) | (value[i + 1] == least[0])
-        | (value[i + 2] == least[0]) | (value[i + 3] == least[0]))
-      break;
-  for (; !(value[i] == least[0]); i++);
-  return i;
+  for (k = 0; k < 8; k++)
+    if (least[k / 4][k % 4] == m && (first < 0.0 || at[k / 4][k % 4] < first))
+      first = at[k / 4][k % 4];
+  return (int) first;
 }
 
 /* Row t's best segmentation ending in class @c: the first bottom b of the
@@ -240,7 +267,7 @@ row_best (const CvStxModel * m, CvStxColumnDp * ws, int t, int c, double x_top)
     total[0] = cv_stx_candidate_cost (m, &f, c, NULL, 0.0, &prev[0]);
   }
   row_totals (m, c, t, fit, ws->mom.mx, &ws->below, total, prev);
-  best = first_minimum (total, t + 1);
+  best = cv_stx_first_minimum (total, t + 1);
   if (best >= 0)
     best_cost = total[best];
 

@@ -661,6 +661,12 @@ void cv_stx_column_dp_free (CvStxColumnDp * dp);
 int cv_stx_column_dp_run (CvStxColumnDp * dp, const CvStxModel * model,
     int u, const CvStxCell * cells, CvStixel * out, float *energy);
 
+/* The DP's choice among a row's candidate energies (cv_stixels_column.c):
+ * the index of the first of the @n values that is less than infinity and
+ * than every value before it, as a scan with a strict < finds it (NaN
+ * never wins); -1 if there is none. */
+int cv_stx_first_minimum (const double *value, int n);
+
 /* Pieces of the CPU reference shared with the tiled emulation
  * (cv_stixels_cpu.c): the input checks (the maps' alone, which the CUDA
  * path shares, and with the parameters), the cells of every column

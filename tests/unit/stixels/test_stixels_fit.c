@@ -499,6 +499,39 @@ test_below_best (void)
       g_assert_cmpint (ties[p][q], >, 100);
 }
 
+/* ---- the first minimum of a row's candidates ----------------------------- */
+
+/* cv_stx_first_minimum against a scan with a strict <, on arrays of every
+ * length up to 70 (whole vectors and every remainder) drawn from few
+ * values (ties everywhere, also between the vectors' part and the rest),
+ * with infinities and NaNs. */
+static void
+test_first_minimum (void)
+{
+  static const double pool[] = { 3.0, 1.0, 2.0, 1.0, INFINITY, NAN, 0.5,
+    -2.0, 7.0
+  };
+  guint32 rng = 31;
+  double value[70];
+
+  for (int trial = 0; trial < 20000; trial++) {
+    const int n = trial % 71;
+    const int kinds = 2 + (int) (cv_test_rand (&rng) % G_N_ELEMENTS (pool));
+    double least = INFINITY;
+    int expect = -1;
+
+    for (int i = 0; i < n; i++) {
+      value[i] = pool[cv_test_rand (&rng) % (guint32) kinds
+          % G_N_ELEMENTS (pool)];
+      if (value[i] < least) {
+        least = value[i];
+        expect = i;
+      }
+    }
+    g_assert_cmpint (cv_stx_first_minimum (value, n), ==, expect);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -509,5 +542,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stixels/plane-fit", test_plane_fit);
   g_test_add_func ("/stixels/ground-prior", test_ground_prior);
   g_test_add_func ("/stixels/below-best", test_below_best);
+  g_test_add_func ("/stixels/first-minimum", test_first_minimum);
   return g_test_run ();
 }
