@@ -66,25 +66,32 @@ cv_road_library_free (CvRoadLibrary * lib)
   memset (lib, 0, sizeof (*lib));
 }
 
+/* Where model @j's dimension @d lies in the block layout. */
+static size_t
+block_entry (int j, int d, int dims)
+{
+  return ((size_t) (j / CV_ROAD_DIST_LANES) * dims + d) * CV_ROAD_DIST_LANES
+      + j % CV_ROAD_DIST_LANES;
+}
+
 void
 cv_road_library_arrange_blocks (CvRoadLibrary * lib)
 {
   const int dims = lib->dims;
+  int j;
 
-  for (int j = 0; j < lib->count; j++)
+  for (j = 0; j < lib->count; j++)
     for (int d = 0; d < dims; d++) {
-      const size_t at = ((size_t) (j / CV_ROAD_DIST_LANES) * dims + d) *
-          CV_ROAD_DIST_LANES + j % CV_ROAD_DIST_LANES;
-      lib->block_means[at] = lib->means[(size_t) j * dims + d];
-      lib->block_inv_variances[at] = lib->inv_variances[(size_t) j * dims + d];
+      lib->block_means[block_entry (j, d, dims)] =
+          lib->means[(size_t) j * dims + d];
+      lib->block_inv_variances[block_entry (j, d, dims)] =
+          lib->inv_variances[(size_t) j * dims + d];
     }
   /* the last block's lanes past count: terms of 0 */
-  for (int j = lib->count; j % CV_ROAD_DIST_LANES != 0; j++)
+  for (; j % CV_ROAD_DIST_LANES != 0; j++)
     for (int d = 0; d < dims; d++) {
-      const size_t at = ((size_t) (j / CV_ROAD_DIST_LANES) * dims + d) *
-          CV_ROAD_DIST_LANES + j % CV_ROAD_DIST_LANES;
-      lib->block_means[at] = 0.0;
-      lib->block_inv_variances[at] = 0.0;
+      lib->block_means[block_entry (j, d, dims)] = 0.0;
+      lib->block_inv_variances[block_entry (j, d, dims)] = 0.0;
     }
 }
 
