@@ -26,18 +26,6 @@ struct CvHoughCpu
   int valid;                    /* results of a successful run are present */
 };
 
-/* ROI pixels a worker tests for edges at least. */
-#define MIN_PIXELS_PER_WORKER (1 << 16)
-/* Pixels of a row whose edge flags are found at a time. */
-#define EDGE_CHUNK 1024
-
-typedef struct
-{
-  CvHoughCpu *ctx;
-  const CvImageU8 *image;
-  const CvHoughParams *params;
-} EdgeRun;
-
 int
 cv_hough_params_same (const CvHoughParams * a, const CvHoughParams * b)
 {
@@ -185,6 +173,18 @@ cv_hough_vote_cpu (const CvHoughGeometry * g, const uint32_t * locs,
   cv_parallel_for (cv_parallel_workers ((size_t) g->n_theta * n,
           MIN_VOTES_PER_WORKER), g->n_theta, vote_angles, &run);
 }
+
+/* ROI pixels a worker tests for edges at least. */
+#define MIN_PIXELS_PER_WORKER (1 << 16)
+/* Pixels of a row whose edge flags are found at a time. */
+#define EDGE_CHUNK 1024
+
+typedef struct
+{
+  CvHoughCpu *ctx;
+  const CvImageU8 *image;
+  const CvHoughParams *params;
+} EdgeRun;
 
 /* Edge flags of frame pixels @x0 .. @x1 - 1 of a row with the rows above
  * and below (clamped) @rm and @rp, none of them at the frame's left or
