@@ -13,9 +13,10 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-/* Polls of a neighbour's step count before a waiting worker yields its CPU
- * between polls (about 20-50 us of pauses). */
-#define SPINS_BEFORE_YIELD 1000
+/* Polls of a neighbour's step count before a waiting worker sleeps until a
+ * count changes (about 20-50 us of pauses: a row of SGM's sweeps takes
+ * longer, so a worker sleeps only when a neighbour lost its CPU). */
+#define SPINS_BEFORE_SLEEP 1000
 
 typedef enum
 {
@@ -40,6 +41,10 @@ struct CvParallelTeam
   GateState gate;
   pthread_barrier_t barrier;
   StepCount done[CV_PARALLEL_MAX_WORKERS];
+  /* workers asleep in wait_for_step, and what wakes them */
+  atomic_int sleepers;
+  pthread_mutex_t step_lock;
+  pthread_cond_t step_counted;
 };
 
 typedef struct
@@ -122,6 +127,9 @@ cv_parallel_run (int n, CvParallelFunc func, void *data)
   team.gate = GATE_CLOSED;
   for (i = 0; i < n; i++)
     atomic_init (&team.done[i].steps, 0);
+  atomic_init (&team.sleepers, 0);
+  pthread_mutex_init (&team.step_lock, NULL);
+  pthread_cond_init (&team.step_counted, NULL);
 
   for (i = 0; i < n; i++)
     members[i].worker = (CvParallelWorker) {
@@ -141,6 +149,8 @@ cv_parallel_run (int n, CvParallelFunc func, void *data)
   for (i = 1; i < started; i++)
     pthread_join (members[i].thread, NULL);
   pthread_barrier_destroy (&team.barrier);
+  pthread_cond_destroy (&team.step_counted);
+  pthread_mutex_destroy (&team.step_lock);
   pthread_cond_destroy (&team.gate_changed);
   pthread_mutex_destroy (&team.lock);
   return started == n ? n : run_alone (func, data);
@@ -163,18 +173,25 @@ cpu_relax (void)
 #endif
 }
 
-/* Waits until @count reaches @step. */
+/* Waits until @count (of @team) reaches @step: polls, then sleeps.  A
+ * sleeper counts itself before it looks at the count, and a worker that
+ * counts a step looks for sleepers after it (both sequentially
+ * consistent), so one of them sees the other; the wake-up is sent under
+ * the lock the sleeper holds from its look until it sleeps. */
 static void
-wait_for_step (atomic_int * count, int step)
+wait_for_step (CvParallelTeam * team, atomic_int * count, int step)
 {
-  int polls = 0;
-
-  while (atomic_load_explicit (count, memory_order_acquire) < step) {
-    if (++polls < SPINS_BEFORE_YIELD)
-      cpu_relax ();
-    else
-      sched_yield ();
+  for (int polls = 0; polls < SPINS_BEFORE_SLEEP; polls++) {
+    if (atomic_load_explicit (count, memory_order_acquire) >= step)
+      return;
+    cpu_relax ();
   }
+  pthread_mutex_lock (&team->step_lock);
+  atomic_fetch_add (&team->sleepers, 1);
+  while (atomic_load (count) < step)
+    pthread_cond_wait (&team->step_counted, &team->step_lock);
+  atomic_fetch_sub (&team->sleepers, 1);
+  pthread_mutex_unlock (&team->step_lock);
 }
 
 void
@@ -188,11 +205,16 @@ cv_parallel_wait_neighbours (const CvParallelWorker * worker)
     return;
   /* only this worker writes its count */
   step = atomic_load_explicit (&team->done[i].steps, memory_order_relaxed) + 1;
-  atomic_store_explicit (&team->done[i].steps, step, memory_order_release);
+  atomic_store (&team->done[i].steps, step);
+  if (atomic_load (&team->sleepers) > 0) {
+    pthread_mutex_lock (&team->step_lock);
+    pthread_cond_broadcast (&team->step_counted);
+    pthread_mutex_unlock (&team->step_lock);
+  }
   if (i > 0)
-    wait_for_step (&team->done[i - 1].steps, step);
+    wait_for_step (team, &team->done[i - 1].steps, step);
   if (i + 1 < worker->n)
-    wait_for_step (&team->done[i + 1].steps, step);
+    wait_for_step (team, &team->done[i + 1].steps, step);
 }
 
 typedef struct
