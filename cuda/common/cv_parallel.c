@@ -13,10 +13,14 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-/* Polls of a neighbour's step count before a waiting worker sleeps until a
- * count changes (about 20-50 us of pauses: a row of SGM's sweeps takes
- * longer, so a worker sleeps only when a neighbour lost its CPU). */
-#define SPINS_BEFORE_SLEEP 1000
+/* A worker waiting for a neighbour's step count polls it with pauses
+ * (about 20-70 us), then between yields of its CPU (about 100 us more
+ * where nothing else wants the CPU, and then as long as other threads
+ * run), then sleeps until a count changes: a neighbour that is merely
+ * slower is met without a wake-up's latency, one that lost its CPU for
+ * long costs no CPU time. */
+#define SPINS_BEFORE_YIELD 1000
+#define YIELDS_BEFORE_SLEEP 100
 
 typedef enum
 {
@@ -173,7 +177,8 @@ cpu_relax (void)
 #endif
 }
 
-/* Waits until @count (of @team) reaches @step: polls, then sleeps.  A
+/* Waits until @count (of @team) reaches @step: polls (see
+ * SPINS_BEFORE_YIELD), then sleeps.  A
  * sleeper counts itself before it looks at the count, and a worker that
  * counts a step looks for sleepers after it (both sequentially
  * consistent), so one of them sees the other; the wake-up is sent under
@@ -181,10 +186,14 @@ cpu_relax (void)
 static void
 wait_for_step (CvParallelTeam * team, atomic_int * count, int step)
 {
-  for (int polls = 0; polls < SPINS_BEFORE_SLEEP; polls++) {
+  for (int polls = 0; polls < SPINS_BEFORE_YIELD + YIELDS_BEFORE_SLEEP;
+      polls++) {
     if (atomic_load_explicit (count, memory_order_acquire) >= step)
       return;
-    cpu_relax ();
+    if (polls < SPINS_BEFORE_YIELD)
+      cpu_relax ();
+    else
+      sched_yield ();
   }
   pthread_mutex_lock (&team->step_lock);
   atomic_fetch_add (&team->sleepers, 1);
