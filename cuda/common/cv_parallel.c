@@ -13,14 +13,9 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-/* A worker waiting for a neighbour's step count polls it with pauses
- * (about 20-70 us), then between yields of its CPU (about 100 us more
- * where nothing else wants the CPU, and then as long as other threads
- * run), then sleeps until a count changes: a neighbour that is merely
- * slower is met without a wake-up's latency, one that lost its CPU for
- * long costs no CPU time. */
+/* Polls of a neighbour's step count before a waiting worker yields its CPU
+ * between polls (about 20-50 us of pauses). */
 #define SPINS_BEFORE_YIELD 1000
-#define YIELDS_BEFORE_SLEEP 100
 
 typedef enum
 {
@@ -45,10 +40,6 @@ struct CvParallelTeam
   GateState gate;
   pthread_barrier_t barrier;
   StepCount done[CV_PARALLEL_MAX_WORKERS];
-  /* workers asleep in wait_for_step, and what wakes them */
-  atomic_int sleepers;
-  pthread_mutex_t step_lock;
-  pthread_cond_t step_counted;
 };
 
 typedef struct
@@ -131,9 +122,6 @@ cv_parallel_run (int n, CvParallelFunc func, void *data)
   team.gate = GATE_CLOSED;
   for (i = 0; i < n; i++)
     atomic_init (&team.done[i].steps, 0);
-  atomic_init (&team.sleepers, 0);
-  pthread_mutex_init (&team.step_lock, NULL);
-  pthread_cond_init (&team.step_counted, NULL);
 
   for (i = 0; i < n; i++)
     members[i].worker = (CvParallelWorker) {
@@ -153,8 +141,6 @@ cv_parallel_run (int n, CvParallelFunc func, void *data)
   for (i = 1; i < started; i++)
     pthread_join (members[i].thread, NULL);
   pthread_barrier_destroy (&team.barrier);
-  pthread_cond_destroy (&team.step_counted);
-  pthread_mutex_destroy (&team.step_lock);
   pthread_cond_destroy (&team.gate_changed);
   pthread_mutex_destroy (&team.lock);
   return started == n ? n : run_alone (func, data);
@@ -177,30 +163,18 @@ cpu_relax (void)
 #endif
 }
 
-/* Waits until @count (of @team) reaches @step: polls (see
- * SPINS_BEFORE_YIELD), then sleeps.  A
- * sleeper counts itself before it looks at the count, and a worker that
- * counts a step looks for sleepers after it (both sequentially
- * consistent), so one of them sees the other; the wake-up is sent under
- * the lock the sleeper holds from its look until it sleeps. */
+/* Waits until @count reaches @step. */
 static void
-wait_for_step (CvParallelTeam * team, atomic_int * count, int step)
+wait_for_step (atomic_int * count, int step)
 {
-  for (int polls = 0; polls < SPINS_BEFORE_YIELD + YIELDS_BEFORE_SLEEP;
-      polls++) {
-    if (atomic_load_explicit (count, memory_order_acquire) >= step)
-      return;
-    if (polls < SPINS_BEFORE_YIELD)
+  int polls = 0;
+
+  while (atomic_load_explicit (count, memory_order_acquire) < step) {
+    if (++polls < SPINS_BEFORE_YIELD)
       cpu_relax ();
     else
       sched_yield ();
   }
-  pthread_mutex_lock (&team->step_lock);
-  atomic_fetch_add (&team->sleepers, 1);
-  while (atomic_load (count) < step)
-    pthread_cond_wait (&team->step_counted, &team->step_lock);
-  atomic_fetch_sub (&team->sleepers, 1);
-  pthread_mutex_unlock (&team->step_lock);
 }
 
 void
@@ -214,16 +188,11 @@ cv_parallel_wait_neighbours (const CvParallelWorker * worker)
     return;
   /* only this worker writes its count */
   step = atomic_load_explicit (&team->done[i].steps, memory_order_relaxed) + 1;
-  atomic_store (&team->done[i].steps, step);
-  if (atomic_load (&team->sleepers) > 0) {
-    pthread_mutex_lock (&team->step_lock);
-    pthread_cond_broadcast (&team->step_counted);
-    pthread_mutex_unlock (&team->step_lock);
-  }
+  atomic_store_explicit (&team->done[i].steps, step, memory_order_release);
   if (i > 0)
-    wait_for_step (team, &team->done[i - 1].steps, step);
+    wait_for_step (&team->done[i - 1].steps, step);
   if (i + 1 < worker->n)
-    wait_for_step (team, &team->done[i + 1].steps, step);
+    wait_for_step (&team->done[i + 1].steps, step);
 }
 
 typedef struct

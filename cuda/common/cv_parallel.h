@@ -55,8 +55,8 @@ void cv_parallel_wait (const CvParallelWorker * worker);
  * visible, and neither of them runs more than one step ahead: a neighbour
  * cannot finish its next step's call before this worker's next one.  The
  * steps count from the team's start; every worker must make the same
- * calls.  Polls for a while, yielding the CPU after a short while, then
- * sleeps until a neighbour's count changes (nothing for a team of one). */
+ * calls.  Spins, then yields the CPU while it waits (nothing for a team of
+ * one). */
 void cv_parallel_wait_neighbours (const CvParallelWorker * worker);
 
 /* Items 0 .. @count - 1 split in contiguous runs between @n workers:
