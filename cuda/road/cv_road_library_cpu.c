@@ -144,7 +144,6 @@ typedef struct
   const CvRoadLibrary *lib;
   const uint8_t *samples;
   size_t stride;
-  int n_models;                 /* the models before this frame's */
   double update_d2;
   int *assign;
 } NearestRun;
@@ -160,7 +159,8 @@ nearest_models (void *data, int i0, int i1)
     int best_j = -1;
     cv_road_library_dist2_all (run->lib, run->samples + (size_t) i *
         run->stride, d2);
-    for (int j = 0; j < run->n_models; j++) {
+    /* the models before this frame's: learning has not changed them yet */
+    for (int j = 0; j < run->lib->count; j++) {
       if (best_j < 0 || d2[j] < best) {
         best = d2[j];
         best_j = j;
@@ -196,9 +196,7 @@ cv_road_library_learn_cpu (CvRoadLibrary * lib, const uint8_t * samples,
   /* nearest model of every training sample, then integer sums of the
    * explained ones in sample order */
   {
-    NearestRun run = { lib, samples, stride, old_count, cfg->update_d2,
-      assign
-    };
+    NearestRun run = { lib, samples, stride, cfg->update_d2, assign };
     cv_parallel_for (cv_parallel_workers ((size_t) n * old_count * dims,
             CV_ROAD_MIN_DISTANCE_TERMS_PER_WORKER), n, nearest_models, &run);
   }

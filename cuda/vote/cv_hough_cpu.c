@@ -203,6 +203,15 @@ sobel_flags (const uint8_t * restrict rm, const uint8_t * restrict r0,
   }
 }
 
+/* Whether frame pixel (@x, @y) is an edge, its neighbours clamped to the
+ * frame (cv_sobel_l1). */
+static uint8_t
+clamped_edge (const CvImageU8 * image, int x, int y, int threshold)
+{
+  return cv_sobel_l1 (image->data, image->stride, image->width,
+      image->height, x, y) > threshold;
+}
+
 /* Edge flags of the ROI pixels @u0 .. @u1 - 1 (at most EDGE_CHUNK) of ROI
  * row @v. */
 static void
@@ -219,13 +228,15 @@ edge_flags (const CvHoughGeometry * g, const CvImageU8 * image,
     return;
   }
   {
-    /* the frame's border columns clamp their neighbours: on their own */
+    /* the frame's border columns clamp their neighbours: on their own,
+     * those before inner0 and those from inner1 (from inner0 where a frame
+     * of one or two columns has no inner ones) */
     const int inner0 = x0 > 1 ? x0 : 1;
     const int inner1 = x1 < image->width - 1 ? x1 : image->width - 1;
-    for (x = x0; x < x1; x++)
-      if (x < inner0 || x >= inner1)
-        flags[x - x0] = cv_sobel_l1 (image->data, image->stride,
-            image->width, image->height, x, y) > p->edge_threshold;
+    for (x = x0; x < inner0 && x < x1; x++)
+      flags[x - x0] = clamped_edge (image, x, y, p->edge_threshold);
+    for (x = inner1 > inner0 ? inner1 : inner0; x < x1; x++)
+      flags[x - x0] = clamped_edge (image, x, y, p->edge_threshold);
     if (inner0 < inner1)
       sobel_flags (CV_ROW (image, y > 0 ? y - 1 : 0), r0,
           CV_ROW (image, y < image->height - 1 ? y + 1 : y), inner0, inner1,

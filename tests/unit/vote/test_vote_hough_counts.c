@@ -238,6 +238,22 @@ main (void)
     run_case ("random luma, nms 0, 1024 lines", img, &p);
     cv_test_image_free (img);
   }
+  /* frames of one to three columns (every pixel on the frame's border, or
+   * next to it), whole and from the second column */
+  for (int w = 1; w <= 3; w++) {
+    CvImageU8 *img = cv_test_image_new (w, 9, 1, 2);
+    vt_fill_random (img, 1, &seed);
+    cv_hough_params_init (&p);
+    p.edge_threshold = 300;
+    p.threshold = 1;
+    run_case ("narrow frame, luma", img, &p);
+    p.roi_x = 1;
+    p.roi_w = w - 1;
+    p.roi_h = 9;
+    if (w > 1)
+      run_case ("narrow frame, from column 1", img, &p);
+    cv_test_image_free (img);
+  }
   /* lines, ROI, a range across 0 deg, odd steps */
   {
     CvImageU8 *img = cv_test_image_new (240, 180, 1, 1);
