@@ -4,12 +4,13 @@
  * summed path costs (uint16) is the only large buffer.
  *
  * A frame is shared by a team of worker threads (cv_parallel.h) without
- * changing a bit of the result: census, winner-takes-all, left-right check
- * and median by runs of rows; a horizontal path by rows, which it crosses
- * independently; any other path row by row in its direction of travel,
- * each worker taking a band of columns; on a diagonal path the team
- * waits after every row (a step reads the neighbouring band's previous
- * row).
+ * changing a bit of the result: census and median by runs of rows; the
+ * paths other than horizontal row by row in their direction of travel,
+ * down then up, each worker taking a band of columns (on a diagonal path
+ * a worker waits after every row for the bands beside it: a step reads
+ * their previous row); last the horizontal paths, which cross each row
+ * independently, by rows, each row's sums going straight on to the
+ * winner-takes-all and the left-right check.
  * Every cost cell is written by one worker, in the order of its path, and
  * the team waits between two stages.  The stages below also run alone (for
  * the unit tests), each with a team of its own. */
@@ -20,8 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The hot loops (CV_SIMD_CLONES) use x86-64-v2's POPCNT and 32-bit SIMD
- * min, AVX2 twice the width; their helpers are CV_SIMD_INLINE. */
+/* The hot loops (CV_SIMD_CLONES) run in 16-bit lanes, 8 a vector with
+ * x86-64-v2, 16 with AVX2; their helpers are CV_SIMD_INLINE.  The matching
+ * costs are cv_sgm_cost_cpu.c's. */
 
 /* Cost-volume cells per worker at least: a frame smaller than two of these
  * stays on the calling thread (starting threads would cost more). */
@@ -152,40 +154,6 @@ cv_sgm_census_cpu (const CvImageU8 * img, CvSgmCensus kind, uint64_t * out)
       census_rows, &run);
 }
 
-/* Matching costs of row @y's pixels @x0 .. @x1 - 1 (at cost + x * n_disp). */
-CV_SIMD_INLINE void
-cost_row (const uint64_t * census_left, const uint64_t * census_right,
-    int width, int y, int x0, int x1, int n_disp, int min_disp,
-    uint8_t * cost)
-{
-  const uint64_t *cl = census_left + (size_t) y * width;
-  const uint64_t *cr = census_right + (size_t) y * width;
-  int x, k;
-
-  for (x = x0; x < x1; x++) {
-    uint8_t *restrict c = cost + (size_t) x * n_disp;
-    const uint64_t l = cl[x];
-    /* candidates x - min_disp - k inside the image, then a flat patch
-     * (census 0) left of it */
-    const int inside = clampi (x - min_disp + 1, 0, n_disp);
-    const uint64_t *r = inside > 0 ? cr + (x - min_disp) : cr;  /* k at r[-k] */
-
-    for (k = 0; k < inside; k++)
-      c[k] = (uint8_t) __builtin_popcountll (l ^ r[-k]);
-    for (; k < n_disp; k++)
-      c[k] = (uint8_t) __builtin_popcountll (l);
-  }
-}
-
-void
-cv_sgm_cost_row_cpu (const uint64_t * census_left,
-    const uint64_t * census_right, int width, int y, int n_disp, int min_disp,
-    uint8_t * cost)
-{
-  cost_row (census_left, census_right, width, y, 0, width, n_disp, min_disp,
-      cost);
-}
-
 /* ---- aggregation (eq. 2.3) ------------------------------------------------ */
 
 void
@@ -198,27 +166,31 @@ cv_sgm_path_direction (int i, int *dx, int *dy)
   *dy = dirs[i][1];
 }
 
-/* (cv_sgm_path_step_cpu, inlined into the hot loop's versions) */
+/* (cv_sgm_path_step_cpu, inlined into the hot loop's versions.)  Every
+ * value fits 16 bits unsigned: the sentinels plus P1 stay below 0x8000 +
+ * CV_SGM_MAX_P2, and each candidate is at least @prev_min, the least of
+ * @prev's costs; so the compiler runs the loop in 16-bit lanes. */
+_Static_assert (CV_SGM_PATH_COST_INF + CV_SGM_MAX_P2 <= 0xffff,
+    "path costs plus P1 must fit 16 bits");
 CV_SIMD_INLINE int
 path_step (const uint8_t * restrict cost, const uint16_t * restrict prev,
     int prev_min, int p1, int p2, int n_disp, uint16_t * restrict cur)
 {
-  int k, cur_min = 0xffff;
-  int jump = prev_min + p2;
+  const uint16_t base = (uint16_t) prev_min, step = (uint16_t) p1;
+  const uint16_t jump = (uint16_t) (prev_min + p2);
+  uint16_t cur_min = 0xffff;
+  int k;
 
   for (k = 1; k <= n_disp; k++) {
-    int best = prev[k];
-    int down = prev[k - 1] + p1, up = prev[k + 1] + p1;
-    if (down < best)
-      best = down;
-    if (up < best)
-      best = up;
-    if (jump < best)
-      best = jump;
-    best = cost[k - 1] + best - prev_min;
-    cur[k] = (uint16_t) best;
-    if (best < cur_min)
-      cur_min = best;
+    uint16_t best = prev[k];
+    const uint16_t down = (uint16_t) (prev[k - 1] + step);
+    const uint16_t up = (uint16_t) (prev[k + 1] + step);
+    best = down < best ? down : best;
+    best = up < best ? up : best;
+    best = jump < best ? jump : best;
+    best = (uint16_t) (cost[k - 1] + (uint16_t) (best - base));
+    cur[k] = best;
+    cur_min = best < cur_min ? best : cur_min;
   }
   return cur_min;
 }
@@ -292,25 +264,29 @@ typedef struct
   const SweepRows *rows;
 } PathRun;
 
-/* The frame's sweeps for @paths paths (4 or 8): the horizontal pair first
- * (it reaches every cell, so it starts the sums), then down, then up. */
-#define FRAME_SWEEPS 3
+/* The frame's sweeps for @paths paths (4 or 8), by the direction of
+ * travel across the rows: the horizontal pair, down, up. */
+enum
+{
+  SWEEP_ACROSS,
+  SWEEP_DOWN,
+  SWEEP_UP,
+  FRAME_SWEEPS
+};
 
 static void
 frame_sweeps (int paths, Sweep sweeps[FRAME_SWEEPS])
 {
-  static const int sweep_dy[FRAME_SWEEPS] = { 0, 1, -1 };
   int i;
 
-  for (i = 0; i < FRAME_SWEEPS; i++) {
-    memset (&sweeps[i], 0, sizeof (Sweep));
-    sweeps[i].dy = sweep_dy[i];
-  }
+  memset (sweeps, 0, FRAME_SWEEPS * sizeof (Sweep));
+  sweeps[SWEEP_DOWN].dy = 1;
+  sweeps[SWEEP_UP].dy = -1;
   for (i = 0; i < paths; i++) {
     int dx, dy;
     Sweep *sw;
     cv_sgm_path_direction (i, &dx, &dy);
-    sw = &sweeps[dy == 0 ? 0 : dy > 0 ? 1 : 2];
+    sw = &sweeps[dy == 0 ? SWEEP_ACROSS : dy > 0 ? SWEEP_DOWN : SWEEP_UP];
     sw->dx[sw->n++] = dx;
   }
 }
@@ -452,9 +428,27 @@ store_pixel (const PathRun * run, const Sweep * sw, const SweepRows * r,
         + 1, nd * sizeof (uint16_t));
 }
 
-/* Row @y's pixels @x0 .. @x1 - 1 of the sweep: each horizontal path along
- * its direction; the others pixel by pixel (they read the previous row
- * only). */
+/* Row @y's horizontal paths into @r, each along its direction. */
+CV_SIMD_INLINE void
+horizontal_paths (const PathRun * run, const Sweep * sw, int y,
+    const SweepRows * r)
+{
+  const int w = run->left->width, nd = run->params->max_disparity;
+  int i, j;
+
+  cv_sgm_cost_span_cpu (run->census_left, run->census_right, w, y, 0, w, nd,
+      run->params->min_disparity, r->cost);
+  for (j = 0; j < sw->n; j++)
+    for (i = 0; i < w; i++) {
+      const int x = sw->dx[j] >= 0 ? i : w - 1 - i;
+      path_pixel (run, sw->dx[j], 0, x, y, r->cost + (size_t) x * nd,
+          &r->path[j]);
+    }
+}
+
+/* Row @y's pixels @x0 .. @x1 - 1 of the sweep (all of them for the
+ * horizontal one); the paths other than horizontal pixel by pixel (they
+ * read the previous row only). */
 CV_SIMD_CLONES static void
 sweep_row (const PathRun * run, const Sweep * sw, int first, int y, int x0,
     int x1, const SweepRows * r)
@@ -462,24 +456,45 @@ sweep_row (const PathRun * run, const Sweep * sw, int first, int y, int x0,
   const int w = run->left->width, nd = run->params->max_disparity;
   int i, j;
 
-  cost_row (run->census_left, run->census_right, w, y, x0, x1, nd,
-      run->params->min_disparity, r->cost);
   if (sw->dy == 0) {
-    for (j = 0; j < sw->n; j++)
-      for (i = x0; i < x1; i++) {
-        const int x = sw->dx[j] >= 0 ? i : x1 - 1 - (i - x0);
-        path_pixel (run, sw->dx[j], 0, x, y, r->cost + (size_t) x * nd,
-            &r->path[j]);
-      }
-    for (i = x0; i < x1; i++)
+    horizontal_paths (run, sw, y, r);
+    for (i = 0; i < w; i++)
       store_pixel (run, sw, r, first, i, y);
     return;
   }
+  cv_sgm_cost_span_cpu (run->census_left, run->census_right, w, y, x0, x1,
+      nd, run->params->min_disparity, r->cost);
   for (i = x0; i < x1; i++) {
     for (j = 0; j < sw->n; j++)
       path_pixel (run, sw->dx[j], sw->dy, i, y, r->cost + (size_t) i * nd,
           &r->path[j]);
     store_pixel (run, sw, r, first, i, y);
+  }
+}
+
+/* Row @y of a frame's last sweep, the horizontal one: the sums of the
+ * sweeps before it plus its own path costs into @total (width * D), where
+ * the winner-takes-all reads them while they are in the cache.  The
+ * volume's row is read, not written back. */
+CV_SIMD_CLONES static void
+total_row (const PathRun * run, const Sweep * sw, int y, const SweepRows * r,
+    uint16_t * restrict total)
+{
+  const int w = run->left->width, nd = run->params->max_disparity;
+  const int stride = nd + 2;
+  int x, j, k;
+
+  horizontal_paths (run, sw, y, r);
+  for (x = 0; x < w; x++) {
+    const uint16_t *restrict s = run->sum + ((size_t) y * w + x) * nd;
+    uint16_t *restrict t = total + (size_t) x * nd;
+    for (k = 0; k < nd; k++)
+      t[k] = s[k];
+    for (j = 0; j < sw->n; j++) {
+      const uint16_t *restrict c = r->path[j].cur + (size_t) x * stride + 1;
+      for (k = 0; k < nd; k++)
+        t[k] = (uint16_t) (t[k] + c[k]);
+    }
   }
 }
 
@@ -573,69 +588,100 @@ typedef struct
   uint16_t *right_cost;         /* the best_right's costs (working plane) */
 } WtaRun;
 
-CV_SIMD_CLONES static void
-wta_rows (void *data, int y0, int y1)
+/* Row @y's winners in the left view, from its summed costs @sums
+ * (width * D). */
+CV_SIMD_INLINE void
+wta_left (const WtaRun * run, int y, const uint16_t * sums)
 {
-  const WtaRun *run = data;
   const CvSgmParams *params = run->params;
-  const uint16_t *sum = run->sum;
   const int nd = params->max_disparity, md = params->min_disparity;
   const int uq = cv_sgm_uniqueness_fixed (params->uniqueness);
   const int width = run->width;
-  int x, y, k;
+  int x, k;
 
-  for (y = y0; y < y1; y++) {
-    for (x = 0; x < width; x++) {
-      size_t pix = (size_t) y * width + x;
-      const uint16_t *s = sum + pix * nd;
-      uint32_t c1 = s[0], c2 = 0xffffffffu;
-      int b = 0, frac = 0;
+  for (x = 0; x < width; x++) {
+    const size_t pix = (size_t) y * width + x;
+    const uint16_t *s = sums + (size_t) x * nd;
+    uint32_t c1 = s[0], c2 = 0xffffffffu;
+    int b = 0, frac = 0;
 
-      /* the best cost c1 at its first index b; the second best c2 away
-       * from b's neighbours (loops the compiler vectorises) */
-      for (k = 1; k < nd; k++)
-        c1 = s[k] < c1 ? s[k] : c1;
-      while (s[b] != c1)
-        b++;
-      for (k = 0; k < b - 1; k++)
-        c2 = s[k] < c2 ? s[k] : c2;
-      for (k = b + 2; k < nd; k++)
-        c2 = s[k] < c2 ? s[k] : c2;
+    /* the best cost c1 at its first index b; the second best c2 away from
+     * b's neighbours (loops the compiler vectorises) */
+    for (k = 1; k < nd; k++)
+      c1 = s[k] < c1 ? s[k] : c1;
+    while (s[b] != c1)
+      b++;
+    for (k = 0; k < b - 1; k++)
+      c2 = s[k] < c2 ? s[k] : c2;
+    for (k = b + 2; k < nd; k++)
+      c2 = s[k] < c2 ? s[k] : c2;
 
-      if (params->subpixel && b > 0 && b < nd - 1)
-        frac = cv_sgm_subpixel_frac (s[b - 1], (int) c1, s[b + 1]);
-      run->best[pix] = (int16_t) b;
-      run->conf[pix] = (uint8_t) cv_sgm_confidence (c1, c2);
-      run->disp[pix] = cv_sgm_is_unique (c1, c2, uq)
-          ? (int16_t) (CV_DISP_SCALE * (md + b) + frac) : CV_DISP_INVALID;
-    }
+    if (params->subpixel && b > 0 && b < nd - 1)
+      frac = cv_sgm_subpixel_frac (s[b - 1], (int) c1, s[b + 1]);
+    run->best[pix] = (int16_t) b;
+    run->conf[pix] = (uint8_t) cv_sgm_confidence (c1, c2);
+    run->disp[pix] = cv_sgm_is_unique (c1, c2, uq)
+        ? (int16_t) (CV_DISP_SCALE * (md + b) + frac) : CV_DISP_INVALID;
+  }
+}
 
-    /* the right view's best index along the diagonals of the same volume:
-     * right pixel x's candidates are left pixel x + md + k at index k.  The
-     * left pixels are read in memory order, which gives each x its
-     * candidates by rising k; the first minimum wins. */
-    {
-      int16_t *best_right = run->best_right + (size_t) y * width;
-      uint16_t *right_cost = run->right_cost + (size_t) y * width;
+/* Row @y's best indices in the right view, along the diagonals of the same
+ * sums: right pixel x's candidates are left pixel x + md + k at index k.
+ * The left pixels are read in memory order, which gives each x its
+ * candidates by rising k; the first minimum wins.  The row's right pixels
+ * are kept from right to left (xr at width - 1 - xr) until it is done, so
+ * that a left pixel's candidates lie at rising addresses: a loop the
+ * compiler vectorises. */
+CV_SIMD_INLINE void
+wta_right (const WtaRun * run, int y, const uint16_t * sums)
+{
+  const int nd = run->params->max_disparity, md = run->params->min_disparity;
+  const int width = run->width;
+  int16_t *best_right = run->best_right + (size_t) y * width;
+  uint16_t *right_cost = run->right_cost + (size_t) y * width;
+  int x, k;
 
-      for (x = 0; x < width; x++)
-        best_right[x] = -1;
-      for (x = md; x < width; x++) {
-        const uint16_t *s = sum + ((size_t) y * width + x) * nd;
-        const int n = x - md + 1 < nd ? x - md + 1 : nd;
-        int16_t *br = best_right + x - md;
-        uint16_t *rc = right_cost + x - md;
+  for (x = 0; x < width; x++)
+    best_right[x] = -1;
+  for (x = md; x < width; x++) {
+    const uint16_t *restrict s = sums + (size_t) x * nd;
+    const int n = x - md + 1 < nd ? x - md + 1 : nd;
+    const int first = width - 1 - (x - md);
+    int16_t *restrict br = best_right + first;
+    uint16_t *restrict rc = right_cost + first;
 
-        br[0] = 0;
-        rc[0] = s[0];
-        for (k = 1; k < n; k++)
-          if (s[k] < rc[-k]) {
-            rc[-k] = s[k];
-            br[-k] = (int16_t) k;
-          }
-      }
+    br[0] = 0;
+    rc[0] = s[0];
+    for (k = 1; k < n; k++) {
+      const uint16_t cost = s[k], held = rc[k];
+      rc[k] = cost < held ? cost : held;
+      br[k] = cost < held ? (int16_t) k : br[k];
     }
   }
+  for (x = 0; x < width / 2; x++) {
+    const int16_t t = best_right[x];
+    best_right[x] = best_right[width - 1 - x];
+    best_right[width - 1 - x] = t;
+  }
+}
+
+/* Row @y's winner-takes-all from its summed costs @sums (width * D). */
+CV_SIMD_CLONES static void
+wta_row (const WtaRun * run, int y, const uint16_t * sums)
+{
+  wta_left (run, y, sums);
+  wta_right (run, y, sums);
+}
+
+static void
+wta_rows (void *data, int y0, int y1)
+{
+  const WtaRun *run = data;
+  const size_t row_cells = (size_t) run->width * run->params->max_disparity;
+  int y;
+
+  for (y = y0; y < y1; y++)
+    wta_row (run, y, run->sum + y * row_cells);
 }
 
 void
@@ -749,6 +795,7 @@ typedef struct
   CensusRun census_left, census_right;
   PathRun paths;
   Sweep sweeps[FRAME_SWEEPS];
+  uint16_t *totals;             /* a row's summed costs per worker */
   WtaRun wta;
   LrRun lr;
   MedianRun median;
@@ -785,19 +832,27 @@ frame_worker (const CvParallelWorker * worker, void *data)
   const int w = f->disparity->width, h = f->disparity->height;
   const int y0 = cv_parallel_share (h, worker->index, worker->n);
   const int y1 = cv_parallel_share (h, worker->index + 1, worker->n);
-  int i;
+  uint16_t *total = f->totals + (size_t) worker->index * w
+      * f->params->max_disparity;
+  int y;
 
   census_rows (&f->census_left, y0, y1);
   census_rows (&f->census_right, y0, y1);
   cv_parallel_wait (worker);
-  for (i = 0; i < FRAME_SWEEPS; i++) {
-    /* the first sweep (horizontal) reaches every cell: it starts the sums */
-    sweep_share (worker, &f->paths, &f->sweeps[i], i == 0);
-    cv_parallel_wait (worker);
+  /* down (it reaches every cell: it starts the sums), then up */
+  sweep_share (worker, &f->paths, &f->sweeps[SWEEP_DOWN], 1);
+  cv_parallel_wait (worker);
+  sweep_share (worker, &f->paths, &f->sweeps[SWEEP_UP], 0);
+  cv_parallel_wait (worker);
+  /* the horizontal sweep row by row, each row's totals straight into the
+   * winner-takes-all; the left-right check reads the same row's right-view
+   * indices */
+  for (y = worker->index; y < h; y += worker->n) {
+    total_row (&f->paths, &f->sweeps[SWEEP_ACROSS], y,
+        &f->paths.rows[worker->index], total);
+    wta_row (&f->wta, y, total);
+    lr_check_rows (&f->lr, y, y + 1);
   }
-  /* the left-right check reads the same rows' right-view indices */
-  wta_rows (&f->wta, y0, y1);
-  lr_check_rows (&f->lr, y0, y1);
   cv_parallel_wait (worker);
   if (f->params->median)
     median_rows (&f->median, y0, y1);
@@ -813,6 +868,7 @@ struct _CvSgmCpu
   int width, height, n_disp, n_workers;
   uint64_t *census_left, *census_right;
   uint16_t *sum;                /* the cost volume: summed path costs */
+  uint16_t *totals;             /* FrameRun's */
   int16_t *disp, *filtered, *best, *best_right;
   uint16_t *right_cost;
   uint8_t *conf;
@@ -831,6 +887,7 @@ release_memory (CvSgmCpu * plan)
   free (plan->census_left);
   free (plan->census_right);
   free (plan->sum);
+  free (plan->totals);
   free (plan->disp);
   free (plan->filtered);
   free (plan->best);
@@ -865,20 +922,23 @@ reserve_memory (CvSgmCpu * plan, int w, int h, int n_disp, int n_workers,
   plan->census_left = malloc (npix * sizeof (uint64_t));
   plan->census_right = malloc (npix * sizeof (uint64_t));
   plan->sum = malloc (ncells * sizeof (uint16_t));
+  plan->totals = malloc ((size_t) n_workers * w * n_disp * sizeof (uint16_t));
   plan->disp = malloc (npix * sizeof (int16_t));
   plan->filtered = malloc (npix * sizeof (int16_t));
   plan->best = malloc (npix * sizeof (int16_t));
   plan->best_right = malloc (npix * sizeof (int16_t));
   plan->right_cost = malloc (npix * sizeof (uint16_t));
   plan->conf = malloc (npix);
-  if (!plan->census_left || !plan->census_right || !plan->sum || !plan->disp
+  if (!plan->census_left || !plan->census_right || !plan->sum
+      || !plan->totals || !plan->disp
       || !plan->filtered || !plan->best || !plan->best_right
       || !plan->right_cost || !plan->conf
       || !sweep_rows_alloc_all (plan->rows, n_workers, w, n_disp)) {
     release_memory (plan);
     return cv_error_set (err, CV_ERROR_OUT_OF_MEMORY,
         "sgm: cannot allocate %zu bytes of working memory",
-        ncells * sizeof (uint16_t) + npix * 27);
+        (ncells + (size_t) n_workers * w * n_disp) * sizeof (uint16_t)
+        + npix * 27);
   }
   plan->width = w;
   plan->height = h;
@@ -914,6 +974,7 @@ compute (CvSgmCpu * plan, const CvSgmParams * params, const CvImageU8 * left,
     .census_right = {right, params->census, plan->census_right},
     .paths = {params, left, plan->census_left, plan->census_right, plan->sum,
         NULL, plan->rows},
+    .totals = plan->totals,
     .wta = {params, plan->sum, w, plan->disp, plan->best, plan->best_right,
         plan->conf, plan->right_cost},
     .lr = {params, w, plan->disp, plan->best, plan->best_right},

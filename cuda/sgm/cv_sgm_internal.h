@@ -26,6 +26,17 @@ void cv_sgm_cost_row_cpu (const uint64_t * census_left,
     const uint64_t * census_right, int width, int y, int n_disp, int min_disp,
     uint8_t * cost);
 
+/* The same for the row's pixels @x0 .. @x1 - 1 (at @cost + x * D), in
+ * vector code where the CPU has it (cv_sgm_cost_cpu.c). */
+void cv_sgm_cost_span_cpu (const uint64_t * census_left,
+    const uint64_t * census_right, int width, int y, int x0, int x1,
+    int n_disp, int min_disp, uint8_t * cost);
+
+/* cv_sgm_cost_span_cpu in scalar code on any CPU (for the tests). */
+void cv_sgm_cost_span_scalar_cpu (const uint64_t * census_left,
+    const uint64_t * census_right, int width, int y, int x0, int x1,
+    int n_disp, int min_disp, uint8_t * cost);
+
 /* A pixel's path costs in the recurrence: D + 2 entries, the costs at
  * + 1 between two sentinels of this value. */
 #define CV_SGM_PATH_COST_INF 0x7fff

@@ -143,31 +143,81 @@ test_census (void)
 
 /* ---- matching cost -------------------------------------------------------------------- */
 
+/* Row @y's costs from @cost_span over pixels @x0 .. @x1 - 1 against the
+ * definition; the pixels outside the span stay as they were (0xee). */
+typedef void (*CostSpan) (const uint64_t * census_left,
+    const uint64_t * census_right, int width, int y, int x0, int x1,
+    int n_disp, int min_disp, uint8_t * cost);
+
+static void
+check_cost_span (CostSpan cost_span, const char *name, const uint64_t * cl,
+    const uint64_t * cr, int w, int y, int x0, int x1, int nd, int md)
+{
+  uint8_t *cost = g_new (uint8_t, (size_t) w * nd);
+  int x, k;
+
+  memset (cost, 0xee, (size_t) w * nd);
+  cost_span (cl, cr, w, y, x0, x1, nd, md, cost);
+  for (x = 0; x < w; x++)
+    for (k = 0; k < nd; k++) {
+      const int xr = x - md - k;
+      const int expect = x < x0 || x >= x1 ? 0xee
+          : hamming (cl[y * w + x], xr >= 0 ? cr[y * w + xr] : 0);
+      if (cost[x * nd + k] != expect)
+        g_error ("%s: %d columns, D %d, min %d, pixels %d..%d: C(%d, %d, %d)"
+            " = %d, expected %d", name, w, nd, md, x0, x1 - 1, x, y, k,
+            cost[x * nd + k], expect);
+    }
+  g_free (cost);
+}
+
 static void
 test_cost (void)
 {
   guint32 seed = 11;
-  const int w = 37, h = 3, nd = 32;
-  uint64_t cl[37 * 3], cr[37 * 3];
-  uint8_t cost[37 * 32];
-  int md, y, x, k, i;
+  const struct
+  {
+    int w, nd, md;
+  } shapes[] = { {37, 32, 0}, {37, 32, 9}, {150, 64, 0}, {150, 64, 9},
+  {150, 64, 70}, {300, 256, 3}, {20, 16, 19}
+  };
+  const int h = 3;
+  int si, y, i;
 
-  for (i = 0; i < w * h; i++) {
-    cl[i] = ((uint64_t) cv_test_rand (&seed) << 31) ^ cv_test_rand (&seed);
-    cr[i] = ((uint64_t) cv_test_rand (&seed) << 31) ^ cv_test_rand (&seed);
-    cl[i] &= ((uint64_t) 1 << 62) - 1;
-    cr[i] &= ((uint64_t) 1 << 62) - 1;
-  }
-  for (md = 0; md <= 9; md += 9)
-    for (y = 0; y < h; y++) {
-      cv_sgm_cost_row_cpu (cl, cr, w, y, nd, md, cost);
-      for (x = 0; x < w; x++)
-        for (k = 0; k < nd; k++) {
-          int xr = x - md - k;
-          int expect = hamming (cl[y * w + x], xr >= 0 ? cr[y * w + xr] : 0);
-          g_assert_cmpint (cost[x * nd + k], ==, expect);
-        }
+  for (si = 0; si < (int) G_N_ELEMENTS (shapes); si++) {
+    const int w = shapes[si].w, nd = shapes[si].nd, md = shapes[si].md;
+    uint64_t *cl = g_new (uint64_t, w * h), *cr = g_new (uint64_t, w * h);
+    uint8_t *cost = g_new (uint8_t, (size_t) w * nd);
+
+    for (i = 0; i < w * h; i++) {
+      cl[i] = ((uint64_t) cv_test_rand (&seed) << 31) ^ cv_test_rand (&seed);
+      cr[i] = ((uint64_t) cv_test_rand (&seed) << 31) ^ cv_test_rand (&seed);
+      cl[i] &= ((uint64_t) 1 << 62) - 1;
+      cr[i] &= ((uint64_t) 1 << 62) - 1;
     }
+    for (y = 0; y < h; y++) {
+      /* the whole row, then a span of it, in the vector code the CPU has
+       * and in scalar code */
+      const int x0 = (int) (cv_test_rand (&seed) % w);
+      const int x1 = x0 + (int) (cv_test_rand (&seed) % (w - x0 + 1));
+
+      cv_sgm_cost_row_cpu (cl, cr, w, y, nd, md, cost);
+      for (i = 0; i < w * nd; i++) {
+        const int x = i / nd, k = i % nd, xr = x - md - k;
+        g_assert_cmpint (cost[i], ==,
+            hamming (cl[y * w + x], xr >= 0 ? cr[y * w + xr] : 0));
+      }
+      check_cost_span (cv_sgm_cost_span_cpu, "cost span", cl, cr, w, y, x0,
+          x1, nd, md);
+      check_cost_span (cv_sgm_cost_span_scalar_cpu, "scalar cost span", cl,
+          cr, w, y, 0, w, nd, md);
+      check_cost_span (cv_sgm_cost_span_scalar_cpu, "scalar cost span", cl,
+          cr, w, y, x0, x1, nd, md);
+    }
+    g_free (cl);
+    g_free (cr);
+    g_free (cost);
+  }
 }
 
 /* ---- aggregation: eq. 2.3 by recursion ---------------------------------------------- */
@@ -280,7 +330,7 @@ test_aggregate (void)
   int s, combo;
 
   for (s = 0; s < (int) G_N_ELEMENTS (sizes); s++)
-    for (combo = 0; combo < 8; combo++) {
+    for (combo = 0; combo < 10; combo++) {
       CvSgmParams p;
       CvImageU8 *l = random_image (sizes[s][0], sizes[s][1], &seed, combo & 1);
       CvImageU8 *r = shifted_image (l, 3, &seed);
@@ -293,6 +343,11 @@ test_aggregate (void)
       p.adaptive_p2_scale = 5 + combo;
       p.p1 = 3 + combo;
       p.p2 = 20 + 9 * combo;
+      if (combo >= 8) {
+        /* the largest penalties: path costs near their 16-bit bound */
+        p.p1 = CV_SGM_MAX_P2 - 1;
+        p.p2 = CV_SGM_MAX_P2;
+      }
       check_paths (&p, l, r);
       cv_test_image_free (l);
       cv_test_image_free (r);
