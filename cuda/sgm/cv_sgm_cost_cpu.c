@@ -32,7 +32,7 @@ inside_candidates (int x, int n_disp, int min_disp)
   return clampi (x - min_disp + 1, 0, n_disp);
 }
 
-CV_SIMD_CLONES static void
+CV_SIMD_CLONES_256 static void
 cost_span_scalar (const uint64_t * cl, const uint64_t * cr, int x0, int x1,
     int n_disp, int min_disp, uint8_t * cost)
 {

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The hot loops (CV_SIMD_CLONES) run in 16-bit lanes, 8 a vector with
- * x86-64-v2, 16 with AVX2; their helpers are CV_SIMD_INLINE.  The matching
- * costs are cv_sgm_cost_cpu.c's. */
+/* The hot loops (CV_SIMD_CLONES_256: AVX-512 ran them slower) run in
+ * 16-bit lanes, 8 a vector with x86-64-v2, 16 with AVX2; their helpers are
+ * CV_SIMD_INLINE.  The matching costs are cv_sgm_cost_cpu.c's. */
 
 /* Cost-volume cells per worker at least: a frame smaller than two of these
  * stays on the calling thread (starting threads would cost more). */
@@ -109,7 +109,7 @@ census_pixel (const CvImageU8 * img, const CensusPair * pairs, int n_pairs,
   return bits;
 }
 
-CV_SIMD_CLONES static void
+CV_SIMD_CLONES_256 static void
 census_rows (void *data, int y0, int y1)
 {
   const CensusRun *run = data;
@@ -449,7 +449,7 @@ horizontal_paths (const PathRun * run, const Sweep * sw, int y,
 /* Row @y's pixels @x0 .. @x1 - 1 of the sweep (all of them for the
  * horizontal one); the paths other than horizontal pixel by pixel (they
  * read the previous row only). */
-CV_SIMD_CLONES static void
+CV_SIMD_CLONES_256 static void
 sweep_row (const PathRun * run, const Sweep * sw, int first, int y, int x0,
     int x1, const SweepRows * r)
 {
@@ -476,7 +476,7 @@ sweep_row (const PathRun * run, const Sweep * sw, int first, int y, int x0,
  * sweeps before it plus its own path costs into @total (width * D), where
  * the winner-takes-all reads them while they are in the cache.  The
  * volume's row is read, not written back. */
-CV_SIMD_CLONES static void
+CV_SIMD_CLONES_256 static void
 total_row (const PathRun * run, const Sweep * sw, int y, const SweepRows * r,
     uint16_t * restrict total)
 {
@@ -666,7 +666,7 @@ wta_right (const WtaRun * run, int y, const uint16_t * sums)
 }
 
 /* Row @y's winner-takes-all from its summed costs @sums (width * D). */
-CV_SIMD_CLONES static void
+CV_SIMD_CLONES_256 static void
 wta_row (const WtaRun * run, int y, const uint16_t * sums)
 {
   wta_left (run, y, sums);
