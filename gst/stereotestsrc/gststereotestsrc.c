@@ -278,6 +278,7 @@ gst_stereo_test_src_set_caps (GstBaseSrc * bsrc, GstCaps * caps)
   src->left = g_malloc ((gsize) vw * vh * 4);
   src->right = g_malloc ((gsize) vw * vh * 4);
   src->disparity = g_malloc ((gsize) vw * vh * sizeof (gfloat));
+  src->views_valid = FALSE;
 
   if (src->disparity_pool) {
     gst_buffer_pool_set_active (src->disparity_pool, FALSE);
@@ -491,6 +492,7 @@ gst_stereo_test_src_stop (GstBaseSrc * bsrc)
   g_clear_pointer (&src->left, g_free);
   g_clear_pointer (&src->right, g_free);
   g_clear_pointer (&src->disparity, g_free);
+  src->views_valid = FALSE;
   return TRUE;
 }
 
@@ -588,14 +590,24 @@ gst_stereo_test_src_fill (GstPushSrc * psrc, GstBuffer * buffer)
   }
   src->scene.travel = (float) (src->anchor_travel + ((gdouble) src->frame -
           (gdouble) src->anchor_frame) * speed);
-  memset (&views, 0, sizeof (views));
-  views.left = (CvImageU8) { src->left, vw, vh, (gsize) vw * 4 };
-  views.right = (CvImageU8) { src->right, vw, vh, (gsize) vw * 4 };
-  if (attach)
-    views.disparity = (CvImageF32) { src->disparity, vw, vh,
-      (gsize) vw * sizeof (gfloat) };
-  if (cv_scene_render (&src->scene, &views, &err) != CV_OK)
-    goto failed;
+  /* a camera standing still (speed 0) sees the views it saw: they are
+   * rendered again only when the scene moved or the ground truth is newly
+   * asked for */
+  if (!src->views_valid || (attach && !src->disparity_valid)
+      || memcmp (&src->rendered_scene, &src->scene, sizeof (src->scene))) {
+    memset (&views, 0, sizeof (views));
+    views.left = (CvImageU8) { src->left, vw, vh, (gsize) vw * 4 };
+    views.right = (CvImageU8) { src->right, vw, vh, (gsize) vw * 4 };
+    if (attach)
+      views.disparity = (CvImageF32) { src->disparity, vw, vh,
+        (gsize) vw * sizeof (gfloat) };
+    src->views_valid = FALSE;
+    if (cv_scene_render (&src->scene, &views, &err) != CV_OK)
+      goto failed;
+    src->rendered_scene = src->scene;
+    src->views_valid = TRUE;
+    src->disparity_valid = attach;
+  }
 
   if (!gst_video_frame_map (&vframe, &src->info, buffer, GST_MAP_WRITE)) {
     GST_ELEMENT_ERROR (src, RESOURCE, WRITE, ("Could not map the output frame"),
@@ -684,7 +696,8 @@ gst_stereo_test_src_class_init (GstStereoTestSrcClass * klass)
           G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_SPEED,
       g_param_spec_double ("speed", "Speed",
-          "Distance the camera drives forward per frame, in metres", 0.0,
+          "Distance the camera drives forward per frame, in metres (0: the "
+          "camera stands still and the views are rendered once)", 0.0,
           100.0, DEFAULT_PROP_SPEED, G_PARAM_READWRITE |
           GST_PARAM_MUTABLE_PLAYING | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_SEED,

@@ -59,6 +59,10 @@ struct _GstStereoTestSrc
   CvSceneParams scene;
   guint8 *left, *right;         /* RGBA views */
   gfloat *disparity;            /* ground truth of the left view */
+  gboolean views_valid;         /* left, right (and disparity where
+                                 * disparity_valid) show rendered_scene */
+  gboolean disparity_valid;
+  CvSceneParams rendered_scene;
   GstBufferPool *disparity_pool;
 };
 

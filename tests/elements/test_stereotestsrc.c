@@ -319,6 +319,67 @@ GST_START_TEST (test_speed_change_while_playing)
 
 GST_END_TEST;
 
+/* A camera standing still (speed 0) reuses its rendered views: the frames
+ * stay the same; the ground truth asked for while standing is rendered
+ * (not an old buffer's contents), and a new speed moves the camera on. */
+GST_START_TEST (test_standing_still)
+{
+  GstElement *pipeline = gst_parse_launch ("stereotestsrc name=src "
+      "supersample=1 speed=0 boxes=0 ! video/x-raw,format=GRAY8,width=320,"
+      "height=120 ! appsink name=sink sync=false max-buffers=1", NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  CvSceneParams params;
+  GstBuffer *first = NULL;
+  gboolean moved = FALSE, have_meta = FALSE;
+  gdouble d;
+
+  cv_scene_params_init (&params, VW, VH, 0, 1);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  for (guint i = 0; i < 30 && !moved; i++) {
+    GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+    GstBuffer *buffer;
+    GstCvDisparityMeta *meta;
+    GstMapInfo a, b;
+
+    fail_unless (sample != NULL);
+    buffer = gst_sample_get_buffer (sample);
+    meta = gst_buffer_get_cv_disparity_meta (buffer);
+    if (first == NULL)
+      first = gst_buffer_ref (buffer);
+    gst_buffer_map (first, &a, GST_MAP_READ);
+    gst_buffer_map (buffer, &b, GST_MAP_READ);
+    moved = memcmp (a.data, b.data, a.size) != 0;
+    gst_buffer_unmap (first, &a);
+    gst_buffer_unmap (buffer, &b);
+    fail_if (moved && !have_meta, "frame %u changed at speed 0", i);
+    if (meta != NULL && !have_meta) {
+      /* the bottom rows see the road: the ground plane's disparity */
+      for (gint row = VH - 10; row < VH; row++) {
+        fail_unless (gst_cv_disparity_meta_get_pixel (meta, VW / 2, row,
+                &d));
+        fail_unless (fabs (d - cv_scene_ground_disparity (&params, row)) <=
+            1.0 / 16, "row %d: %f vs %f", row, d,
+            cv_scene_ground_disparity (&params, row));
+      }
+      have_meta = TRUE;
+      g_object_set (src, "speed", 2.0, NULL);
+    }
+    if (i == 2)
+      g_object_set (src, "attach-disparity", TRUE, NULL);
+    gst_sample_unref (sample);
+  }
+  gst_buffer_unref (first);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  fail_unless (have_meta, "no ground truth after attach-disparity=true");
+  fail_unless (moved, "the frames did not change after speed=2");
+}
+
+GST_END_TEST;
+
 /* Reverse playback: a seek at rate -1 with a stop plays the frames before
  * the stop backwards and ends at the segment start; the frames are the
  * forward frames (the drive is a function of the frame number).  Without
@@ -450,6 +511,7 @@ stereotestsrc_suite (void)
   tcase_add_test (tc, test_seek_to_start);
   tcase_add_test (tc, test_reverse_playback);
   tcase_add_test (tc, test_speed_change_while_playing);
+  tcase_add_test (tc, test_standing_still);
   tcase_add_test (tc, test_odd_width_rejected);
   tcase_add_test (tc, test_layout_fixed_while_running);
   return s;
