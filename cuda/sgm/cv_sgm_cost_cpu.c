@@ -18,18 +18,13 @@
 #define HAVE_POPCNT_VECTORS 1
 #endif
 
-static inline int
-clampi (int v, int lo, int hi)
-{
-  return v < lo ? lo : v > hi ? hi : v;
-}
-
 /* Candidates k of pixel @x that lie in the image (the others see a flat
  * patch, census 0, left of it). */
 static inline int
 inside_candidates (int x, int n_disp, int min_disp)
 {
-  return clampi (x - min_disp + 1, 0, n_disp);
+  const int inside = x - min_disp + 1;
+  return inside < 0 ? 0 : inside > n_disp ? n_disp : inside;
 }
 
 CV_SIMD_CLONES_256 static void

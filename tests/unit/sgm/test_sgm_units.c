@@ -143,12 +143,13 @@ test_census (void)
 
 /* ---- matching cost -------------------------------------------------------------------- */
 
-/* Row @y's costs from @cost_span over pixels @x0 .. @x1 - 1 against the
- * definition; the pixels outside the span stay as they were (0xee). */
+/* cv_sgm_cost_span_cpu's signature (and its scalar twin's). */
 typedef void (*CostSpan) (const uint64_t * census_left,
     const uint64_t * census_right, int width, int y, int x0, int x1,
     int n_disp, int min_disp, uint8_t * cost);
 
+/* Row @y's costs from @cost_span over pixels @x0 .. @x1 - 1 against the
+ * definition; the pixels outside the span stay as they were (0xee). */
 static void
 check_cost_span (CostSpan cost_span, const char *name, const uint64_t * cl,
     const uint64_t * cr, int w, int y, int x0, int x1, int nd, int md)
